@@ -1,0 +1,67 @@
+// Resolves a bearer token to its account. Lookups are cached by digest; the cache is dropped
+// whenever the CLI changes accounts or tokens, which a poll of `authVersion` notices.
+import { limits } from '../config.js';
+import type { AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
+import { digestToken, digestsEqual, parseAuthorization } from '../auth/tokens.js';
+
+export type Authentication =
+  | { kind: 'missing' }
+  | { kind: 'invalid' }
+  | { kind: 'authenticated'; account: AccountRecord; token: TokenRecord };
+
+/** How often a token's last-used time is written back at most. */
+const touchIntervalMs = 60_000;
+
+export class Authenticator {
+  private readonly byDigest = new Map<string, Authentication>();
+  private readonly lastTouched = new Map<string, number>();
+  private version: number;
+  private readonly poll: NodeJS.Timeout;
+
+  constructor(private readonly accounts: AccountStore) {
+    this.version = accounts.authVersion();
+    this.poll = setInterval(() => this.refresh(), limits.authRefreshMs);
+    this.poll.unref();
+  }
+
+  authenticate(authorization: string, now: number): Authentication {
+    const credentials = parseAuthorization(authorization);
+    if (credentials.kind === 'none') return { kind: 'missing' };
+    const digest = digestToken(credentials.secret);
+    let result = this.byDigest.get(digest);
+    if (!result) {
+      result = this.lookup(digest);
+      this.byDigest.set(digest, result);
+    }
+    if (result.kind === 'authenticated') this.touch(result.token, now);
+    return result;
+  }
+
+  close(): void {
+    clearInterval(this.poll);
+  }
+
+  /** Drops every cached answer if accounts or tokens changed since the last look. */
+  refresh(): void {
+    this.accounts.refresh();
+    const version = this.accounts.authVersion();
+    if (version !== this.version) {
+      this.version = version;
+      this.byDigest.clear();
+    }
+  }
+
+  private lookup(digest: string): Authentication {
+    const token = this.accounts.tokenByDigest(digest);
+    if (!token || token.revokedAt !== null || !digestsEqual(token.digest, digest)) return { kind: 'invalid' };
+    const account = this.accounts.account(token.account);
+    return account ? { kind: 'authenticated', account, token } : { kind: 'invalid' };
+  }
+
+  private touch(token: TokenRecord, now: number): void {
+    const last = this.lastTouched.get(token.id) ?? 0;
+    if (now - last < touchIntervalMs) return;
+    this.lastTouched.set(token.id, now);
+    void this.accounts.touchToken(token.id, new Date(now).toISOString());
+  }
+}

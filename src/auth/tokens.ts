@@ -1,0 +1,33 @@
+// Token secrets: a recognisable prefix, 192 random bits, stored only as a SHA-256 digest.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const tokenPrefix = 'dp_';
+
+export function generateToken(): { secret: string; id: string; digest: string } {
+  const secret = tokenPrefix + randomBytes(24).toString('base64url');
+  return { secret, id: 'tok_' + randomBytes(6).toString('hex'), digest: digestToken(secret) };
+}
+
+export function digestToken(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Compares digests in constant time; the lookup by digest already hides the secret. */
+export function digestsEqual(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+export type BearerCredentials =
+  | { kind: 'none' }
+  | { kind: 'token'; secret: string };
+
+/**
+ * RFC 6750 section 2.1: `Authorization: Bearer <token>`. The scheme is case-insensitive
+ * (RFC 7235 2.1). Any other scheme, or an empty token, counts as no bearer credentials.
+ */
+export function parseAuthorization(header: string): BearerCredentials {
+  const space = header.indexOf(' ');
+  if (space < 0 || header.slice(0, space).toLowerCase() !== 'bearer') return { kind: 'none' };
+  const secret = header.slice(space + 1).trim();
+  return secret === '' ? { kind: 'none' } : { kind: 'token', secret };
+}

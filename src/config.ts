@@ -1,0 +1,67 @@
+// Every numeric limit and default of the service, named in one place (STYLE: HTTP edge).
+import type { ResourcePolicy } from '../machines/resource.js';
+
+export const limits = {
+  /** service-spec 8 */
+  maxResourcesPerRequest: 10,
+  /** Bodies above this are refused with 413 before they are buffered. */
+  maxBodyBytes: 1024 * 1024,
+  /** Identifiers echoed inside a 422 message are cut to this many characters. */
+  maxEchoedIdentifier: 100,
+  /** How often the server looks for accounts and tokens changed by the CLI (revocation within 1 s). */
+  authRefreshMs: 250,
+  /** How often the scheduler looks for due work, and how much it takes at once. */
+  dueScanMs: 250,
+  dueScanBatch: 5_000,
+  /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
+  shutdownGraceMs: 4_000,
+} as const;
+
+export interface RatePolicy {
+  limit: number;
+  windowMs: number;
+}
+
+export interface PlanLimits {
+  /** Requests per calendar month (UTC), or null for none. */
+  quota: number | null;
+  rate: RatePolicy;
+}
+
+/** decisions 19 */
+export const plans = {
+  free: { quota: 500, rate: { limit: 60, windowMs: 60_000 } },
+  paid: { quota: null, rate: { limit: 3_000, windowMs: 60_000 } },
+} satisfies Record<string, PlanLimits>;
+export type PlanName = keyof typeof plans;
+
+export const defaultPolicy: ResourcePolicy = {
+  freshForMs: 6 * 3_600_000,
+  retryBaseMs: 60_000,
+  retryCapMs: 6 * 3_600_000,
+  recheckAfterMs: 24 * 3_600_000,
+  leaseMs: 60_000,
+  historyLength: 10,
+};
+
+export const collectionDefaults = {
+  /** A collector call that takes longer is abandoned and counted as a failure. */
+  timeoutMs: 10_000,
+  /** Requests gathered into one upstream batch call wait at most this long. */
+  batchWindowMs: 10,
+} as const;
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  upstream: string;
+  policy: ResourcePolicy;
+}
+
+export const serveDefaults = {
+  port: 8080,
+  host: '0.0.0.0',
+  dataDir: './data',
+  upstream: 'real',
+} as const;

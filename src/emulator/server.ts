@@ -1,0 +1,107 @@
+// The platform emulator (operator-interface.md): one loopback HTTP server speaking every
+// platform's API under `/<platform>`, plus the fault switch at POST /_emulator/faults.
+import { platformCodes, type PlatformCode } from '../model.js';
+import { platforms } from '../platforms/registry.js';
+import { readBody } from '../http/body.js';
+import uWS, { type HttpResponse, type us_listen_socket } from '../http/uws.js';
+import type { EmulatorReply } from './types.js';
+import { EmulatorWorld, faultModes, type FaultMode } from './world.js';
+
+export interface RunningEmulator {
+  port: number;
+  url: string;
+  world: EmulatorWorld;
+  close(): void;
+}
+
+const maxFaultBody = 4096;
+
+export function startEmulator(port = 0, now: () => number = Date.now): Promise<RunningEmulator> {
+  const world = new EmulatorWorld(platforms);
+  const hanging = new Set<HttpResponse>();
+  const app = uWS.App();
+
+  app.post('/_emulator/faults', (res) => {
+    res.onAborted(() => undefined);
+    readBody(res, maxFaultBody, (result) => {
+      const problem = result.kind === 'complete' ? applyFault(world, result.body) : 'body too large';
+      res.cork(() => {
+        if (problem) res.writeStatus('400 Bad Request').writeHeader('content-type', 'application/json').end(JSON.stringify({ error: problem }));
+        else res.writeStatus('204 No Content').endWithoutBody();
+      });
+    });
+  });
+
+  app.get('/*', (res, req) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+      hanging.delete(res);
+    });
+    const url = req.getUrl();
+    const slash = url.indexOf('/', 1);
+    const platform = url.slice(1, slash < 0 ? undefined : slash) as PlatformCode;
+    const definition = platforms.get(platform);
+    const headers: Record<string, string> = {};
+    req.forEach((name, value) => (headers[name] = value));
+    if (!definition) return send(res, { status: 404, body: 'no such platform' });
+
+    const { context, faults } = world.scope(platform, now());
+    const reply = definition.emulator.handle(
+      { path: slash < 0 ? '/' : url.slice(slash), query: new URLSearchParams(req.getQuery() ?? ''), headers },
+      context,
+    ) ?? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
+
+    if (faults.hang) {
+      hanging.add(res);
+      return;
+    }
+    const answer = faults.error
+      ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' }
+      : reply;
+    if (faults.delayMs === 0) return send(res, answer);
+    setTimeout(() => {
+      if (!aborted) send(res, answer);
+    }, faults.delayMs);
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen('127.0.0.1', port, (socket: us_listen_socket | false) => {
+      if (!socket) return reject(new Error(`emulator could not listen on 127.0.0.1:${port}`));
+      const actualPort = uWS.us_socket_local_port(socket);
+      resolve({
+        port: actualPort,
+        url: `http://127.0.0.1:${actualPort}`,
+        world,
+        close() {
+          uWS.us_listen_socket_close(socket);
+          for (const res of hanging) res.close();
+          hanging.clear();
+        },
+      });
+    });
+  });
+}
+
+function send(res: HttpResponse, reply: EmulatorReply): void {
+  res.cork(() => {
+    res.writeStatus(String(reply.status));
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+    res.end(reply.body);
+  });
+}
+
+function applyFault(world: EmulatorWorld, body: Buffer): string | undefined {
+  let fault: unknown;
+  try {
+    fault = JSON.parse(body.toString('utf8'));
+  } catch {
+    return 'body must be JSON';
+  }
+  const { platform, identifier, mode } = (fault ?? {}) as Record<string, unknown>;
+  if (!platformCodes.includes(platform as PlatformCode) || !platforms.has(platform as PlatformCode)) return `unknown platform '${String(platform)}'`;
+  if (typeof identifier !== 'string' || identifier === '') return 'identifier must be a non-empty string';
+  if (!faultModes.includes(mode as FaultMode)) return `mode must be one of ${faultModes.join(', ')}`;
+  world.setFault(platform as PlatformCode, identifier, mode as FaultMode);
+  return undefined;
+}

@@ -1,0 +1,51 @@
+// The contract between the emulator's server and each platform's emulator handler.
+import type { ResourceType } from '../model.js';
+
+export interface EmulatorRequest {
+  /** The path after the `/<platform>` prefix, e.g. `/users/octocat`. */
+  path: string;
+  query: URLSearchParams;
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface EmulatorReply {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+/** Deterministic counts of one emulated resource (operator-interface.md). */
+export interface EmulatedCounts {
+  followers: number;
+  following: number;
+  posts: number;
+  views: number;
+  likes: number;
+  reposts: number;
+  verified: boolean;
+}
+
+/**
+ * How the handler must answer for one resource. Faults the server answers by itself
+ * (HTTP 503, no answer, the 3 s delay) never reach the handler as a mode.
+ */
+export interface EmulatedResource {
+  mode: 'normal' | 'missing' | 'ratelimit' | 'malformed';
+  /** Counts should be shown the way the platform rounds them on public pages. */
+  rounded: boolean;
+  counts: EmulatedCounts;
+}
+
+export interface EmulatorContext {
+  now: number;
+  /**
+   * Looks a resource up by the identifier as the platform's API names it (the service's
+   * identifier syntax; normalized here). Records server-level faults for this request.
+   */
+  lookup(type: ResourceType, identifier: string): EmulatedResource;
+}
+
+export interface PlatformEmulator {
+  /** Answers one request; undefined means the path is not part of this platform's API. */
+  handle(request: EmulatorRequest, context: EmulatorContext): EmulatorReply | undefined;
+}

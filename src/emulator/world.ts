@@ -1,0 +1,64 @@
+// The emulator's state: the fault switch, and the resolution of one request's lookups into
+// what the platform handler must render and what the server must do (503, hang, delay).
+import type { PlatformCode, ResourceType } from '../model.js';
+import type { PlatformDefinition } from '../platforms/types.js';
+import { emulatedCounts } from './counts.js';
+import type { EmulatedResource, EmulatorContext } from './types.js';
+
+export const faultModes = ['none', 'error', 'timeout', 'ratelimit', 'malformed', 'notfound'] as const;
+export type FaultMode = (typeof faultModes)[number];
+
+/** operator-interface.md: `slow*` identifiers are answered after 3 seconds. */
+export const slowAnswerMs = 3_000;
+
+/** What the server does with a request beyond the handler's reply. */
+export interface RequestFaults {
+  error: boolean;
+  hang: boolean;
+  delayMs: number;
+}
+
+export class EmulatorWorld {
+  private readonly faults = new Map<string, FaultMode>();
+
+  constructor(private readonly platforms: ReadonlyMap<PlatformCode, PlatformDefinition>) {}
+
+  setFault(platform: PlatformCode, identifier: string, mode: FaultMode): void {
+    const key = `${platform}/${identifier === '*' ? '*' : this.normalizeAny(platform, identifier)}`;
+    if (mode === 'none') this.faults.delete(key);
+    else this.faults.set(key, mode);
+  }
+
+  /** A lookup context for one request to `platform`, and the server faults it accumulates. */
+  scope(platform: PlatformCode, now: number): { context: EmulatorContext; faults: RequestFaults } {
+    const faults: RequestFaults = { error: false, hang: false, delayMs: 0 };
+    const definition = this.platforms.get(platform)!;
+    const lookup = (type: ResourceType, identifier: string): EmulatedResource => {
+      const rule = definition.identifiers[type];
+      const normalized = rule && rule.pattern.test(identifier) ? rule.normalize(identifier) : undefined;
+      const counts = emulatedCounts(platform, type, normalized ?? identifier, now);
+      if (!rule || normalized === undefined) return { mode: 'missing', rounded: false, counts };
+      const name = rule.namePart(normalized);
+      let mode: EmulatedResource['mode'] = name.startsWith('missing') ? 'missing' : 'normal';
+      if (name.startsWith('flaky')) faults.error = true;
+      if (name.startsWith('slow')) faults.delayMs = slowAnswerMs;
+      switch (this.faults.get(`${platform}/${normalized}`) ?? this.faults.get(`${platform}/*`) ?? 'none') {
+        case 'error': faults.error = true; break;
+        case 'timeout': faults.hang = true; break;
+        case 'ratelimit': mode = 'ratelimit'; break;
+        case 'malformed': mode = 'malformed'; break;
+        case 'notfound': mode = 'missing'; break;
+        case 'none': break;
+      }
+      return { mode, rounded: name.startsWith('rounded'), counts };
+    };
+    return { context: { now, lookup }, faults };
+  }
+
+  /** Fault requests name no type: normalize with the first rule whose syntax matches. */
+  private normalizeAny(platform: PlatformCode, identifier: string): string {
+    const rules = Object.values(this.platforms.get(platform)?.identifiers ?? {});
+    const rule = rules.find((candidate) => candidate.pattern.test(identifier));
+    return rule ? rule.normalize(identifier) : identifier;
+  }
+}

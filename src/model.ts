@@ -1,0 +1,65 @@
+// The vocabulary shared by the API, the machines, the streams and the collectors.
+
+export const platformCodes = [
+  'bluesky', 'facebook', 'github', 'instagram', 'linkedin', 'threads', 'tiktok', 'x', 'youtube',
+] as const;
+export type PlatformCode = (typeof platformCodes)[number];
+
+export const resourceTypes = ['account', 'organization', 'post'] as const;
+export type ResourceType = (typeof resourceTypes)[number];
+
+/** Datapoint names of service-spec 2.6; callers key on these, never on `semantic`. */
+export type MetricName = 'followers' | 'following' | 'posts' | 'views' | 'likes' | 'reposts';
+
+export type ResourceStatus = 'pending' | 'available' | 'stale' | 'unavailable' | 'not_found';
+
+/** One datapoint as a collector reports it: `value: null` means the platform does not report it (decisions 5). */
+export interface ReportedDatapoint {
+  value: number | boolean | null;
+  semantic: string;
+}
+
+export interface ReportedDatapoints {
+  metrics: Partial<Record<MetricName, ReportedDatapoint>>;
+  attributes?: Record<string, ReportedDatapoint>;
+}
+
+/** A datapoint as the API returns it (service-spec 2.5). */
+export interface Datapoint {
+  value: number | boolean | null;
+  status: 'available' | 'unavailable';
+  collected_at: string;
+  semantic: string;
+}
+
+/** The closed set of ways one collection can end (STYLE: shields.io's error taxonomy, minus its lumping). */
+export type CollectionOutcome =
+  | { kind: 'found'; datapoints: ReportedDatapoints }
+  | { kind: 'notFound' }
+  | { kind: 'rateLimited'; retryAt: number }
+  | { kind: 'failed'; reason: string };
+
+export const found = (datapoints: ReportedDatapoints): CollectionOutcome => ({ kind: 'found', datapoints });
+export const notFound: CollectionOutcome = { kind: 'notFound' };
+export const rateLimited = (retryAt: number): CollectionOutcome => ({ kind: 'rateLimited', retryAt });
+export const failed = (reason: string): CollectionOutcome => ({ kind: 'failed', reason });
+
+/** A resource as the service tracks it: the identifier is already normalized (decisions 9). */
+export interface ResourceRef {
+  platform: PlatformCode;
+  type: ResourceType;
+  identifier: string;
+}
+
+/** The LMDB key of a resource; identifiers never contain '/' (decisions 8 rejects it). */
+export const resourceKey = (ref: ResourceRef): string => `${ref.platform}/${ref.type}/${ref.identifier}`;
+
+export function parseResourceKey(key: string): ResourceRef {
+  const first = key.indexOf('/');
+  const second = key.indexOf('/', first + 1);
+  return {
+    platform: key.slice(0, first) as PlatformCode,
+    type: key.slice(first + 1, second) as ResourceType,
+    identifier: key.slice(second + 1),
+  };
+}

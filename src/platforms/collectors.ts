@@ -1,0 +1,57 @@
+// Builds one collector per platform for an upstream choice: the real platforms, or an
+// emulator base URL under which each platform lives at `/<platform>`.
+import { failed, type PlatformCode } from '../model.js';
+import type { UpstreamHttp } from './http.js';
+import { platforms } from './registry.js';
+import type { CollectionBudget, Collector, PlatformDefinition } from './types.js';
+
+export interface PlatformCollector {
+  collector: Collector;
+  budget: CollectionBudget;
+  /** Why this platform cannot collect at all (missing credentials), reported once at start. */
+  disabledReason?: string;
+}
+
+/** Against the emulator no budget applies: it exists to be driven as hard as we can. */
+const emulatorBudget: CollectionBudget = { concurrency: 64, perMinute: Number.POSITIVE_INFINITY };
+
+export function createCollectors(
+  emulatorUrl: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  http: UpstreamHttp,
+  now: () => number,
+): Map<PlatformCode, PlatformCollector> {
+  const collectors = new Map<PlatformCode, PlatformCollector>();
+  for (const platform of platforms.values()) {
+    collectors.set(platform.code, emulatorUrl === undefined
+      ? realCollector(platform, env, http, now)
+      : emulatedCollector(platform, emulatorUrl, http, now));
+  }
+  return collectors;
+}
+
+function emulatedCollector(platform: PlatformDefinition, emulatorUrl: string, http: UpstreamHttp, now: () => number): PlatformCollector {
+  const credentials = Object.fromEntries(
+    [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, 'emulator']),
+  );
+  const collector = platform.createCollector({ baseUrl: `${emulatorUrl}/${platform.code}`, credentials, http, now });
+  return { collector, budget: emulatorBudget };
+}
+
+function realCollector(
+  platform: PlatformDefinition,
+  env: Readonly<Record<string, string | undefined>>,
+  http: UpstreamHttp,
+  now: () => number,
+): PlatformCollector {
+  const missing = platform.requiredCredentials.filter((name) => !env[name]);
+  if (missing.length > 0) {
+    const reason = `${platform.code} needs ${missing.join(', ')} in the environment`;
+    const collector: Collector = { maxBatch: 1, collect: async (refs) => refs.map(() => failed(reason)) };
+    return { collector, budget: platform.budget, disabledReason: reason };
+  }
+  const credentials = Object.fromEntries(
+    [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, env[name]]),
+  );
+  return { collector: platform.createCollector({ baseUrl: platform.realBaseUrl, credentials, http, now }), budget: platform.budget };
+}

@@ -1,0 +1,80 @@
+// GitHub's REST API as the emulator speaks it: the same paths, headers and bodies
+// (trimmed to realistic fields) as api.github.com, including its 404 and rate-limit answers.
+import type { EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body: JSON.stringify(body),
+});
+
+const notFoundReply = (docs: string) =>
+  json(404, { message: 'Not Found', documentation_url: `https://docs.github.com/rest/${docs}`, status: '404' });
+
+const rateLimitReply = (now: number) =>
+  json(
+    403,
+    {
+      message: 'API rate limit exceeded for 127.0.0.1. (But here\'s the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)',
+      documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+    },
+    { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(now / 1000) + 60) },
+  );
+
+/** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
+const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"login":"' };
+
+export const githubEmulator: PlatformEmulator = {
+  handle(request, context) {
+    const user = /^\/users\/([^/]+)$/.exec(request.path);
+    const repo = /^\/repos\/([^/]+)\/([^/]+)$/.exec(request.path);
+    if (user) {
+      const login = decodeURIComponent(user[1]!);
+      const resource = context.lookup('account', login);
+      switch (resource.mode) {
+        case 'missing': return notFoundReply('users/users#get-a-user');
+        case 'ratelimit': return rateLimitReply(context.now);
+        case 'malformed': return malformedReply;
+        case 'normal': {
+          const { counts } = resource;
+          return json(200, {
+            login,
+            id: counts.following * 7919 + 1,
+            type: counts.verified ? 'Organization' : 'User',
+            site_admin: false,
+            public_repos: counts.posts,
+            public_gists: 0,
+            followers: counts.followers,
+            following: counts.following,
+            created_at: '2011-01-25T18:44:36Z',
+          });
+        }
+      }
+    }
+    if (repo) {
+      const owner = decodeURIComponent(repo[1]!);
+      const name = decodeURIComponent(repo[2]!);
+      const resource = context.lookup('post', `${owner}:${name}`);
+      switch (resource.mode) {
+        case 'missing': return notFoundReply('repos/repos#get-a-repository');
+        case 'ratelimit': return rateLimitReply(context.now);
+        case 'malformed': return malformedReply;
+        case 'normal': {
+          const { counts } = resource;
+          return json(200, {
+            name,
+            full_name: `${owner}/${name}`,
+            owner: { login: owner, type: 'User' },
+            private: false,
+            stargazers_count: counts.likes,
+            watchers_count: counts.likes,
+            forks_count: counts.reposts,
+            subscribers_count: counts.following,
+            open_issues_count: 0,
+          });
+        }
+      }
+    }
+    return undefined;
+  },
+};

@@ -1,0 +1,24 @@
+// GitHub names: logins are 1-39 alphanumerics or hyphens, not starting or ending with a
+// hyphen; repository names are up to 100 of [A-Za-z0-9._-] other than "." and "..".
+// Both are case-insensitive on GitHub (decisions 9).
+import type { IdentifierRule } from '../types.js';
+import { accountHint, handlePart, lowerCase, postHint } from '../identifiers.js';
+
+const login = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?';
+const repository = '(?!\\.{1,2}$)[A-Za-z0-9._-]{1,100}';
+
+export const githubAccount: IdentifierRule = {
+  pattern: new RegExp(`^${login}$`),
+  maxLength: 39,
+  hint: accountHint,
+  normalize: lowerCase,
+  namePart: (normalized) => normalized,
+};
+
+export const githubRepository: IdentifierRule = {
+  pattern: new RegExp(`^${login}:${repository}$`),
+  maxLength: 140,
+  hint: postHint('<owner>:<repository>'),
+  normalize: lowerCase,
+  namePart: handlePart,
+};

@@ -1,0 +1,17 @@
+import type { PlatformDefinition } from '../types.js';
+import { createGithubCollector } from './collector.js';
+import { githubEmulator } from './emulator.js';
+import { githubAccount, githubRepository } from './identifiers.js';
+
+export const github: PlatformDefinition = {
+  code: 'github',
+  // decisions 2: repositories are github's posts.
+  identifiers: { account: githubAccount, post: githubRepository },
+  realBaseUrl: 'https://api.github.com',
+  requiredCredentials: [],
+  // Without a token GitHub allows 60 requests an hour, with one 5,000.
+  optionalCredentials: ['GITHUB_TOKEN'],
+  budget: { concurrency: 4, perMinute: 80 },
+  createCollector: createGithubCollector,
+  emulator: githubEmulator,
+};

@@ -1,0 +1,43 @@
+// The one way collectors talk to upstreams: GET only, no redirects followed (a redirect is
+// an answer to classify, never a hop to another host), bounded bodies, abortable.
+import { Agent, request } from 'undici';
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface UpstreamHttp {
+  get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamResponse>;
+}
+
+/** Public profile pages run to a few hundred KB; anything far beyond that is not an answer. */
+const maxUpstreamBodyBytes = 8 * 1024 * 1024;
+
+export class UpstreamBodyTooLarge extends Error {}
+
+export function createUpstreamHttp(): UpstreamHttp {
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64, pipelining: 1 });
+  return {
+    async get(url, headers, signal) {
+      const response = await request(url, { method: 'GET', headers, signal, dispatcher });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxUpstreamBodyBytes) {
+          response.body.destroy();
+          throw new UpstreamBodyTooLarge(`upstream body over ${maxUpstreamBodyBytes} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') };
+    },
+  };
+}
+
+export function header(response: UpstreamResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,8 @@
+// Every platform the service collects from (decisions 3: each with a real collector).
+import type { PlatformCode } from '../model.js';
+import type { PlatformDefinition } from './types.js';
+import { github } from './github/index.js';
+
+export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
+  [github].map((platform) => [platform.code, platform]),
+);

@@ -1,0 +1,53 @@
+// What one platform folder provides (STYLE: one platform = one small folder). Adding a
+// platform is its folder plus one line in registry.ts.
+import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../model.js';
+import type { PlatformEmulator } from '../emulator/types.js';
+import type { UpstreamHttp } from './http.js';
+
+export interface IdentifierRule {
+  /** The platform's address syntax for the identifier as sent (decisions 8); anchored. */
+  pattern: RegExp;
+  maxLength: number;
+  /** Ends the 422 message: what the caller should send instead. */
+  hint: string;
+  /** The key the service tracks the resource under (decisions 9). */
+  normalize(identifier: string): string;
+  /** The part emulator conventions look at (operator-interface.md): the handle or owner of a post. */
+  namePart(normalized: string): string;
+}
+
+export interface CollectorContext {
+  /** The platform's API root: the real host, or the emulator's `/<platform>` prefix. */
+  baseUrl: string;
+  /** Credentials by environment variable name; against the emulator every one is set. */
+  credentials: Readonly<Record<string, string | undefined>>;
+  http: UpstreamHttp;
+  now(): number;
+}
+
+export interface Collector {
+  /** How many resources one collect() call may carry (batching upstream lookups). */
+  readonly maxBatch: number;
+  /** One outcome per ref, in the same order. Must not throw: every failure is an outcome. */
+  collect(refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]>;
+}
+
+export interface CollectionBudget {
+  /** Upstream calls in flight at once. */
+  concurrency: number;
+  /** Upstream calls per minute, below the platform's documented limit. */
+  perMinute: number;
+}
+
+export interface PlatformDefinition {
+  code: PlatformCode;
+  identifiers: Partial<Record<ResourceType, IdentifierRule>>;
+  realBaseUrl: string;
+  /** Environment variables the real API cannot be used without. */
+  requiredCredentials: readonly string[];
+  /** Environment variables used when present (e.g. a token that raises a rate limit). */
+  optionalCredentials: readonly string[];
+  budget: CollectionBudget;
+  createCollector(context: CollectorContext): Collector;
+  emulator: PlatformEmulator;
+}

@@ -1,0 +1,58 @@
+// Shared steps of every collector: parse a body against the schema of the fields it reads,
+// read a platform's rate-limit reset, and turn anything thrown into a `failed` outcome.
+import type { TSchema, Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { failed, type CollectionOutcome } from '../model.js';
+import { header, type UpstreamResponse } from './http.js';
+
+export interface BodyParser<T> {
+  /** The parsed body, or undefined when it is not JSON or lacks a field the collector reads. */
+  parse(text: string): T | undefined;
+}
+
+export function jsonBody<S extends TSchema>(schema: S): BodyParser<Static<S>> {
+  const validator = Compile(schema);
+  return {
+    parse(text) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+      return validator.Check(value) ? (value as Static<S>) : undefined;
+    },
+  };
+}
+
+/** Used when a platform refuses us without saying for how long. */
+const defaultPauseMs = 60_000;
+
+/**
+ * When a rate-limited platform may be asked again: `Retry-After` (seconds or HTTP date,
+ * RFC 9110 10.2.3), else the platform's own reset header in Unix seconds.
+ */
+export function retryAtOf(response: UpstreamResponse, now: number, resetHeader?: string): number {
+  const retryAfter = header(response, 'retry-after');
+  if (retryAfter !== undefined) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds) && seconds >= 0) return now + seconds * 1000;
+    const date = Date.parse(retryAfter);
+    if (Number.isFinite(date)) return Math.max(now, date);
+  }
+  const reset = resetHeader === undefined ? undefined : Number(header(response, resetHeader));
+  if (reset !== undefined && Number.isFinite(reset) && reset > 0) return Math.max(now, reset * 1000);
+  return now + defaultPauseMs;
+}
+
+/** Runs one collection step; a throw (network error, abort) becomes `failed`, never `notFound`. */
+export async function settle(step: () => Promise<CollectionOutcome>): Promise<CollectionOutcome> {
+  try {
+    return await step();
+  } catch (error) {
+    return failed(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  }
+}
+
+export const unexpectedStatus = (response: UpstreamResponse) => failed(`unexpected upstream status ${response.status}`);
+export const unparsable = failed('upstream body does not match the expected shape');

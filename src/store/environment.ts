@@ -1,0 +1,48 @@
+// The one place that knows the LMDB layout: which databases exist and how their keys are built.
+import { mkdirSync } from 'node:fs';
+import { open, type Database, type RootDatabase } from 'lmdb';
+
+export interface Databases {
+  root: RootDatabase;
+  /** resource key -> persisted machine snapshot ({ value, context }) */
+  resources: Database;
+  /** resource key -> pre-rendered result view, read by every search */
+  views: Database;
+  /** [dueAt, resource key] -> due event type; ordered by time for the scheduler */
+  due: Database;
+  /** account name -> account record */
+  accounts: Database;
+  /** token id -> token record (digest only, never the secret) */
+  tokens: Database;
+  /** SHA-256 digest of a token -> token id */
+  tokenDigests: Database;
+  /** [account name, 'YYYY-MM'] -> requests counted that month */
+  usage: Database;
+  /** small counters, e.g. the version of the auth data bumped by every CLI change */
+  meta: Database;
+}
+
+export function openDatabases(dataDir: string): Databases {
+  mkdirSync(dataDir, { recursive: true });
+  const root = open({
+    path: dataDir,
+    // Large enough for millions of resources; LMDB grows the file lazily.
+    mapSize: 64 * 1024 ** 3,
+    maxDbs: 16,
+    // Reads in the server must see writes made by the CLI process (FACTS: lmdb).
+    cache: false,
+  });
+  const named = (name: string, keyEncoding?: 'ordered-binary') =>
+    root.openDB({ name, ...(keyEncoding ? { keyEncoding } : {}) });
+  return {
+    root,
+    resources: named('resources'),
+    views: named('views'),
+    due: named('due', 'ordered-binary'),
+    accounts: named('accounts'),
+    tokens: named('tokens'),
+    tokenDigests: named('tokenDigests'),
+    usage: named('usage', 'ordered-binary'),
+    meta: named('meta'),
+  };
+}

@@ -1,0 +1,69 @@
+// Test helpers for platform folders: a collector against fixtures, or against the emulator.
+import { readFileSync } from 'node:fs';
+import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../../src/model.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { createCollectors } from '../../src/platforms/collectors.js';
+import { createUpstreamHttp, type UpstreamHttp, type UpstreamResponse } from '../../src/platforms/http.js';
+import { platforms } from '../../src/platforms/registry.js';
+import type { Collector } from '../../src/platforms/types.js';
+
+export const fixedNow = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+export function fixture(platform: PlatformCode, name: string): string {
+  return readFileSync(new URL(`../../src/platforms/${platform}/fixtures/${name}`, import.meta.url), 'utf8');
+}
+
+/** An upstream that answers each URL by the first route whose pattern it contains, and records calls. */
+export function fixtureHttp(routes: Array<[RegExp, UpstreamResponse]>): UpstreamHttp & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async get(url) {
+      calls.push(url);
+      const route = routes.find(([pattern]) => pattern.test(url));
+      if (!route) throw new Error(`no fixture route for ${url}`);
+      return route[1];
+    },
+  };
+}
+
+export const reply = (status: number, body: string, headers: Record<string, string> = {}): UpstreamResponse => ({
+  status,
+  headers,
+  body,
+});
+
+/** A collector of `platform` pointed at a fixture upstream, with every credential set. */
+export function collectorWithFixtures(platform: PlatformCode, http: UpstreamHttp): Collector {
+  const definition = platforms.get(platform)!;
+  const credentials = Object.fromEntries(
+    [...definition.requiredCredentials, ...definition.optionalCredentials].map((name) => [name, 'test-credential']),
+  );
+  return definition.createCollector({ baseUrl: `https://${platform}.example`, credentials, http, now: () => fixedNow });
+}
+
+export interface EmulatedCollectors {
+  emulator: RunningEmulator;
+  collect(platform: PlatformCode, type: ResourceType, identifier: string): Promise<CollectionOutcome>;
+  collectMany(platform: PlatformCode, refs: Array<[ResourceType, string]>): Promise<CollectionOutcome[]>;
+  close(): void;
+}
+
+/** Real collectors against a real emulator on a free loopback port; identifiers are normalized as the service does. */
+export async function emulatedCollectors(): Promise<EmulatedCollectors> {
+  const emulator = await startEmulator(0);
+  const collectors = createCollectors(emulator.url, {}, createUpstreamHttp(), Date.now);
+  const toRef = (platform: PlatformCode, type: ResourceType, identifier: string): ResourceRef => ({
+    platform,
+    type,
+    identifier: platforms.get(platform)!.identifiers[type]!.normalize(identifier),
+  });
+  const collectMany = (platform: PlatformCode, refs: Array<[ResourceType, string]>) =>
+    collectors.get(platform)!.collector.collect(refs.map(([type, id]) => toRef(platform, type, id)), new AbortController().signal);
+  return {
+    emulator,
+    collectMany,
+    collect: async (platform, type, identifier) => (await collectMany(platform, [[type, identifier]]))[0]!,
+    close: () => emulator.close(),
+  };
+}
