@@ -2,7 +2,8 @@
 import type { PlatformCode } from '../model.js';
 import type { PlatformDefinition } from './types.js';
 import { github } from './github/index.js';
+import { facebook } from './facebook/index.js';
 
 export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
-  [github].map((platform) => [platform.code, platform]),
+  [github, facebook].map((platform) => [platform.code, platform]),
 );

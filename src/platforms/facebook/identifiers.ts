@@ -1,0 +1,13 @@
+// Facebook page usernames (facebook.com/<username>): at least 5 of A-Z, 0-9 and ".",
+// starting and ending with a letter or digit; a numeric page id fits the same syntax.
+// Facebook treats usernames case-insensitively (decisions 9).
+import type { IdentifierRule } from '../types.js';
+import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
+
+export const facebookPage: IdentifierRule = {
+  pattern: /^[A-Za-z0-9][A-Za-z0-9.]{3,48}[A-Za-z0-9]$/,
+  maxLength: 50,
+  hint: accountHint,
+  normalize: lowerCase,
+  namePart: wholeIdentifier,
+};
