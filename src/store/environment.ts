@@ -1,5 +1,6 @@
 // The one place that knows the LMDB layout: which databases exist and how their keys are built.
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 
 export interface Databases {
@@ -25,7 +26,8 @@ export interface Databases {
 export function openDatabases(dataDir: string): Databases {
   mkdirSync(dataDir, { recursive: true });
   const root = open({
-    path: dataDir,
+    // lmdb-js treats the path as the data file; the directory holds it and its lock file.
+    path: join(dataDir, 'datapoints.mdb'),
     // Large enough for millions of resources; LMDB grows the file lazily.
     mapSize: 64 * 1024 ** 3,
     maxDbs: 16,

@@ -1,0 +1,87 @@
+// Turns a parsed request body into the resources to look up, or into every validation
+// message of service-spec 7 and decisions 11-14 at once. Valid bodies take one compiled
+// check; only invalid ones walk the body to explain what is wrong.
+import { limits } from '../config.js';
+import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
+import { platforms } from '../platforms/registry.js';
+import { searchRequestValidator, type ResourceReference } from './schema.js';
+
+export interface RequestedResource {
+  platform: PlatformCode;
+  type: ResourceType;
+  /** As sent: the response echoes it (decisions 9). */
+  identifier: string;
+  /** The normalized key the resource is tracked under. */
+  key: string;
+}
+
+export type SearchValidation = { ok: true; resources: RequestedResource[] } | { ok: false; errors: string[] };
+
+export function validateSearch(body: unknown): SearchValidation {
+  if (searchRequestValidator.Check(body)) return { ok: true, resources: requested((body as { resources: ResourceReference[] }).resources) };
+  return { ok: false, errors: explain(body) };
+}
+
+function requested(references: ResourceReference[]): RequestedResource[] {
+  const seen = new Set<string>();
+  const resources: RequestedResource[] = [];
+  for (const { platform, type, identifier } of references) {
+    // decisions 10: duplicates are the same platform, type and identifier as sent.
+    const sent = `${platform}/${type}/${identifier}`;
+    if (seen.has(sent)) continue;
+    seen.add(sent);
+    const rule = platforms.get(platform as PlatformCode)!.identifiers[type as ResourceType]!;
+    const ref = { platform: platform as PlatformCode, type: type as ResourceType, identifier: rule.normalize(identifier) };
+    resources.push({ platform: ref.platform, type: ref.type, identifier, key: resourceKey(ref) });
+  }
+  return resources;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const blank = (value: unknown) => value === undefined || value === null || value === '';
+
+const echo = (value: string) =>
+  value.length > limits.maxEchoedIdentifier ? `${value.slice(0, limits.maxEchoedIdentifier)}...` : value;
+
+function explain(body: unknown): string[] {
+  if (!isObject(body)) return ['Request body must be a JSON object'];
+  const { resources } = body;
+  if (blank(resources) || (Array.isArray(resources) && resources.length === 0)) return ["Resources can't be blank"];
+  if (!Array.isArray(resources)) return ['Resources must be an array of resource references'];
+  const errors = new Set<string>();
+  if (resources.length > limits.maxResourcesPerRequest) {
+    errors.add(`Resources is too long (maximum is ${limits.maxResourcesPerRequest} resources)`);
+  }
+  resources.forEach((element, index) => {
+    for (const message of explainReference(element, index)) errors.add(message);
+  });
+  return [...errors];
+}
+
+function explainReference(element: unknown, index: number): string[] {
+  if (!isObject(element)) return [`Resources element ${index + 1} must be an object with platform, type and identifier`];
+  const errors: string[] = [];
+  const field = (name: 'platform' | 'type' | 'identifier'): string | undefined => {
+    const value = element[name];
+    if (blank(value)) errors.push(`Resources ${name} can't be blank`);
+    else if (typeof value !== 'string') errors.push(`Resources ${name} must be a string`);
+    else return value;
+    return undefined;
+  };
+  const platformCode = field('platform');
+  const type = field('type');
+  const identifier = field('identifier');
+  if (platformCode === undefined) return errors;
+  const platform = platforms.get(platformCode as PlatformCode);
+  if (!platform) return [...errors, `Resources platform '${echo(platformCode)}' is not supported`];
+  if (type === undefined) return errors;
+  // hasOwn: a type such as 'constructor' must not find Object.prototype's members.
+  const rule = Object.hasOwn(platform.identifiers, type) ? platform.identifiers[type as ResourceType] : undefined;
+  if (!rule) return [...errors, `Resources type '${echo(type)}' is not supported on platform '${platform.code}'`];
+  if (identifier !== undefined && (identifier.length > rule.maxLength || !rule.pattern.test(identifier))) {
+    errors.push(`Resources identifier '${echo(identifier)}' is not valid on platform '${platform.code}': ${rule.hint}`);
+  }
+  return errors;
+}

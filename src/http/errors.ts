@@ -1,0 +1,42 @@
+// Every error the API answers, with its HTTP status and message, in one registry
+// (service-spec 7, decisions 13-18). Bodies: `{"error": ...}`, or `{"errors": [...]}` for 422.
+
+export interface ApiError {
+  status: string;
+  body: string;
+  headers?: Array<[string, string]>;
+}
+
+const single = (status: string, message: string, headers?: Array<[string, string]>): ApiError => ({
+  status,
+  body: JSON.stringify({ error: message }),
+  ...(headers ? { headers } : {}),
+});
+
+const realm = 'Bearer realm="datapoints"';
+
+export const apiErrors = {
+  /** decisions 17: no credentials at all, so no error code (RFC 6750 3.1). */
+  missingToken: single('401 Unauthorized', 'Authentication required: send Authorization: Bearer <API_TOKEN>', [
+    ['WWW-Authenticate', realm],
+  ]),
+  invalidToken: single('401 Unauthorized', 'The bearer token is unknown or revoked', [
+    ['WWW-Authenticate', `${realm}, error="invalid_token", error_description="The bearer token is unknown or revoked"`],
+  ]),
+  quotaExhausted: (quota: number, resetsOn: string) =>
+    single('403 Forbidden', `Monthly quota of ${quota} requests exhausted; it resets on ${resetsOn}`),
+  rateLimited: (retryAfterSeconds: number) =>
+    single('429 Too Many Requests', `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`, [
+      ['Retry-After', String(retryAfterSeconds)],
+    ]),
+  bodyTooLarge: (maxBytes: number) => single('413 Content Too Large', `Request body exceeds the limit of ${maxBytes} bytes`),
+  invalid: (messages: string[]): ApiError => ({ status: '422 Unprocessable Entity', body: JSON.stringify({ errors: messages }) }),
+  notFound: (method: string, path: string) => single('404 Not Found', `No such endpoint: ${method} ${path}`),
+  methodNotAllowed: (method: string, allowed: string) =>
+    single('405 Method Not Allowed', `Method ${method} is not allowed here; use ${allowed}`, [['Allow', allowed]]),
+  internal: (requestId: string) => ({
+    status: '500 Internal Server Error',
+    body: JSON.stringify({ error: 'Internal server error', request_id: requestId }),
+  }),
+  unavailable: single('503 Service Unavailable', 'The service is shutting down', [['Connection', 'close']]),
+} as const;

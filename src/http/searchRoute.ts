@@ -1,0 +1,87 @@
+// POST /api/v1/resources/search. Checks run in the order of decisions 15: token (401),
+// quota (403), rate limit (429), body (413/422), then the answer (200). A counted request
+// is answered only after its count is durable (issue 2: no free requests after a crash).
+import { limits } from '../config.js';
+import type { Admissions } from '../access/admission.js';
+import type { Authenticator } from '../access/authenticator.js';
+import { renderSearchResponse } from '../api/searchResponse.js';
+import { validateSearch } from '../api/validation.js';
+import type { Logger } from '../log.js';
+import type { ResourceHost } from '../resources/host.js';
+import { readBody, type BodyResult } from './body.js';
+import { apiErrors } from './errors.js';
+import { writeReply, type Reply } from './reply.js';
+import type { HttpRequest, HttpResponse } from './uws.js';
+
+export interface SearchRouteDeps {
+  authenticator: Authenticator;
+  admissions: Admissions;
+  host: ResourceHost;
+  log: Logger;
+  nextRequestId(): string;
+  now(): number;
+  /** Tracks responses still owed, for graceful shutdown. */
+  requests: { begin(): void; end(): void };
+}
+
+export function searchRoute(deps: SearchRouteDeps) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const requestId = deps.nextRequestId();
+    // `req` is only valid until this function returns: read everything needed now.
+    const authorization = req.getHeader('authorization');
+    const declaredLength = Number(req.getHeader('content-length') || 0);
+    const now = deps.now();
+
+    const authentication = deps.authenticator.authenticate(authorization, now);
+    if (authentication.kind !== 'authenticated') {
+      return writeReply(res, requestId, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
+    }
+    const admission = deps.admissions.admit(authentication.account, now);
+    if (admission.kind === 'quotaExhausted') {
+      return writeReply(res, requestId, apiErrors.quotaExhausted(admission.quota, admission.resetsOn), admission.headers);
+    }
+    if (admission.kind === 'rateLimited') {
+      return writeReply(res, requestId, apiErrors.rateLimited(admission.retryAfterSeconds), admission.headers);
+    }
+
+    deps.requests.begin();
+    const respond = (reply: Reply) => {
+      admission.counted.then(
+        () => {
+          if (!aborted) writeReply(res, requestId, reply, admission.headers);
+        },
+        (error: unknown) => {
+          deps.log.error({ err: error, requestId, account: authentication.account.name }, 'usage count not persisted');
+          if (!aborted) writeReply(res, requestId, apiErrors.internal(requestId));
+        },
+      ).finally(() => deps.requests.end());
+    };
+
+    if (declaredLength > limits.maxBodyBytes) return respond(apiErrors.bodyTooLarge(limits.maxBodyBytes));
+    readBody(res, limits.maxBodyBytes, (body) => {
+      try {
+        respond(answer(body, deps));
+      } catch (error) {
+        deps.log.error({ err: error, requestId }, 'search failed');
+        respond(apiErrors.internal(requestId));
+      }
+    });
+  };
+}
+
+function answer(body: BodyResult, deps: SearchRouteDeps): Reply {
+  if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.body.toString('utf8'));
+  } catch {
+    return apiErrors.invalid(['Request body must be valid JSON']);
+  }
+  const validation = validateSearch(parsed);
+  if (!validation.ok) return apiErrors.invalid(validation.errors);
+  return { status: '200 OK', body: renderSearchResponse(validation.resources, deps.host, deps.now()) };
+}

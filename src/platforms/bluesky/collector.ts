@@ -1,0 +1,121 @@
+// Bluesky's public AppView (XRPC over HTTP, no credentials):
+// app.bsky.actor.getProfiles (up to 25 actors) for accounts and to turn post handles into
+// DIDs, then app.bsky.feed.getPosts (up to 25 at-URIs) for posts. Both answer 200 and leave
+// out what does not exist, so an actor or post missing from the answer is notFound.
+// https://docs.bsky.app/docs/api/app-bsky-actor-get-profiles, .../app-bsky-feed-get-posts
+import Type, { type Static } from 'typebox';
+import {
+  found, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
+} from '../../model.js';
+import { handlePart, idPart } from '../identifiers.js';
+import type { Collector, CollectorContext } from '../types.js';
+import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
+
+/** The lexicons' maxLength for `actors` and `uris`. */
+export const maxActorsPerRequest = 25;
+
+const count = Type.Integer({ minimum: 0 });
+const profileSchema = Type.Object({
+  did: Type.String(),
+  handle: Type.String(),
+  followersCount: count,
+  followsCount: count,
+  postsCount: count,
+});
+const postSchema = Type.Object({ uri: Type.String(), likeCount: count, repostCount: count });
+const profilesBody = jsonBody(Type.Object({ profiles: Type.Array(profileSchema) }));
+const postsBody = jsonBody(Type.Object({ posts: Type.Array(postSchema) }));
+
+type Profile = Static<typeof profileSchema>;
+type Post = Static<typeof postSchema>;
+
+/** One upstream call's answer: what it returned by key, or the outcome every ref of it shares. */
+type Answer<T> = { entries: Map<string, T> } | { refused: CollectionOutcome };
+
+/** The at-URI of a post record; the AppView names posts by the author's DID. */
+const postUri = (did: string, recordKey: string) => `at://${did}/app.bsky.feed.post/${recordKey}`;
+
+export function createBlueskyCollector(context: CollectorContext): Collector {
+  const headers = { accept: 'application/json', 'user-agent': 'datapoints' };
+
+  // XRPC errors are `{"error": ..., "message": ...}`; 429 carries ratelimit-* headers
+  // (draft-polli-ratelimit-headers), the reset in Unix seconds.
+  const call = async <T>(
+    method: string,
+    params: URLSearchParams,
+    signal: AbortSignal,
+    read: (body: string) => Map<string, T> | undefined,
+  ): Promise<Answer<T>> => {
+    const response = await context.http.get(`${context.baseUrl}/xrpc/${method}?${params}`, headers, signal);
+    if (response.status === 429) return { refused: rateLimited(retryAtOf(response, context.now(), 'ratelimit-reset')) };
+    if (response.status !== 200) return { refused: unexpectedStatus(response) };
+    const entries = read(response.body);
+    return entries ? { entries } : { refused: unparsable };
+  };
+
+  const fetchProfiles = (handles: readonly string[], signal: AbortSignal) =>
+    call<Profile>('app.bsky.actor.getProfiles', new URLSearchParams(handles.map((handle) => ['actors', handle])), signal, (body) => {
+      const parsed = profilesBody.parse(body);
+      return parsed && new Map(parsed.profiles.map((profile) => [profile.handle.toLowerCase(), profile]));
+    });
+
+  const fetchPosts = async (postRefs: readonly ResourceRef[], profiles: Answer<Profile>, signal: AbortSignal): Promise<Answer<Post>> => {
+    if ('refused' in profiles) return profiles;
+    const uris = postRefs.flatMap((ref) => {
+      const author = profiles.entries.get(handlePart(ref.identifier));
+      return author ? [postUri(author.did, idPart(ref.identifier))] : [];
+    });
+    if (uris.length === 0) return { entries: new Map() };
+    return call<Post>('app.bsky.feed.getPosts', new URLSearchParams(uris.map((uri) => ['uris', uri])), signal, (body) => {
+      const parsed = postsBody.parse(body);
+      return parsed && new Map(parsed.posts.map((post) => [post.uri, post]));
+    });
+  };
+
+  const accountOutcome = (ref: ResourceRef, profiles: Answer<Profile>): CollectionOutcome => {
+    if ('refused' in profiles) return profiles.refused;
+    const profile = profiles.entries.get(ref.identifier);
+    if (!profile) return notFound;
+    return found({
+      metrics: {
+        followers: { value: profile.followersCount, semantic: 'followers' },
+        following: { value: profile.followsCount, semantic: 'following' },
+        posts: { value: profile.postsCount, semantic: 'posts' },
+      },
+    });
+  };
+
+  const postOutcome = (ref: ResourceRef, profiles: Answer<Profile>, posts: Answer<Post>): CollectionOutcome => {
+    if ('refused' in profiles) return profiles.refused;
+    const author = profiles.entries.get(handlePart(ref.identifier));
+    if (!author) return notFound;
+    if ('refused' in posts) return posts.refused;
+    const post = posts.entries.get(postUri(author.did, idPart(ref.identifier)));
+    if (!post) return notFound;
+    return found({
+      metrics: {
+        // decisions 5: Bluesky reports no view counts.
+        views: { value: null, semantic: 'views' },
+        likes: { value: post.likeCount, semantic: 'likes' },
+        reposts: { value: post.repostCount, semantic: 'reposts' },
+      },
+    });
+  };
+
+  return {
+    maxBatch: maxActorsPerRequest,
+    async collect(refs, signal) {
+      if (refs.length === 0) return [];
+      // One getProfiles call for every handle of the batch (accounts and post authors), then
+      // at most one getPosts call, started by the first post ref that needs it. A throw in
+      // either becomes `failed` for each ref that waits on it.
+      const handles = [...new Set(refs.map((ref) => handlePart(ref.identifier)))];
+      const profiles = fetchProfiles(handles, signal);
+      const postRefs = refs.filter((ref) => ref.type === 'post');
+      let posts: Promise<Answer<Post>> | undefined;
+      const postsOnce = () => (posts ??= profiles.then((answer) => fetchPosts(postRefs, answer, signal)));
+      return Promise.all(refs.map((ref) => settle(async () =>
+        ref.type === 'post' ? postOutcome(ref, await profiles, await postsOnce()) : accountOutcome(ref, await profiles))));
+    },
+  };
+}

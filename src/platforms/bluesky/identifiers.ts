@@ -1,0 +1,29 @@
+// Bluesky names (atproto handle spec): a handle is a full domain name of at most 253
+// characters, labels of 1-63 [A-Za-z0-9-] not starting or ending with a hyphen, a last label
+// that starts with a letter, and none of the reserved TLDs. Handles are case-insensitive
+// (decisions 9). A post is `<handle>:<record key>`, the key being the 13-character TID of the
+// post address bsky.app/profile/<handle>/post/<tid> (service-spec 2.3).
+import type { IdentifierRule } from '../types.js';
+import { accountHint, handlePart, lowerCase, lowerHandlePart, postHint } from '../identifiers.js';
+
+const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const reservedTld = '(?!(?:alt|arpa|example|internal|invalid|local|localhost|onion)(?:$|:))';
+const handle = `(?=[^:]{1,253}(?:$|:))(?:${label}\\.)+${reservedTld}[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?`;
+/** Timestamp identifiers: base32-sortable, the first character limited so the top bit is 0. */
+const tid = '[234567a-j][234567a-z]{12}';
+
+export const blueskyAccount: IdentifierRule = {
+  pattern: new RegExp(`^${handle}$`),
+  maxLength: 253,
+  hint: `${accountHint} (the full handle, e.g. alice.bsky.social)`,
+  normalize: lowerCase,
+  namePart: (normalized) => normalized,
+};
+
+export const blueskyPost: IdentifierRule = {
+  pattern: new RegExp(`^${handle}:${tid}$`),
+  maxLength: 253 + 1 + 13,
+  hint: postHint('<handle>:<post_id>'),
+  normalize: lowerHandlePart,
+  namePart: handlePart,
+};

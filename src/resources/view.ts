@@ -1,0 +1,18 @@
+// Pre-renders the part of a search result that depends on the resource alone, so that a
+// search concatenates strings instead of building and serializing objects (issue 4).
+import type { ResourceContext } from '../../machines/resource.js';
+import type { ResourceStatus } from '../model.js';
+import type { ResourceView } from '../store/resourceStore.js';
+
+export const pendingView: ResourceView = { tail: ',"status":"pending"}', refreshAfter: 0 };
+
+export function renderView(status: ResourceStatus, context: ResourceContext): ResourceView {
+  // service-spec 2.4: datapoints appear once collected; pending and not_found carry four fields.
+  const showsData = (status === 'available' || status === 'stale') && context.metrics !== null;
+  let tail = `,"status":"${status}"`;
+  if (showsData) {
+    tail += `,"metrics":${JSON.stringify(context.metrics)}`;
+    if (context.attributes) tail += `,"attributes":${JSON.stringify(context.attributes)}`;
+  }
+  return { tail: tail + '}', refreshAfter: status === 'available' ? context.nextDueAt : 0 };
+}

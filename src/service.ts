@@ -1,0 +1,107 @@
+// The composition root: one node of the service with its store, access control, resource
+// host, collection streams and HTTP front end, and the order in which they stop.
+import { asyncScheduler, mergeMap, Subject, Subscription, from, finalize } from 'rxjs';
+import { createResourceMachine, type ResourcePolicy } from '../machines/resource.js';
+import { eventForOutcome } from '../machines/outcomeEvent.js';
+import { collectResources } from '../streams/collection.js';
+import { dueWork } from '../streams/dueWork.js';
+import { InFlight } from '../streams/inFlight.js';
+import { Admissions } from './access/admission.js';
+import { Authenticator } from './access/authenticator.js';
+import { QuotaMeter } from './access/quotaMeter.js';
+import { RateLimiter } from './access/rateLimiter.js';
+import { collectionDefaults, limits } from './config.js';
+import { startEmulator, type RunningEmulator } from './emulator/server.js';
+import { startHttpServer } from './http/server.js';
+import { requestIdSource } from './http/requestIds.js';
+import type { Logger } from './log.js';
+import { createCollectors } from './platforms/collectors.js';
+import { createUpstreamHttp } from './platforms/http.js';
+import { ResourceHost } from './resources/host.js';
+import { AccountStore } from './store/accountStore.js';
+import { openDatabases } from './store/environment.js';
+import { ResourceStore } from './store/resourceStore.js';
+import { UsageStore } from './store/usageStore.js';
+
+export interface ServiceOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** 'real', 'emulator' (started in-process on loopback) or an emulator's base URL. */
+  upstream: string;
+  policy: ResourcePolicy;
+  log: Logger;
+  env?: Readonly<Record<string, string | undefined>>;
+  collectTimeoutMs?: number;
+}
+
+export interface RunningService {
+  port: number;
+  emulator?: RunningEmulator;
+  stop(): Promise<void>;
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { log } = options;
+  const dbs = openDatabases(options.dataDir);
+  const store = new ResourceStore(dbs);
+  const emulator = options.upstream === 'emulator' ? await startEmulator(0) : undefined;
+  const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
+  const collectors = createCollectors(emulatorUrl, options.env ?? process.env, createUpstreamHttp(), Date.now);
+  for (const [platform, { disabledReason }] of collectors) {
+    if (disabledReason) log.warn({ platform }, `platform disabled: ${disabledReason}; its resources stay unavailable`);
+  }
+
+  const demand = new Subject<string>();
+  const inFlight = new InFlight();
+  const host = new ResourceHost({
+    store,
+    machine: createResourceMachine(options.policy),
+    requestCollection: (key) => demand.next(key),
+    now: Date.now,
+    onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
+  });
+
+  const collection = collectResources(demand.pipe(inFlight.admit()), {
+    collectors,
+    scheduler: asyncScheduler,
+    timeoutMs: options.collectTimeoutMs ?? collectionDefaults.timeoutMs,
+    batchWindowMs: collectionDefaults.batchWindowMs,
+  }).pipe(
+    mergeMap(({ key, outcome }) => {
+      if (outcome.kind === 'failed') log.info({ resource: key, reason: outcome.reason }, 'collection failed');
+      return from(host.send(key, eventForOutcome(outcome, Date.now(), Math.random()))).pipe(finalize(() => inFlight.release(key)));
+    }),
+  );
+  const subscriptions = new Subscription();
+  subscriptions.add(collection.subscribe());
+  subscriptions.add(
+    dueWork(store, limits.dueScanMs, limits.dueScanBatch, asyncScheduler).subscribe((due) => {
+      void host.send(due.key, { type: due.event, at: Date.now() });
+    }),
+  );
+
+  const authenticator = new Authenticator(new AccountStore(dbs));
+  const http = await startHttpServer(options.host, options.port, {
+    authenticator,
+    admissions: new Admissions(new QuotaMeter(new UsageStore(dbs)), new RateLimiter()),
+    host,
+    log,
+    nextRequestId: requestIdSource(),
+    now: Date.now,
+  });
+  log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
+
+  return {
+    port: http.port,
+    ...(emulator ? { emulator } : {}),
+    async stop() {
+      await http.close();
+      subscriptions.unsubscribe();
+      authenticator.close();
+      await host.settled();
+      emulator?.close();
+      await dbs.root.close();
+    },
+  };
+}
