@@ -37,6 +37,8 @@ export interface ServiceOptions {
 
 export interface RunningService {
   port: number;
+  /** The service's own account store, for provisioning in the same process (tests, tools). */
+  accounts: AccountStore;
   emulator?: RunningEmulator;
   stop(): Promise<void>;
 }
@@ -81,7 +83,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     }),
   );
 
-  const authenticator = new Authenticator(new AccountStore(dbs));
+  const accounts = new AccountStore(dbs);
+  const authenticator = new Authenticator(accounts);
   const http = await startHttpServer(options.host, options.port, {
     authenticator,
     admissions: new Admissions(new QuotaMeter(new UsageStore(dbs)), new RateLimiter()),
@@ -94,6 +97,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   return {
     port: http.port,
+    accounts,
     ...(emulator ? { emulator } : {}),
     async stop() {
       await http.close();

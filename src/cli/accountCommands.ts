@@ -1,6 +1,7 @@
 // `datapoints accounts create|show` (operator-interface.md): the dashboard of the spec.
 import { parseArgs } from 'node:util';
 import { monthOf, nextMonthStart } from '../access/calendar.js';
+import { createAccount } from '../access/provisioning.js';
 import { plans, type PlanName, type RatePolicy } from '../config.js';
 import { parseDuration } from '../duration.js';
 import { AccountStore, type AccountRecord } from '../store/accountStore.js';
@@ -69,17 +70,15 @@ export async function accountsCommand(args: string[], print: (line: string) => v
   if (action === 'create') {
     const planName = (values.plan ?? 'free') as PlanName;
     if (!Object.hasOwn(plans, planName)) throw new UsageError(`invalid --plan '${values.plan}': use free or paid`);
-    const plan = plans[planName];
-    const account: AccountRecord = {
-      name,
+    const settings = {
       plan: planName,
-      quota: values.quota === undefined ? plan.quota : parseQuota(values.quota),
-      rate: values.rate === undefined ? plan.rate : parseRate(values.rate),
-      createdAt: new Date(now).toISOString(),
+      ...(values.quota === undefined ? {} : { quota: parseQuota(values.quota) }),
+      ...(values.rate === undefined ? {} : { rate: parseRate(values.rate) }),
     };
     const dbs = openDatabases(values.data);
     try {
-      if (!(await new AccountStore(dbs).createAccount(account))) throw new UsageError(`account '${name}' already exists`);
+      const account = await createAccount(new AccountStore(dbs), name, settings, now);
+      if (!account) throw new UsageError(`account '${name}' already exists`);
       print(JSON.stringify(describeAccount(account, 0, now)));
     } finally {
       await dbs.root.close();

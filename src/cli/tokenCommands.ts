@@ -1,7 +1,7 @@
 // `datapoints tokens create|list|revoke` (operator-interface.md). The secret is printed once,
 // at creation, and only its digest is stored (service-spec 5).
 import { parseArgs } from 'node:util';
-import { generateToken } from '../auth/tokens.js';
+import { issueToken } from '../access/provisioning.js';
 import { AccountStore } from '../store/accountStore.js';
 import { openDatabases } from '../store/environment.js';
 import { checkAccountName } from './accountCommands.js';
@@ -31,15 +31,7 @@ export async function tokensCommand(args: string[], print: (line: string) => voi
     const name = checkAccountName(subject);
     if (!accounts.account(name)) throw new UsageError(`no account named '${name}'`);
     if (action === 'create') {
-      const token = generateToken();
-      await accounts.addToken({
-        id: token.id,
-        account: name,
-        digest: token.digest,
-        createdAt: new Date().toISOString(),
-        lastUsedAt: null,
-        revokedAt: null,
-      });
+      const token = await issueToken(accounts, name, Date.now());
       print(`created token ${token.id} for account ${name}; it is shown only once:`);
       print(token.secret);
       return;

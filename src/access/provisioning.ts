@@ -1,0 +1,43 @@
+// Creating accounts and tokens: the "dashboard" of service-spec 5, shared by the CLI and tests.
+import { generateToken } from '../auth/tokens.js';
+import { plans, type PlanName, type RatePolicy } from '../config.js';
+import type { AccountRecord, AccountStore } from '../store/accountStore.js';
+
+export interface AccountSettings {
+  plan?: PlanName;
+  /** Overrides the plan's monthly quota; null for none. */
+  quota?: number | null;
+  rate?: RatePolicy;
+}
+
+/** The new account, or undefined when the name is taken. */
+export async function createAccount(
+  accounts: AccountStore,
+  name: string,
+  settings: AccountSettings,
+  now: number,
+): Promise<AccountRecord | undefined> {
+  const plan = plans[settings.plan ?? 'free'];
+  const account: AccountRecord = {
+    name,
+    plan: settings.plan ?? 'free',
+    quota: settings.quota === undefined ? plan.quota : settings.quota,
+    rate: settings.rate ?? plan.rate,
+    createdAt: new Date(now).toISOString(),
+  };
+  return (await accounts.createAccount(account)) ? account : undefined;
+}
+
+/** Issues a token for an existing account; the secret is returned once and never stored. */
+export async function issueToken(accounts: AccountStore, account: string, now: number): Promise<{ id: string; secret: string }> {
+  const token = generateToken();
+  await accounts.addToken({
+    id: token.id,
+    account,
+    digest: token.digest,
+    createdAt: new Date(now).toISOString(),
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+  return { id: token.id, secret: token.secret };
+}

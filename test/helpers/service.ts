@@ -1,0 +1,92 @@
+// A whole service in this process on a free port, with its own temp data directory and
+// emulator, torn down with the test (STYLE: each test builds its own instance).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Test } from 'tap';
+import { defaultPolicy } from '../../src/config.js';
+import { createAccount, issueToken, type AccountSettings } from '../../src/access/provisioning.js';
+import { silentLogger } from '../../src/log.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
+import type { ResourcePolicy } from '../../machines/resource.js';
+
+export const searchPath = '/api/v1/resources/search';
+
+export interface TestService {
+  service: RunningService;
+  url: string;
+  dataDir: string;
+  /** An account with a fresh token; returns the bearer secret. */
+  tokenFor(name: string, settings?: AccountSettings): Promise<string>;
+  search(token: string | undefined, body: unknown, headers?: Record<string, string>): Promise<SearchAnswer>;
+}
+
+export interface SearchAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export function tempDataDir(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'datapoints-test-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export async function startTestService(
+  t: Test,
+  options: { policy?: Partial<ResourcePolicy>; dataDir?: string } & Partial<Omit<ServiceOptions, 'policy'>> = {},
+): Promise<TestService> {
+  const dataDir = options.dataDir ?? tempDataDir(t);
+  const service = await startService({
+    host: '127.0.0.1',
+    port: 0,
+    upstream: 'emulator',
+    log: silentLogger,
+    env: {},
+    ...options,
+    dataDir,
+    policy: { ...defaultPolicy, ...options.policy },
+  });
+  let stopped = false;
+  const stop = service.stop;
+  service.stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await stop();
+  };
+  t.teardown(() => service.stop());
+  const url = `http://127.0.0.1:${service.port}`;
+  return {
+    service,
+    url,
+    dataDir,
+    async tokenFor(name, settings = {}) {
+      if (!service.accounts.account(name)) await createAccount(service.accounts, name, settings, Date.now());
+      return (await issueToken(service.accounts, name, Date.now())).secret;
+    },
+    async search(token, body, headers = {}) {
+      const response = await fetch(url + searchPath, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+          ...headers,
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+    },
+  };
+}
+
+/** Polls until `check` passes or the deadline ends; returns the last value seen. */
+export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (check(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
