@@ -3,7 +3,9 @@ import type { PlatformCode } from '../model.js';
 import type { PlatformDefinition } from './types.js';
 import { github } from './github/index.js';
 import { facebook } from './facebook/index.js';
+import { instagram } from './instagram/index.js';
+import { bluesky } from './bluesky/index.js';
 
 export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
-  [github, facebook].map((platform) => [platform.code, platform]),
+  [github, facebook, instagram, bluesky].map((platform) => [platform.code, platform]),
 );

@@ -1,0 +1,54 @@
+// Instagram Graph API business discovery: the operator's own business account asks for
+// another professional account's public counts.
+// GET /{ig-user-id}?fields=business_discovery.username(<name>){followers_count,follows_count,media_count}
+// https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/business_discovery
+import Type from 'typebox';
+import { found, type ResourceRef } from '../../model.js';
+import type { Collector, CollectorContext } from '../types.js';
+import { jsonBody, settle, unparsable } from '../upstream.js';
+import { facebookGraphVersion } from '../facebook/collector.js';
+import { graphOutcome, type GraphError } from '../facebook/graphApi.js';
+
+const count = Type.Integer({ minimum: 0 });
+const discoveryBody = jsonBody(
+  Type.Object({ business_discovery: Type.Object({ followers_count: count, follows_count: count, media_count: count }) }),
+);
+
+/**
+ * 110/2207013 "Cannot find User": the username does not exist, or is a personal account
+ * that business discovery cannot see; either way Instagram says there is no such account.
+ */
+const isUnknownUser = (error: GraphError) => error.code === 110 && error.error_subcode === 2207013;
+
+export const discoveryFields = (username: string) =>
+  `business_discovery.username(${username}){followers_count,follows_count,media_count}`;
+
+export function createInstagramCollector(context: CollectorContext): Collector {
+  const token = encodeURIComponent(context.credentials.INSTAGRAM_ACCESS_TOKEN ?? '');
+  const ownAccount = encodeURIComponent(context.credentials.INSTAGRAM_BUSINESS_ACCOUNT_ID ?? '');
+  const headers = { accept: 'application/json', 'user-agent': 'datapoints' };
+
+  const collectOne = (ref: ResourceRef, signal: AbortSignal) =>
+    settle(async () => {
+      const fields = encodeURIComponent(discoveryFields(ref.identifier));
+      const url = `${context.baseUrl}/${facebookGraphVersion}/${ownAccount}?fields=${fields}&access_token=${token}`;
+      const response = await context.http.get(url, headers, signal);
+      return graphOutcome(response, context.now(), isUnknownUser, (body) => {
+        const account = discoveryBody.parse(body)?.business_discovery;
+        if (!account) return unparsable;
+        return found({
+          metrics: {
+            followers: { value: account.followers_count, semantic: 'followers' },
+            following: { value: account.follows_count, semantic: 'following' },
+            posts: { value: account.media_count, semantic: 'posts' },
+          },
+        });
+      });
+    });
+
+  // Business discovery names one username per call; the Graph has no multi-user form of it.
+  return {
+    maxBatch: 1,
+    collect: (refs, signal) => Promise.all(refs.map((ref) => collectOne(ref, signal))),
+  };
+}

@@ -1,0 +1,12 @@
+// Instagram usernames: 1-30 of letters, digits, "." and "_", not starting or ending with a
+// period and without two periods in a row; Instagram treats them case-insensitively (decisions 9).
+import type { IdentifierRule } from '../types.js';
+import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
+
+export const instagramAccount: IdentifierRule = {
+  pattern: /^(?!\.)(?!.*\.\.)[A-Za-z0-9._]{1,30}(?<!\.)$/,
+  maxLength: 30,
+  hint: accountHint,
+  normalize: lowerCase,
+  namePart: wholeIdentifier,
+};
