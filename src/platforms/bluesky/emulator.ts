@@ -1,0 +1,106 @@
+// Bluesky's public AppView as the emulator speaks it: the same XRPC paths, repeated query
+// parameters, bodies and XRPC errors as public.api.bsky.app, including its 429 with
+// ratelimit-* headers. Emulated accounts get `did:web:<handle>` DIDs (a real DID method) so a
+// getPosts at-URI names its author's handle back, which the post lookup needs.
+import type { EmulatedResource, EmulatorContext, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import { maxActorsPerRequest } from './collector.js';
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body: JSON.stringify(body),
+});
+
+const invalidRequest = (message: string) => json(400, { error: 'InvalidRequest', message });
+
+/** The AppView's per-IP window: 3000 requests per 5 minutes. */
+const rateLimitReply = (now: number) =>
+  json(429, { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' }, {
+    'ratelimit-limit': '3000',
+    'ratelimit-remaining': '0',
+    'ratelimit-reset': String(Math.ceil(now / 1000) + 60),
+    'ratelimit-policy': '3000;w=300',
+  });
+
+/** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
+const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"profiles":[{"did":"' };
+
+const didOf = (handle: string) => `did:web:${handle}`;
+const postUriPattern = /^at:\/\/did:web:([^/]+)\/app\.bsky\.feed\.post\/([^/]+)$/;
+
+/** A whole answer is refused when any resource in it is rate limited or malformed. */
+function refusal(resources: readonly EmulatedResource[], now: number): EmulatorReply | undefined {
+  if (resources.some((resource) => resource.mode === 'ratelimit')) return rateLimitReply(now);
+  if (resources.some((resource) => resource.mode === 'malformed')) return malformedReply;
+  return undefined;
+}
+
+function profileView(handle: string, resource: EmulatedResource) {
+  const { counts } = resource;
+  return {
+    did: didOf(handle),
+    handle,
+    displayName: handle.split('.')[0],
+    avatar: `https://cdn.bsky.app/img/avatar/plain/${didOf(handle)}/bafkreia@jpeg`,
+    associated: { lists: 0, feedgens: 0, starterPacks: 0, labeler: false },
+    labels: [],
+    createdAt: '2023-04-12T18:30:01.512Z',
+    description: '',
+    indexedAt: '2024-11-20T09:14:52.117Z',
+    followersCount: counts.followers,
+    followsCount: counts.following,
+    postsCount: counts.posts,
+  };
+}
+
+function getProfiles(actors: readonly string[], context: EmulatorContext): EmulatorReply {
+  if (actors.length === 0) return invalidRequest('Error: Params must have the property "actors"');
+  if (actors.length > maxActorsPerRequest) return invalidRequest(`Error: actors must not have more than ${maxActorsPerRequest} elements`);
+  const looked = actors.map((actor) => {
+    const handle = actor.startsWith('did:web:') ? actor.slice('did:web:'.length) : actor.toLowerCase();
+    return { handle, resource: context.lookup('account', handle) };
+  });
+  const refused = refusal(looked.map(({ resource }) => resource), context.now);
+  if (refused) return refused;
+  // Unknown actors are left out of the list, as the AppView does.
+  const profiles = looked.filter(({ resource }) => resource.mode === 'normal').map(({ handle, resource }) => profileView(handle, resource));
+  return json(200, { profiles });
+}
+
+function getPosts(uris: readonly string[], context: EmulatorContext): EmulatorReply {
+  if (uris.length === 0) return invalidRequest('Error: Params must have the property "uris"');
+  if (uris.length > maxActorsPerRequest) return invalidRequest(`Error: uris must not have more than ${maxActorsPerRequest} elements`);
+  const looked = [];
+  for (const [index, uri] of uris.entries()) {
+    if (!uri.startsWith('at://')) return invalidRequest(`Error: uris/${index} must be a valid at-uri`);
+    const match = postUriPattern.exec(uri);
+    // A DID the emulator never handed out names no account: the post is left out.
+    if (match) looked.push({ uri, handle: match[1]!, resource: context.lookup('post', `${match[1]}:${match[2]}`) });
+  }
+  const refused = refusal(looked.map(({ resource }) => resource), context.now);
+  if (refused) return refused;
+  const posts = looked.filter(({ resource }) => resource.mode === 'normal').map(({ uri, handle, resource }) => ({
+    uri,
+    cid: 'bafyreigh7yods3ndvc5xqc6bodxovgeh3xh6hvpvqhqflmbqqnwx4bwj4e',
+    author: { did: didOf(handle), handle, displayName: handle.split('.')[0], labels: [], createdAt: '2023-04-12T18:30:01.512Z' },
+    record: { $type: 'app.bsky.feed.post', createdAt: '2025-06-02T14:03:11.908Z', langs: ['en'], text: 'emulated post' },
+    bookmarkCount: 0,
+    replyCount: Math.floor(resource.counts.reposts / 3),
+    repostCount: resource.counts.reposts,
+    likeCount: resource.counts.likes,
+    quoteCount: Math.floor(resource.counts.reposts / 7),
+    indexedAt: '2025-06-02T14:03:12.441Z',
+    labels: [],
+  }));
+  return json(200, { posts });
+}
+
+export const blueskyEmulator: PlatformEmulator = {
+  handle(request, context) {
+    switch (request.path) {
+      case '/xrpc/app.bsky.actor.getProfiles': return getProfiles(request.query.getAll('actors'), context);
+      case '/xrpc/app.bsky.feed.getPosts': return getPosts(request.query.getAll('uris'), context);
+      default: return undefined;
+    }
+  },
+};
