@@ -49,7 +49,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const store = new ResourceStore(dbs);
   const emulator = options.upstream === 'emulator' ? await startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
-  const collectors = createCollectors(emulatorUrl, options.env ?? process.env, createUpstreamHttp(), Date.now);
+  const upstreamHttp = createUpstreamHttp();
+  const collectors = createCollectors(emulatorUrl, options.env ?? process.env, upstreamHttp, Date.now);
   for (const [platform, { disabledReason }] of collectors) {
     if (disabledReason) log.warn({ platform }, `platform disabled: ${disabledReason}; its resources stay unavailable`);
   }
@@ -104,6 +105,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       subscriptions.unsubscribe();
       authenticator.close();
       await host.settled();
+      await upstreamHttp.close();
       emulator?.close();
       await dbs.root.close();
     },

@@ -17,9 +17,15 @@ const maxUpstreamBodyBytes = 8 * 1024 * 1024;
 
 export class UpstreamBodyTooLarge extends Error {}
 
-export function createUpstreamHttp(): UpstreamHttp {
+export interface ClosableUpstreamHttp extends UpstreamHttp {
+  /** Closes pooled keep-alive connections, so that a stopping process is not held open. */
+  close(): Promise<void>;
+}
+
+export function createUpstreamHttp(): ClosableUpstreamHttp {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64, pipelining: 1 });
   return {
+    close: () => dispatcher.close(),
     async get(url, headers, signal) {
       const response = await request(url, { method: 'GET', headers, signal, dispatcher });
       const chunks: Buffer[] = [];

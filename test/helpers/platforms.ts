@@ -46,13 +46,14 @@ export interface EmulatedCollectors {
   emulator: RunningEmulator;
   collect(platform: PlatformCode, type: ResourceType, identifier: string): Promise<CollectionOutcome>;
   collectMany(platform: PlatformCode, refs: Array<[ResourceType, string]>): Promise<CollectionOutcome[]>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Real collectors against a real emulator on a free loopback port; identifiers are normalized as the service does. */
 export async function emulatedCollectors(): Promise<EmulatedCollectors> {
   const emulator = await startEmulator(0);
-  const collectors = createCollectors(emulator.url, {}, createUpstreamHttp(), Date.now);
+  const http = createUpstreamHttp();
+  const collectors = createCollectors(emulator.url, {}, http, Date.now);
   const toRef = (platform: PlatformCode, type: ResourceType, identifier: string): ResourceRef => ({
     platform,
     type,
@@ -64,6 +65,9 @@ export async function emulatedCollectors(): Promise<EmulatedCollectors> {
     emulator,
     collectMany,
     collect: async (platform, type, identifier) => (await collectMany(platform, [[type, identifier]]))[0]!,
-    close: () => emulator.close(),
+    close: async () => {
+      await http.close();
+      emulator.close();
+    },
   };
 }
