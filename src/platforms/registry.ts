@@ -4,8 +4,10 @@ import type { PlatformDefinition } from './types.js';
 import { github } from './github/index.js';
 import { facebook } from './facebook/index.js';
 import { instagram } from './instagram/index.js';
+import { threads } from './threads/index.js';
 import { bluesky } from './bluesky/index.js';
+import { youtube } from './youtube/index.js';
 
 export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
-  [github, facebook, instagram, bluesky].map((platform) => [platform.code, platform]),
+  [github, facebook, instagram, threads, bluesky, youtube].map((platform) => [platform.code, platform]),
 );

@@ -1,11 +1,11 @@
 // Facebook Graph API: GET /{page}?fields=fan_count, batched as GET /?ids=a,b&fields=fan_count.
 // https://developers.facebook.com/docs/graph-api/reference/page,
 // .../docs/graph-api/advanced#multiple-ids ("ids" takes up to 50 ids or aliases).
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { failed, found, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { jsonBody, settle, unparsable } from '../upstream.js';
-import { graphOutcome, isUnknownObject, type GraphError } from './graphApi.js';
+import { graphFailure, graphOutcome, isUnknownObject, type GraphError } from './graphApi.js';
 
 export const facebookGraphVersion = 'v23.0';
 const maxIdsPerRequest = 50;
@@ -32,9 +32,6 @@ function pageFound(likes: number): CollectionOutcome {
   });
 }
 
-/** Marks a multi-id answer that parsed; the per-page outcomes are built from it, never this. */
-const batchParsed = found({ metrics: {} });
-
 export function createFacebookCollector(context: CollectorContext): Collector {
   const token = encodeURIComponent(context.credentials.FACEBOOK_ACCESS_TOKEN ?? '');
   const headers = { accept: 'application/json', 'user-agent': 'datapoints' };
@@ -54,25 +51,28 @@ export function createFacebookCollector(context: CollectorContext): Collector {
   const collectBatch = async (refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]> => {
     const ids = refs.map((ref) => encodeURIComponent(ref.identifier)).join(',');
     const url = `${context.baseUrl}/${facebookGraphVersion}/?ids=${ids}&fields=fan_count&access_token=${token}`;
-    let pages: Record<string, Static<typeof page>> | undefined;
-    const answer = await settle(async () => {
-      const response = await context.http.get(url, headers, signal);
-      return graphOutcome(response, context.now(), isMissingPage, (body) => {
-        pages = pagesBody.parse(body);
-        return pages ? batchParsed : unparsable;
-      });
-    });
-    if (answer.kind === 'notFound') return Promise.all(refs.map((ref) => collectOne(ref, signal)));
-    const answered = pages;
-    if (!answered) return refs.map(() => answer);
+    const response = await context.http.get(url, headers, signal);
+    if (response.status !== 200) {
+      const failure = graphFailure(response, context.now(), isMissingPage);
+      return failure.kind === 'notFound' ? Promise.all(refs.map((ref) => collectOne(ref, signal))) : refs.map(() => failure);
+    }
+    const pages = pagesBody.parse(response.body);
     return refs.map((ref) => {
-      const entry = answered[ref.identifier];
-      return entry ? pageFound(entry.fan_count) : failed(`page '${ref.identifier}' missing from the multi-id answer`);
+      const entry = pages?.[ref.identifier];
+      if (entry) return pageFound(entry.fan_count);
+      return pages ? failed(`page '${ref.identifier}' missing from the multi-id answer`) : unparsable;
     });
   };
 
+  /** A thrown batch request (network, abort) fails every page of it, worded as `settle` words it. */
+  const settleBatch = (refs: readonly ResourceRef[], signal: AbortSignal) =>
+    collectBatch(refs, signal).catch(async (error: unknown) => {
+      const outcome = await settle(() => Promise.reject(error));
+      return refs.map(() => outcome);
+    });
+
   return {
     maxBatch: maxIdsPerRequest,
-    collect: (refs, signal) => (refs.length === 1 ? Promise.all([collectOne(refs[0]!, signal)]) : collectBatch(refs, signal)),
+    collect: (refs, signal) => (refs.length === 1 ? Promise.all([collectOne(refs[0]!, signal)]) : settleBatch(refs, signal)),
   };
 }

@@ -44,21 +44,25 @@ export function graphRetryAt(response: UpstreamResponse, now: number): number {
 }
 
 /**
- * One Graph answer as an outcome: 200 goes to `parse`; a throttling code or HTTP 429 is
- * rateLimited; the platform's own "does not exist" answer (per `isNotFound`) is notFound;
- * every other error is failed (decisions 24: never notFound).
+ * A non-200 Graph answer as an outcome: a throttling code or HTTP 429 is rateLimited; the
+ * platform's own "does not exist" answer (per `isNotFound`) is notFound; every other error
+ * is failed (decisions 24: never notFound).
  */
-export function graphOutcome(
-  response: UpstreamResponse,
-  now: number,
-  isNotFound: (error: GraphError) => boolean,
-  parse: (body: string) => CollectionOutcome,
-): CollectionOutcome {
-  if (response.status === 200) return parse(response.body);
+export function graphFailure(response: UpstreamResponse, now: number, isNotFound: (error: GraphError) => boolean): CollectionOutcome {
   const error = graphErrorBody.parse(response.body)?.error;
   if (response.status === 429 || (error && isGraphRateLimit(error.code))) return rateLimited(graphRetryAt(response, now));
   if (!error) return unexpectedStatus(response);
   if (isNotFound(error)) return notFound;
   const subcode = error.error_subcode === undefined ? '' : `/${error.error_subcode}`;
   return failed(`graph error ${error.code}${subcode}: ${error.message}`);
+}
+
+/** One Graph answer as an outcome: 200 goes to `parse`, anything else to `graphFailure`. */
+export function graphOutcome(
+  response: UpstreamResponse,
+  now: number,
+  isNotFound: (error: GraphError) => boolean,
+  parse: (body: string) => CollectionOutcome,
+): CollectionOutcome {
+  return response.status === 200 ? parse(response.body) : graphFailure(response, now, isNotFound);
 }

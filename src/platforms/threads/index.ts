@@ -1,0 +1,19 @@
+import type { PlatformDefinition } from '../types.js';
+import { createThreadsCollector } from './collector.js';
+import { threadsEmulator } from './emulator.js';
+import { threadsAccount, threadsPost } from './identifiers.js';
+
+export const threads: PlatformDefinition = {
+  code: 'threads',
+  // decisions 1: the "the service" row of service-spec 2.2 is threads, with accounts and posts.
+  identifiers: { account: threadsAccount, post: threadsPost },
+  realBaseUrl: 'https://graph.threads.net',
+  // A user token with threads_basic, threads_profile_discovery and threads_manage_insights.
+  requiredCredentials: ['THREADS_ACCESS_TOKEN'],
+  optionalCredentials: [],
+  // Threads API rate limit: 4,800 calls x the token user's impressions per rolling 24 h,
+  // so at least 4,800 a day; 3 a minute is 4,320 a day.
+  budget: { concurrency: 2, perMinute: 3 },
+  createCollector: createThreadsCollector,
+  emulator: threadsEmulator,
+};

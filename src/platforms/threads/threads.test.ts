@@ -1,0 +1,110 @@
+import t from 'tap';
+import { threadsAccount, threadsPost } from './identifiers.js';
+import { emulatedCounts } from '../../emulator/counts.js';
+import type { ResourceRef } from '../../model.js';
+import {
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+} from '../../../test/helpers/platforms.js';
+
+const signal = new AbortController().signal;
+const account = (identifier: string) => ({ platform: 'threads' as const, type: 'account' as const, identifier });
+const post = (identifier: string) => ({ platform: 'threads' as const, type: 'post' as const, identifier });
+const accountFound = (followers: number) => ({
+  kind: 'found',
+  datapoints: {
+    metrics: {
+      followers: { value: followers, semantic: 'followers' },
+      following: { value: null, semantic: 'following' },
+      posts: { value: null, semantic: 'posts' },
+    },
+  },
+});
+const postFound = (likes: number, reposts: number) => ({
+  kind: 'found',
+  datapoints: {
+    metrics: {
+      views: { value: null, semantic: 'views' },
+      likes: { value: likes, semantic: 'likes' },
+      reposts: { value: reposts, semantic: 'reposts' },
+    },
+  },
+});
+const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
+
+t.test('threads identifiers - usernames and <handle>:<media_id> posts', async (t) => {
+  for (const ok of ['zuck', 'Mosseri', 'a.b_c', 'x'.repeat(30)]) t.ok(threadsAccount.pattern.test(ok), ok);
+  for (const bad of ['.zuck', 'zuck.', 'z..uck', 'zu-ck', 'x'.repeat(31), '@zuck', 'zuck:1', 'https://www.threads.net/@zuck', ''])
+    t.notOk(threadsAccount.pattern.test(bad), bad);
+  for (const ok of ['zuck:18050206876707110', 'a.b:1']) t.ok(threadsPost.pattern.test(ok), ok);
+  for (const bad of ['zuck', '18050206876707110', 'zuck:', 'zuck:C8ZqKpYt7xY', 'z..uck:1', '.zuck:1', 'zuck:1:2', 'zuck/post/1'])
+    t.notOk(threadsPost.pattern.test(bad), bad);
+  t.equal(threadsAccount.normalize('Zuck'), 'zuck');
+  t.equal(threadsPost.normalize('Zuck:18050206876707110'), 'zuck:18050206876707110');
+  t.equal(threadsPost.namePart('zuck:18050206876707110'), 'zuck');
+});
+
+t.test('threads collector - profile lookup and post insights in the real shapes', async (t) => {
+  const http = fixtureHttp([
+    [/profile_lookup\?username=zuck&/, reply(200, fixture('threads', 'profile.json'))],
+    [/\/18050206876707110\/insights\?/, reply(200, fixture('threads', 'insights.json'))],
+  ]);
+  const collector = collectorWithFixtures('threads', http);
+  t.same(await collector.collect([account('zuck'), post('zuck:18050206876707110')], signal), [accountFound(5280417), postFound(18234, 912)]);
+  t.same(http.calls, [
+    'https://threads.example/v1.0/profile_lookup?username=zuck&fields=follower_count&access_token=test-credential',
+    'https://threads.example/v1.0/profile_lookup?username=zuck&fields=follower_count&access_token=test-credential',
+    'https://threads.example/v1.0/18050206876707110/insights?metric=likes,reposts&access_token=test-credential',
+  ]);
+});
+
+t.test('threads collector - maps errors of both steps to distinct outcomes', async (t) => {
+  const outcome = async (ref: ResourceRef, routes: Parameters<typeof fixtureHttp>[0]) =>
+    (await collectorWithFixtures('threads', fixtureHttp(routes)).collect([ref], signal))[0];
+  const profile: [RegExp, ReturnType<typeof reply>] = [/profile_lookup/, reply(200, fixture('threads', 'profile.json'))];
+  const insights = (response: ReturnType<typeof reply>) => outcome(post('zuck:1'), [profile, [/insights/, response]]);
+  const lookup = (response: ReturnType<typeof reply>) => outcome(account('zuck'), [[/./, response]]);
+
+  t.same(await lookup(reply(400, fixture('threads', 'not-found.json'))), { kind: 'notFound' });
+  t.same(await lookup(reply(400, fixture('threads', 'rate-limited.json'))), { kind: 'rateLimited', retryAt: fixedNow + 60_000 });
+  t.same(await lookup(reply(500, 'oops')), { kind: 'failed', reason: 'unexpected upstream status 500' });
+  t.same(await lookup(reply(200, '{"id":"25025320"}')), unparsable);
+  t.same(await outcome(post('missing:1'), [[/profile_lookup/, reply(400, fixture('threads', 'not-found.json'))]]), { kind: 'notFound' });
+  t.same(await insights(reply(400, fixture('threads', 'not-found.json'))), { kind: 'notFound' });
+  t.same(await insights(reply(400, fixture('threads', 'rate-limited.json'), { 'retry-after': '90' })), { kind: 'rateLimited', retryAt: fixedNow + 90_000 });
+  t.same(await insights(reply(403, fixture('threads', 'not-own-post.json'))), {
+    kind: 'failed',
+    reason: 'graph error 10: (#10) Application does not have permission for this action',
+  });
+  t.same(await insights(reply(200, '{"data":[]}')), unparsable);
+  t.same(await insights(reply(200, '{"data":[{"name":"likes","values":[{"value":3}]}]}')), unparsable);
+  t.same(await insights(reply(200, '{"data":')), unparsable);
+});
+
+t.test('threads against the emulator - found, missing, flaky, faults', async (t) => {
+  const emulated = await emulatedCollectors();
+  t.teardown(() => emulated.close());
+  const now = Date.now();
+  const zuck = await emulated.collect('threads', 'account', 'Zuck');
+  t.same(zuck, accountFound(emulatedCounts('threads', 'account', 'zuck', now).followers));
+  const postCounts = emulatedCounts('threads', 'post', 'me:18050206876707110', now);
+  const postOutcome = await emulated.collect('threads', 'post', 'zuck:18050206876707110');
+  t.same(postOutcome, postFound(postCounts.likes, postCounts.reposts));
+  t.same(await emulated.collect('threads', 'account', 'missing_user'), { kind: 'notFound' });
+  t.same(await emulated.collect('threads', 'post', 'missing_user:1'), { kind: 'notFound' });
+  t.same(await emulated.collect('threads', 'account', 'flaky_user'), { kind: 'failed', reason: 'unexpected upstream status 503' });
+  t.same(await emulated.collect('threads', 'post', 'flaky_user:1'), { kind: 'failed', reason: 'unexpected upstream status 503' });
+  emulated.emulator.world.setFault('threads', 'zuck', 'ratelimit');
+  t.match(await emulated.collect('threads', 'account', 'zuck'), { kind: 'rateLimited' });
+  emulated.emulator.world.setFault('threads', 'zuck', 'malformed');
+  t.same(await emulated.collect('threads', 'account', 'zuck'), unparsable);
+  emulated.emulator.world.setFault('threads', 'zuck', 'notfound');
+  t.same(await emulated.collect('threads', 'account', 'zuck'), { kind: 'notFound' });
+  emulated.emulator.world.setFault('threads', 'zuck', 'none');
+  emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'notfound');
+  t.same(await emulated.collect('threads', 'post', 'zuck:18050206876707110'), { kind: 'notFound' });
+  emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'ratelimit');
+  t.match(await emulated.collect('threads', 'post', 'zuck:18050206876707110'), { kind: 'rateLimited' });
+  emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'none');
+  t.same(await emulated.collect('threads', 'account', 'zuck'), zuck);
+  t.same(await emulated.collect('threads', 'post', 'zuck:18050206876707110'), postOutcome);
+});
