@@ -1,0 +1,129 @@
+// The virtual-actor host over a real LMDB store: snapshots round-trip, the due index
+// follows the machine, and concurrent first lookups start exactly one collection.
+import t from 'tap';
+import { initialTransition, transition } from 'xstate';
+import { createResourceMachine } from '../../machines/resource.js';
+import { defaultPolicy } from '../../src/config.js';
+import { ResourceHost } from '../../src/resources/host.js';
+import { openDatabases } from '../../src/store/environment.js';
+import { ResourceStore } from '../../src/store/resourceStore.js';
+import { tempDataDir } from '../helpers/service.js';
+
+const machine = createResourceMachine(defaultPolicy);
+const key = 'github/account/octocat';
+const datapoints = { metrics: { followers: { value: 42, semantic: 'followers' } } };
+
+function hostOn(dataDir: string, clock: { now: number }) {
+  const dbs = openDatabases(dataDir);
+  const store = new ResourceStore(dbs);
+  const requested: string[] = [];
+  const errors: unknown[] = [];
+  const host = new ResourceHost({
+    store,
+    machine,
+    requestCollection: (k) => requested.push(k),
+    now: () => clock.now,
+    onError: (_k, error) => errors.push(error),
+  });
+  return { dbs, store, host, requested, errors };
+}
+
+t.test('resource host - concurrent first lookups create one pending resource and one collection', async (t) => {
+  const clock = { now: Date.UTC(2026, 10, 23) };
+  const { dbs, store, host, requested } = hostOn(tempDataDir(t), clock);
+  t.teardown(() => dbs.root.close());
+  const views = [host.viewFor(key, clock.now), host.viewFor(key, clock.now), host.viewFor(key, clock.now)];
+  t.same(views.map((view) => view.tail), Array(3).fill(',"status":"pending"}'));
+  await host.settled();
+  t.same(requested, [key]);
+  t.equal(store.snapshot(key)?.value, 'pending');
+  t.same(store.view(key), { tail: ',"status":"pending"}', refreshAfter: 0 });
+  t.same(store.dueBefore(clock.now + defaultPolicy.leaseMs, 10), [
+    { key, dueAt: clock.now + defaultPolicy.leaseMs, event: 'RETRY_DUE' },
+  ]);
+  host.viewFor(key, clock.now);
+  await host.settled();
+  t.same(requested, [key], 'a known resource is not created again');
+});
+
+t.test('resource host - outcomes update snapshot, view and due index together', async (t) => {
+  const clock = { now: Date.UTC(2026, 10, 23) };
+  const { dbs, store, host } = hostOn(tempDataDir(t), clock);
+  t.teardown(() => dbs.root.close());
+  host.viewFor(key, clock.now);
+  await host.settled();
+  const at = clock.now + 100;
+  await host.send(key, { type: 'COLLECTED', at, datapoints });
+  const collectedAt = new Date(at).toISOString();
+  t.same(store.view(key), {
+    tail: `,"status":"available","metrics":{"followers":{"value":42,"status":"available","collected_at":"${collectedAt}","semantic":"followers"}}}`,
+    refreshAfter: at + defaultPolicy.freshForMs,
+  });
+  t.same(store.dueBefore(Number.MAX_SAFE_INTEGER, 10), [{ key, dueAt: at + defaultPolicy.freshForMs, event: 'REFRESH_DUE' }], 'the old due entry is gone');
+  await host.send(key, { type: 'FAILED', at: at + 1, reason: 'HTTP 503', jitter: 0 });
+  t.match(store.view(key)?.tail, /^,"status":"stale","metrics":\{"followers"/);
+  t.equal(store.view(key)?.refreshAfter, 0);
+  t.same(store.dueBefore(Number.MAX_SAFE_INTEGER, 10).map((entry) => entry.event), ['RETRY_DUE']);
+  await host.send(key, { type: 'NOT_FOUND', at: at + 2 });
+  t.same(store.view(key), { tail: ',"status":"not_found"}', refreshAfter: 0 });
+});
+
+t.test('resource host - snapshots round-trip through LMDB and reopen unchanged', async (t) => {
+  const dataDir = tempDataDir(t);
+  const clock = { now: Date.UTC(2026, 10, 23) };
+  const first = hostOn(dataDir, clock);
+  first.host.viewFor(key, clock.now);
+  await first.host.settled();
+  await first.host.send(key, { type: 'COLLECTED', at: clock.now + 1, datapoints });
+  await first.host.send(key, { type: 'FAILED', at: clock.now + 2, reason: 'timeout', jitter: 0.25 });
+  const persisted = first.store.snapshot(key)!;
+  await first.dbs.root.close();
+
+  // The same history applied in memory, without LMDB, must give the same snapshot.
+  const [pending] = initialTransition(machine, { createdAt: clock.now });
+  const [available] = transition(machine, pending, { type: 'COLLECTED', at: clock.now + 1, datapoints });
+  const [stale] = transition(machine, available, { type: 'FAILED', at: clock.now + 2, reason: 'timeout', jitter: 0.25 });
+
+  const second = hostOn(dataDir, clock);
+  t.teardown(() => second.dbs.root.close());
+  const reopened = second.store.snapshot(key)!;
+  t.same(reopened, persisted);
+  t.same(reopened, { value: stale.value, context: stale.context });
+  const restored = machine.resolveState(reopened);
+  const [next] = transition(machine, restored, { type: 'COLLECTED', at: clock.now + 3, datapoints });
+  t.equal(next.value, 'available');
+});
+
+t.test('resource host - a search after the freshness window asks for an eager refresh (decisions 21)', async (t) => {
+  const clock = { now: Date.UTC(2026, 10, 23) };
+  const { dbs, host, requested } = hostOn(tempDataDir(t), clock);
+  t.teardown(() => dbs.root.close());
+  host.viewFor(key, clock.now);
+  await host.settled();
+  await host.send(key, { type: 'COLLECTED', at: clock.now, datapoints });
+  host.viewFor(key, clock.now + defaultPolicy.freshForMs - 1);
+  await host.settled();
+  t.same(requested, [key], 'fresh: no refresh');
+  const view = host.viewFor(key, clock.now + defaultPolicy.freshForMs);
+  t.match(view.tail, /"status":"available"/, 'the search still answers at once with the data it has');
+  await host.settled();
+  t.same(requested, [key, key]);
+});
+
+t.test('resource host - a failing event is reported and does not block the next one', async (t) => {
+  const clock = { now: Date.UTC(2026, 10, 23) };
+  const { dbs, store, host, errors } = hostOn(tempDataDir(t), clock);
+  t.teardown(() => dbs.root.close());
+  host.viewFor(key, clock.now);
+  await host.settled();
+  const commit = store.commit.bind(store);
+  store.commit = () => Promise.reject(new Error('disk full'));
+  await host.send(key, { type: 'COLLECTED', at: clock.now, datapoints });
+  t.equal(errors.length, 1);
+  t.equal((errors[0] as Error).message, 'disk full');
+  store.commit = commit;
+  await host.send(key, { type: 'COLLECTED', at: clock.now, datapoints });
+  t.equal(store.snapshot(key)?.value, 'available');
+  await host.send('github/account/never-seen', { type: 'COLLECTED', at: clock.now, datapoints });
+  t.equal(store.snapshot('github/account/never-seen'), undefined, 'events for unknown resources are dropped');
+});
