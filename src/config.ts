@@ -49,6 +49,8 @@ export const collectionDefaults = {
   timeoutMs: 10_000,
   /** Requests gathered into one upstream batch call wait at most this long. */
   batchWindowMs: 10,
+  /** Per-platform circuit breaker (issue 5): 5 failed calls in a row pause a platform for 30 s, then one trial. */
+  breaker: { failureThreshold: 5, cooldownMs: 30_000, maxCooldownMs: 10 * 60_000 },
 } as const;
 
 export interface ServeOptions {

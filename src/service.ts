@@ -3,6 +3,7 @@
 import { asyncScheduler, mergeMap, Subject, Subscription, from, finalize } from 'rxjs';
 import { createResourceMachine, type ResourcePolicy } from '../machines/resource.js';
 import { eventForOutcome } from '../machines/outcomeEvent.js';
+import type { BreakerPolicy } from '../streams/circuitBreaker.js';
 import { collectResources } from '../streams/collection.js';
 import { dueWork } from '../streams/dueWork.js';
 import { InFlight } from '../streams/inFlight.js';
@@ -33,6 +34,8 @@ export interface ServiceOptions {
   log: Logger;
   env?: Readonly<Record<string, string | undefined>>;
   collectTimeoutMs?: number;
+  /** Per-platform circuit breaker; collectionDefaults.breaker when absent. */
+  breaker?: BreakerPolicy;
 }
 
 export interface RunningService {
@@ -70,6 +73,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     scheduler: asyncScheduler,
     timeoutMs: options.collectTimeoutMs ?? collectionDefaults.timeoutMs,
     batchWindowMs: collectionDefaults.batchWindowMs,
+    ...(options.breaker ? { breaker: options.breaker } : {}),
   }).pipe(
     mergeMap(({ key, outcome }) => {
       if (outcome.kind === 'failed') log.info({ resource: key, reason: outcome.reason }, 'collection failed');

@@ -6,6 +6,8 @@ import {
 } from 'rxjs';
 import { failed, parseResourceKey, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../src/model.js';
 import type { PlatformCollector } from '../src/platforms/collectors.js';
+import { collectionDefaults } from '../src/config.js';
+import type { BreakerPolicy } from './circuitBreaker.js';
 import { PlatformGate } from './platformGate.js';
 
 export interface CollectionResult {
@@ -18,6 +20,8 @@ export interface CollectionOptions {
   scheduler: SchedulerLike;
   timeoutMs: number;
   batchWindowMs: number;
+  /** Per-platform circuit breaker; collectionDefaults.breaker when absent. */
+  breaker?: BreakerPolicy;
 }
 
 export function collectResources(demand$: Observable<string>, options: CollectionOptions): Observable<CollectionResult> {
@@ -25,7 +29,7 @@ export function collectResources(demand$: Observable<string>, options: Collectio
     groupBy((key) => parseResourceKey(key).platform),
     mergeMap((platformDemand$) => {
       const platform = options.collectors.get(platformDemand$.key)!;
-      const gate = new PlatformGate(platform.budget, options.scheduler);
+      const gate = new PlatformGate(platform.budget, options.scheduler, options.breaker ?? collectionDefaults.breaker);
       return platformDemand$.pipe(
         batches(platform.collector.maxBatch, options),
         mergeMap(
@@ -55,7 +59,7 @@ function callCollector(
 ): Observable<CollectionResult> {
   const refs: ResourceRef[] = keys.map(parseResourceKey);
   // Unsubscribing (a timeout, a shutdown) aborts the upstream request.
-  return new Observable<CollectionOutcome[]>((subscriber) => {
+  const call = new Observable<CollectionOutcome[]>((subscriber) => {
     const abort = new AbortController();
     platform.collector.collect(refs, abort.signal).then(
       (outcomes) => {
@@ -74,6 +78,11 @@ function callCollector(
       scheduler: options.scheduler,
       with: () => of(refs.map(() => failed(`no answer within ${options.timeoutMs} ms`))),
     }),
+  );
+  // A call fails the breaker when the platform answered nothing usable for any resource.
+  const allFailed = (outcomes: CollectionOutcome[]) => outcomes.every((outcome) => outcome.kind === 'failed');
+  const refused = () => refs.map(() => failed(`${refs[0]!.platform} paused by its circuit breaker after repeated failures`));
+  return gate.breaker.guard(call, allFailed, refused).pipe(
     mergeMap((outcomes) => {
       for (const outcome of outcomes) if (outcome.kind === 'rateLimited') gate.pauseUntil(outcome.retryAt);
       return from(keys.map((key, index) => ({ key, outcome: outcomes[index] ?? failed('collector returned no outcome') })));

@@ -1,0 +1,94 @@
+// A per-platform circuit breaker (issue 5). A platform that keeps failing is paused: its
+// calls are refused at once, without touching the upstream, so a dead platform costs neither
+// connections nor time (decisions 22 retries the resources themselves, with backoff). After a
+// cooldown one trial call probes it; success resumes the platform, failure pauses it again for
+// twice as long, up to a cap. Time comes from the injected scheduler (virtual in tests).
+import { defer, finalize, of, tap, type Observable, type SchedulerLike } from 'rxjs';
+
+export interface BreakerPolicy {
+  /** Consecutive failed calls that open the breaker. */
+  failureThreshold: number;
+  /** How long an opened breaker refuses calls before it lets one trial through. */
+  cooldownMs: number;
+  /** Each failed trial doubles the cooldown, up to this. */
+  maxCooldownMs: number;
+}
+
+export type BreakerState = 'closed' | 'open' | 'halfOpen';
+
+export class CircuitBreaker {
+  private failures = 0;
+  private openUntil = 0;
+  private cooldownMs: number;
+  private current: BreakerState = 'closed';
+
+  constructor(private readonly policy: BreakerPolicy, private readonly scheduler: SchedulerLike) {
+    this.cooldownMs = policy.cooldownMs;
+  }
+
+  get state(): BreakerState {
+    return this.current;
+  }
+
+  /**
+   * Runs `call` if the breaker lets it through, and records whether it failed; otherwise
+   * answers `refused()` at once. While half-open only the trial call's result counts.
+   */
+  guard<T>(call: Observable<T>, isFailure: (result: T) => boolean, refused: () => T): Observable<T> {
+    return defer(() => {
+      const admission = this.admit();
+      if (admission === 'refused') return of(refused());
+      let settled = false;
+      return call.pipe(
+        tap((result) => {
+          settled = true;
+          this.record(admission, isFailure(result));
+        }),
+        // A trial cancelled before it answered (shutdown) proves nothing: the next call probes.
+        finalize(() => {
+          if (!settled && admission === 'trial') this.reopen(this.scheduler.now());
+        }),
+      );
+    });
+  }
+
+  private admit(): 'call' | 'trial' | 'refused' {
+    if (this.current === 'closed') return 'call';
+    if (this.current === 'open' && this.scheduler.now() >= this.openUntil) {
+      this.current = 'halfOpen';
+      return 'trial';
+    }
+    return 'refused';
+  }
+
+  private record(admission: 'call' | 'trial', failed: boolean): void {
+    if (admission === 'trial') {
+      if (failed) {
+        this.cooldownMs = Math.min(this.policy.maxCooldownMs, this.cooldownMs * 2);
+        this.reopen(this.scheduler.now() + this.cooldownMs);
+      } else {
+        this.close();
+      }
+      return;
+    }
+    // Calls that were already in flight when the breaker opened do not move it.
+    if (this.current !== 'closed') return;
+    if (!failed) {
+      this.failures = 0;
+      return;
+    }
+    this.failures += 1;
+    if (this.failures >= this.policy.failureThreshold) this.reopen(this.scheduler.now() + this.cooldownMs);
+  }
+
+  private reopen(until: number): void {
+    this.current = 'open';
+    this.openUntil = until;
+  }
+
+  private close(): void {
+    this.current = 'closed';
+    this.failures = 0;
+    this.cooldownMs = this.policy.cooldownMs;
+  }
+}
