@@ -1,0 +1,171 @@
+// The collection pipeline in virtual time (STYLE: RxJS operator specs): timeouts, pauses,
+// budgets, batching and concurrency asserted to the exact millisecond.
+import t, { type Test } from 'tap';
+import { TestScheduler } from 'rxjs/testing';
+import { collectResources, type CollectionResult } from '../../streams/collection.js';
+import { InFlight } from '../../streams/inFlight.js';
+import { dueWork } from '../../streams/dueWork.js';
+import { failed, found, notFound, rateLimited, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../../src/model.js';
+import type { PlatformCollector } from '../../src/platforms/collectors.js';
+import type { CollectionBudget } from '../../src/platforms/types.js';
+
+const ok = found({ metrics: { followers: { value: 1, semantic: 'followers' } } });
+/** Marks an answer that never comes. */
+const hang = failed('never answers');
+
+interface FakePlatform {
+  calls: Array<{ at: number; identifiers: string[] }>;
+  collector: PlatformCollector;
+}
+
+/**
+ * A collector answering after `delayMs` of virtual time. It returns a thenable that the
+ * scheduler resolves, so the pipeline's promise handling runs inside virtual time.
+ */
+function fakePlatform(
+  scheduler: TestScheduler,
+  options: { budget?: Partial<CollectionBudget>; maxBatch?: number; delayMs?: number; answer?: (ref: ResourceRef, call: number) => CollectionOutcome | undefined },
+): FakePlatform {
+  const calls: FakePlatform['calls'] = [];
+  const collect = (refs: readonly ResourceRef[]) => {
+    const call = calls.push({ at: scheduler.now(), identifiers: refs.map((ref) => ref.identifier) });
+    return {
+      then(resolve: (outcomes: CollectionOutcome[]) => void) {
+        const outcomes = refs.map((ref) => options.answer?.(ref, call) ?? ok);
+        if (outcomes.some((outcome) => outcome === hang)) return;
+        scheduler.schedule(() => resolve(outcomes), options.delayMs ?? 0);
+      },
+    } as unknown as Promise<CollectionOutcome[]>;
+  };
+  return {
+    calls,
+    collector: {
+      collector: { maxBatch: options.maxBatch ?? 1, collect },
+      budget: { concurrency: 8, perMinute: Number.POSITIVE_INFINITY, ...options.budget },
+    },
+  };
+}
+
+function run(
+  scheduler: TestScheduler,
+  platforms: Partial<Record<PlatformCode, FakePlatform>>,
+  demandMarbles: string,
+  keys: Record<string, string>,
+  expected: string,
+  results: Record<string, CollectionResult>,
+  options: { timeoutMs?: number; batchWindowMs?: number } = {},
+) {
+  scheduler.run(({ cold, expectObservable }) => {
+    const collectors = new Map(Object.entries(platforms).map(([code, fake]) => [code as PlatformCode, fake.collector]));
+    const output = collectResources(cold(demandMarbles, keys), {
+      collectors,
+      scheduler,
+      timeoutMs: options.timeoutMs ?? 1_000,
+      batchWindowMs: options.batchWindowMs ?? 10,
+    });
+    expectObservable(output).toBe(expected, results);
+  });
+}
+
+const newScheduler = (test: Test) => new TestScheduler((actual, expected) => test.same(actual, expected));
+
+t.test('collection - a collector that does not answer times out as a failure', async (t) => {
+  const scheduler = newScheduler(t);
+  const github = fakePlatform(scheduler, { answer: () => hang });
+  run(scheduler, { github }, 'a', { a: 'github/account/octocat' }, '1000ms a', {
+    a: { key: 'github/account/octocat', outcome: failed('no answer within 1000 ms') },
+  });
+});
+
+t.test('collection - outcomes arrive after the upstream answers, one per resource', async (t) => {
+  const scheduler = newScheduler(t);
+  const github = fakePlatform(scheduler, { delayMs: 5, answer: (ref) => (ref.identifier === 'missing' ? notFound : undefined) });
+  run(scheduler, { github }, 'ab', { a: 'github/account/octocat', b: 'github/account/missing' }, '5ms a b', {
+    a: { key: 'github/account/octocat', outcome: ok },
+    b: { key: 'github/account/missing', outcome: notFound },
+  });
+  t.same(github.calls, [{ at: 0, identifiers: ['octocat'] }, { at: 1, identifiers: ['missing'] }]);
+});
+
+t.test('collection - a rate limit pauses the platform until its reset, other platforms carry on', async (t) => {
+  const scheduler = newScheduler(t);
+  const github = fakePlatform(scheduler, { answer: (_ref, call) => (call === 1 ? rateLimited(300) : undefined) });
+  const bluesky = fakePlatform(scheduler, {});
+  run(
+    scheduler,
+    { github, bluesky },
+    'a 9ms b 9ms c',
+    { a: 'github/account/first', b: 'github/account/second', c: 'bluesky/account/alice.bsky.social' },
+    'a 19ms c 279ms b',
+    {
+      a: { key: 'github/account/first', outcome: rateLimited(300) },
+      b: { key: 'github/account/second', outcome: ok },
+      c: { key: 'bluesky/account/alice.bsky.social', outcome: ok },
+    },
+  );
+  t.same(github.calls.map((call) => call.at), [0, 300]);
+  t.same(bluesky.calls.map((call) => call.at), [20]);
+});
+
+t.test('collection - the request budget spaces calls evenly', async (t) => {
+  const scheduler = newScheduler(t);
+  const github = fakePlatform(scheduler, { budget: { perMinute: 600 } });
+  run(scheduler, { github }, '(abc)', { a: 'github/account/a', b: 'github/account/b', c: 'github/account/c' }, 'a 99ms b 99ms c', {
+    a: { key: 'github/account/a', outcome: ok },
+    b: { key: 'github/account/b', outcome: ok },
+    c: { key: 'github/account/c', outcome: ok },
+  });
+  t.same(github.calls.map((call) => call.at), [0, 100, 200]);
+});
+
+t.test('collection - concurrency bounds the calls in flight per platform', async (t) => {
+  const scheduler = newScheduler(t);
+  const github = fakePlatform(scheduler, { budget: { concurrency: 1 }, delayMs: 50 });
+  run(scheduler, { github }, '(ab)', { a: 'github/account/a', b: 'github/account/b' }, '50ms a 49ms b', {
+    a: { key: 'github/account/a', outcome: ok },
+    b: { key: 'github/account/b', outcome: ok },
+  });
+  t.same(github.calls.map((call) => call.at), [0, 50]);
+});
+
+t.test('collection - batching platforms get up to maxBatch resources per call', async (t) => {
+  const scheduler = newScheduler(t);
+  const bluesky = fakePlatform(scheduler, { maxBatch: 3 });
+  const keys = { a: 'bluesky/account/a.test', b: 'bluesky/account/b.test', c: 'bluesky/account/c.test', d: 'bluesky/account/d.test' };
+  // bufferTime keeps a periodic timer: the demand must complete for virtual time to end.
+  run(scheduler, { bluesky }, '(abcd) 20ms |', keys, '(abc) 5ms d 15ms |', {
+    a: { key: keys.a, outcome: ok },
+    b: { key: keys.b, outcome: ok },
+    c: { key: keys.c, outcome: ok },
+    d: { key: keys.d, outcome: ok },
+  });
+  t.same(bluesky.calls, [
+    { at: 0, identifiers: ['a.test', 'b.test', 'c.test'] },
+    { at: 10, identifiers: ['d.test'] },
+  ]);
+});
+
+t.test('in flight - a key is admitted once until it is released', async (t) => {
+  const scheduler = newScheduler(t);
+  const inFlight = new InFlight();
+  scheduler.run(({ cold, expectObservable }) => {
+    expectObservable(cold('aab', { a: 'k1', b: 'k2' }).pipe(inFlight.admit())).toBe('a-b', { a: 'k1', b: 'k2' });
+  });
+  t.equal(inFlight.size, 2);
+  inFlight.release('k1');
+  newScheduler(t).run(({ cold, expectObservable }) => {
+    expectObservable(cold('ab', { a: 'k1', b: 'k2' }).pipe(inFlight.admit())).toBe('a-', { a: 'k1' });
+  });
+});
+
+t.test('due work - each scan emits what is due by then, oldest first', async (t) => {
+  const scheduler = newScheduler(t);
+  const entries = [
+    { key: 'github/account/a', dueAt: 0, event: 'RETRY_DUE' as const },
+    { key: 'github/account/b', dueAt: 150, event: 'REFRESH_DUE' as const },
+  ];
+  const index = { dueBefore: (now: number, limit: number) => entries.filter((entry) => entry.dueAt <= now).slice(0, limit) };
+  scheduler.run(({ expectObservable }) => {
+    expectObservable(dueWork(index, 100, 10, scheduler), '^ 250ms !').toBe('a 99ms a 99ms (ab)', { a: entries[0], b: entries[1] });
+  });
+});
