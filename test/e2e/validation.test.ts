@@ -1,0 +1,96 @@
+// Every 422 message of service-spec 7 and decisions 11-14, and the other refusals of the edge.
+import t from 'tap';
+import { searchPath, startTestService } from '../helpers/service.js';
+
+const ref = (platform: unknown, type: unknown, identifier: unknown) => ({ platform, type, identifier });
+
+t.test('validation - each message, all problems of a body at once', async (t) => {
+  const { tokenFor, search } = await startTestService(t);
+  const token = await tokenFor('alice', { plan: 'paid' });
+  const invalid = async (body: unknown) => {
+    const answer = await search(token, body);
+    t.equal(answer.status, 422);
+    t.equal(answer.headers.get('content-type'), 'application/json');
+    return answer.body.errors as string[];
+  };
+  t.same(await invalid({}), ["Resources can't be blank"]);
+  t.same(await invalid({ resources: [] }), ["Resources can't be blank"]);
+  t.same(await invalid({ resources: null }), ["Resources can't be blank"]);
+  t.same(await invalid({ resources: 'github' }), ['Resources must be an array of resource references']);
+  t.same(await invalid([]), ['Request body must be a JSON object']);
+  t.same(await invalid('"text"'), ['Request body must be a JSON object']);
+  t.same(await invalid('{"resources": ['), ['Request body must be valid JSON']);
+  t.same(await invalid(''), ['Request body must be valid JSON']);
+  t.same(await invalid({ resources: [ref('github', 'post', 'octocat')] }), [
+    "Resources identifier 'octocat' is not valid on platform 'github': send the post as '<owner>:<repository>', not the URL",
+  ]);
+  t.same(await invalid({ resources: [ref('myspace', 'account', 'tom')] }), ["Resources platform 'myspace' is not supported"]);
+  t.same(await invalid({ resources: [ref('github', 'organization', 'octocat')] }), [
+    "Resources type 'organization' is not supported on platform 'github'",
+  ]);
+  t.same(await invalid({ resources: [ref('github', 'constructor', 'octocat')] }), [
+    "Resources type 'constructor' is not supported on platform 'github'",
+  ]);
+  t.same(await invalid({ resources: [{ type: 'account' }] }), ["Resources platform can't be blank", "Resources identifier can't be blank"]);
+  t.same(await invalid({ resources: [ref('github', '', 5)] }), ["Resources type can't be blank", 'Resources identifier must be a string']);
+  t.same(await invalid({ resources: [7] }), ['Resources element 1 must be an object with platform, type and identifier']);
+  t.same(
+    await invalid({
+      resources: [
+        ref('github', 'account', 'https://github.com/octocat'),
+        ref('github', 'account', 'octo cat'),
+        ref('github', 'account', 'octocat#readme'),
+        ref('github', 'account', 'octocat'),
+      ],
+    }),
+    [
+      "Resources identifier 'https://github.com/octocat' is not valid on platform 'github': send the plain username or id, not the URL",
+      "Resources identifier 'octo cat' is not valid on platform 'github': send the plain username or id, not the URL",
+      "Resources identifier 'octocat#readme' is not valid on platform 'github': send the plain username or id, not the URL",
+    ],
+    'every bad element is reported; the good one adds nothing',
+  );
+  const eleven = Array.from({ length: 11 }, (_, i) => ref('github', 'account', `user${i}`));
+  t.same(await invalid({ resources: eleven }), ['Resources is too long (maximum is 10 resources)']);
+  const long = 'a'.repeat(5000);
+  t.same(await invalid({ resources: [ref('github', 'account', long)] }), [
+    `Resources identifier '${'a'.repeat(100)}...' is not valid on platform 'github': send the plain username or id, not the URL`,
+  ]);
+  const ten = await search(token, { resources: eleven.slice(0, 10) });
+  t.equal(ten.status, 200);
+  t.equal(ten.body.data.length, 10);
+});
+
+t.test('validation - bodies over 1 MiB are refused with 413, declared or streamed', async (t) => {
+  const { url, tokenFor } = await startTestService(t);
+  const token = await tokenFor('alice', { plan: 'paid' });
+  const big = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'x'.repeat(1024 * 1024) }] });
+  const declared = await fetch(url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: big });
+  t.equal(declared.status, 413);
+  t.same(await declared.json(), { error: 'Request body exceeds the limit of 1048576 bytes' });
+  const chunks = new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < 17; i++) controller.enqueue(new Uint8Array(64 * 1024).fill(32));
+      controller.close();
+    },
+  });
+  const streamed = await fetch(url + searchPath, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: chunks,
+    duplex: 'half',
+  } as RequestInit);
+  t.equal(streamed.status, 413);
+});
+
+t.test('validation - unknown paths and methods answer 404 and 405 in JSON', async (t) => {
+  const { url } = await startTestService(t);
+  const notFound = await fetch(`${url}/api/v1/nothing`);
+  t.equal(notFound.status, 404);
+  t.same(await notFound.json(), { error: 'No such endpoint: GET /api/v1/nothing' });
+  const wrongMethod = await fetch(url + searchPath);
+  t.equal(wrongMethod.status, 405);
+  t.equal(wrongMethod.headers.get('allow'), 'POST');
+  t.same(await wrongMethod.json(), { error: 'Method GET is not allowed here; use POST' });
+  t.match(wrongMethod.headers.get('x-request-id'), /^[0-9a-f]{8}-[0-9a-z]+$/);
+});
