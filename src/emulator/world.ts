@@ -5,7 +5,8 @@ import type { PlatformDefinition } from '../platforms/types.js';
 import { emulatedCounts } from './counts.js';
 import type { EmulatedResource, EmulatorContext } from './types.js';
 
-export const faultModes = ['none', 'error', 'timeout', 'ratelimit', 'malformed', 'notfound'] as const;
+// `slow` (answer after slowAnswerMs) extends operator-interface.md's list, for timeout tests.
+export const faultModes = ['none', 'error', 'timeout', 'ratelimit', 'malformed', 'notfound', 'slow'] as const;
 export type FaultMode = (typeof faultModes)[number];
 
 /** operator-interface.md: `slow*` identifiers are answered after 3 seconds. */
@@ -48,6 +49,7 @@ export class EmulatorWorld {
         case 'ratelimit': mode = 'ratelimit'; break;
         case 'malformed': mode = 'malformed'; break;
         case 'notfound': mode = 'missing'; break;
+        case 'slow': faults.delayMs = slowAnswerMs; break;
         case 'none': break;
       }
       return { mode, rounded: name.startsWith('rounded'), counts };
