@@ -1,23 +1,25 @@
 #!/usr/bin/env node
 // `npx datapoints <command>` (operator-interface.md).
-import { accountsCommand } from './cli/accountCommands.js';
-import { emulatorCommand, serveCommand } from './cli/serveCommands.js';
-import { tokensCommand } from './cli/tokenCommands.js';
 import { UsageError } from './cli/usageError.js';
 
-const commands: Record<string, (args: string[], print: (line: string) => void) => Promise<void>> = {
-  serve: serveCommand,
-  emulator: emulatorCommand,
-  accounts: accountsCommand,
-  tokens: tokensCommand,
+type Command = (args: string[], print: (line: string) => void) => Promise<void>;
+
+// Loaded on demand: account and token commands start without the server's dependencies.
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serveCommands.js')).serveCommand,
+  emulator: async () => (await import('./cli/serveCommands.js')).emulatorCommand,
+  accounts: async () => (await import('./cli/accountCommands.js')).accountsCommand,
+  tokens: async () => (await import('./cli/tokenCommands.js')).tokensCommand,
 };
 
 const usage = 'usage: datapoints serve|emulator|accounts create|show|tokens create|list|revoke ... (see README)';
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
-  const command = name === undefined ? undefined : commands[name];
-  if (!command || !Object.hasOwn(commands, name!)) throw new UsageError(name === undefined ? usage : `unknown command '${name}'; ${usage}`);
+  if (name === undefined || !Object.hasOwn(commands, name)) {
+    throw new UsageError(name === undefined ? usage : `unknown command '${name}'; ${usage}`);
+  }
+  const command = await commands[name]!();
   await command(args, (line) => process.stdout.write(line + '\n'));
 }
 
