@@ -5,9 +5,10 @@ import { github } from './github/index.js';
 import { facebook } from './facebook/index.js';
 import { instagram } from './instagram/index.js';
 import { threads } from './threads/index.js';
+import { tiktok } from './tiktok/index.js';
 import { bluesky } from './bluesky/index.js';
 import { youtube } from './youtube/index.js';
 
 export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
-  [github, facebook, instagram, threads, bluesky, youtube].map((platform) => [platform.code, platform]),
+  [github, facebook, instagram, threads, tiktok, bluesky, youtube].map((platform) => [platform.code, platform]),
 );

@@ -1,0 +1,135 @@
+// YouTube Data API v3: channels.list and videos.list with part=statistics, 1 quota unit per
+// call. Channel ids (up to 50) share one channels call, each handle needs its own
+// (`forHandle` takes one), and video ids (up to 50) share one videos call. Both answer 200
+// and leave out ids that do not exist.
+// https://developers.google.com/youtube/v3/docs/channels/list, .../videos/list
+import Type, { type Static } from 'typebox';
+import {
+  found, notFound, rateLimited, type CollectionOutcome, type ReportedDatapoint, type ResourceRef,
+} from '../../model.js';
+import type { UpstreamResponse } from '../http.js';
+import type { Collector, CollectorContext } from '../types.js';
+import { jsonBody, retryAtOf, settle, unparsable } from '../upstream.js';
+import { isChannelId } from './identifiers.js';
+import { nextPacificMidnight } from './quota.js';
+
+/** channels.list and videos.list take at most 50 ids. */
+export const maxIdsPerRequest = 50;
+
+/** Counts arrive as decimal strings (unsigned long in JSON). */
+const count = Type.String({ pattern: '^[0-9]+$' });
+const channelSchema = Type.Object({
+  id: Type.String(),
+  statistics: Type.Object({
+    subscriberCount: Type.Optional(count),
+    hiddenSubscriberCount: Type.Boolean(),
+    videoCount: count,
+  }),
+});
+// likeCount is left out when the owner hides likes.
+const videoSchema = Type.Object({
+  id: Type.String(),
+  statistics: Type.Object({ viewCount: count, likeCount: Type.Optional(count) }),
+});
+const channelsBody = jsonBody(Type.Object({ items: Type.Optional(Type.Array(channelSchema)) }));
+const videosBody = jsonBody(Type.Object({ items: Type.Optional(Type.Array(videoSchema)) }));
+const errorBody = jsonBody(Type.Object({
+  error: Type.Object({ errors: Type.Array(Type.Object({ reason: Type.String() })) }),
+}));
+
+type Channel = Static<typeof channelSchema>;
+type Video = Static<typeof videoSchema>;
+
+/** One upstream call's answer: its items by id, or the outcome every ref of it shares. */
+type Answer<T> = { items: T[] } | { refused: CollectionOutcome };
+
+const unavailable = (semantic: string): ReportedDatapoint => ({ value: null, semantic });
+
+export function createYoutubeCollector(context: CollectorContext): Collector {
+  // The key goes in a header, not the `key` query parameter, so it never shows in a logged URL.
+  const headers = { accept: 'application/json', 'x-goog-api-key': context.credentials.YOUTUBE_API_KEY ?? '' };
+
+  // Google errors are `{"error": {"code", "message", "errors": [{"reason", ...}]}}`. An
+  // exhausted daily quota (403 quotaExceeded) lasts until the next Pacific midnight; a
+  // short-term limit (403 rateLimitExceeded, or 429) until the usual pause.
+  const refusal = (response: UpstreamResponse): CollectionOutcome => {
+    const reason = errorBody.parse(response.body)?.error.errors[0]?.reason;
+    if (reason === 'quotaExceeded' || reason === 'dailyLimitExceeded') return rateLimited(nextPacificMidnight(context.now()));
+    if (response.status === 429 || reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded')
+      return rateLimited(retryAtOf(response, context.now()));
+    // The documented 404s (channelNotFound, videoNotFound) mean none of the requested ids exists.
+    if (response.status === 404 && (reason === 'channelNotFound' || reason === 'videoNotFound')) return notFound;
+    return { kind: 'failed', reason: `unexpected upstream status ${response.status}${reason ? ` (${reason})` : ''}` };
+  };
+
+  const call = async <T>(resource: 'channels' | 'videos', filter: Record<string, string>, signal: AbortSignal,
+    read: (body: string) => T[] | undefined): Promise<Answer<T>> => {
+    const query = new URLSearchParams({ part: 'statistics', ...filter });
+    const response = await context.http.get(`${context.baseUrl}/${resource}?${query}`, headers, signal);
+    if (response.status !== 200) return { refused: refusal(response) };
+    const items = read(response.body);
+    return items ? { items } : { refused: unparsable };
+  };
+  const readChannels = (body: string) => {
+    const parsed = channelsBody.parse(body);
+    return parsed && (parsed.items ?? []);
+  };
+  const readVideos = (body: string) => {
+    const parsed = videosBody.parse(body);
+    return parsed && (parsed.items ?? []);
+  };
+
+  const channelOutcome = (answer: Answer<Channel>, channel: Channel | undefined): CollectionOutcome => {
+    if ('refused' in answer) return answer.refused;
+    if (!channel) return notFound;
+    const { subscriberCount, hiddenSubscriberCount, videoCount } = channel.statistics;
+    // A hidden subscriber count is not reported (decisions 5); a visible one must be there.
+    if (!hiddenSubscriberCount && subscriberCount === undefined) return unparsable;
+    return found({
+      metrics: {
+        followers: hiddenSubscriberCount ? unavailable('subscribers') : { value: Number(subscriberCount), semantic: 'subscribers' },
+        following: unavailable('following'),
+        posts: { value: Number(videoCount), semantic: 'videos' },
+      },
+    });
+  };
+
+  const videoOutcome = (answer: Answer<Video>, id: string): CollectionOutcome => {
+    if ('refused' in answer) return answer.refused;
+    const video = answer.items.find((item) => item.id === id);
+    if (!video) return notFound;
+    const { viewCount, likeCount } = video.statistics;
+    return found({
+      metrics: {
+        views: { value: Number(viewCount), semantic: 'views' },
+        likes: likeCount === undefined ? unavailable('likes') : { value: Number(likeCount), semantic: 'likes' },
+        // YouTube has no reposts (decisions 5).
+        reposts: unavailable('reposts'),
+      },
+    });
+  };
+
+  return {
+    maxBatch: maxIdsPerRequest,
+    async collect(refs, signal) {
+      if (refs.length === 0) return [];
+      const ids = (wanted: (ref: ResourceRef) => boolean) => [...new Set(refs.filter(wanted).map((ref) => ref.identifier))];
+      const channelIds = ids((ref) => ref.type === 'account' && isChannelId(ref.identifier));
+      const videoIds = ids((ref) => ref.type === 'post');
+      // Started only when some ref needs it; a throw becomes `failed` for each ref awaiting it.
+      const channels = channelIds.length > 0 ? call('channels', { id: channelIds.join(',') }, signal, readChannels) : undefined;
+      const videos = videoIds.length > 0 ? call('videos', { id: videoIds.join(',') }, signal, readVideos) : undefined;
+      const byHandle = new Map(ids((ref) => ref.type === 'account' && !isChannelId(ref.identifier))
+        .map((handle) => [handle, call('channels', { forHandle: handle }, signal, readChannels)]));
+      return Promise.all(refs.map((ref) => settle(async () => {
+        if (ref.type === 'post') return videoOutcome(await videos!, ref.identifier);
+        if (isChannelId(ref.identifier)) {
+          const answer = await channels!;
+          return channelOutcome(answer, 'items' in answer ? answer.items.find((item) => item.id === ref.identifier) : undefined);
+        }
+        const answer = await byHandle.get(ref.identifier)!;
+        return channelOutcome(answer, 'items' in answer ? answer.items[0] : undefined);
+      })));
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// YouTube names: a channel id is `UC` and 22 URL-safe base64 characters, case-sensitive. A
+// handle is 3-30 letters (of any script), digits, `_`, `-` or `.`, sent with or without the
+// `@` of youtube.com/@handle; handles are case-insensitive (decisions 9) and kept as
+// `@handle`. A 24-character handle that also reads as a channel id is a channel id unless
+// sent with its `@`. A video id is 11 URL-safe base64 characters, case-sensitive, and is the
+// whole post identifier (service-spec 2.3).
+import type { IdentifierRule } from '../types.js';
+import { accountHint, keepCase, postHint, wholeIdentifier } from '../identifiers.js';
+
+const channelId = /^UC[A-Za-z0-9_-]{22}$/;
+
+export const isChannelId = (normalized: string) => channelId.test(normalized);
+
+export const youtubeChannel: IdentifierRule = {
+  pattern: /^(?:UC[A-Za-z0-9_-]{22}|@?[\p{L}\p{M}\p{N}._-]{3,30})$/u,
+  maxLength: 31,
+  hint: `${accountHint} (a channel id UC... or an @handle)`,
+  normalize: (identifier) => (isChannelId(identifier) ? identifier : `@${identifier.replace(/^@/, '').toLowerCase()}`),
+  namePart: (normalized) => normalized.replace(/^@/, ''),
+};
+
+export const youtubeVideo: IdentifierRule = {
+  pattern: /^[A-Za-z0-9_-]{11}$/,
+  maxLength: 11,
+  hint: postHint('<video_id>'),
+  normalize: keepCase,
+  namePart: wholeIdentifier,
+};
