@@ -23,7 +23,10 @@ export interface ClosableUpstreamHttp extends UpstreamHttp {
 }
 
 export function createUpstreamHttp(): ClosableUpstreamHttp {
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64, pipelining: 1 });
+  // No per-origin connection cap: each platform's budget already bounds its calls in flight,
+  // and a cap shared by platforms on one host (the Graph API's three, the emulator's nine)
+  // would let one hanging platform hold every connection and stall the others (issue 5).
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, pipelining: 1 });
   return {
     close: () => dispatcher.close(),
     async get(url, headers, signal) {

@@ -2,6 +2,7 @@
 // platform and type, the emulator's fault switch, and the persisted snapshots to read backoff from.
 import type { Test } from 'tap';
 import type { ResourceContext } from '../../machines/resource.js';
+import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import type { FaultMode } from '../../src/emulator/world.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../../src/model.js';
@@ -38,11 +39,17 @@ export interface FaultWorld {
   context(reference: Reference): ResourceContext;
 }
 
-export async function faultWorld(t: Test, options: { breaker?: typeof shortBreaker; collectTimeoutMs?: number } = {}): Promise<FaultWorld> {
+export interface FaultWorldOptions {
+  breaker?: BreakerPolicy;
+  collectTimeoutMs?: number;
+  policy?: Partial<typeof shortPolicy>;
+}
+
+export async function faultWorld(t: Test, options: FaultWorldOptions = {}): Promise<FaultWorld> {
   const emulator = await startEmulator(0, () => Date.now() - emulatorSkewMs);
   const ts = await startTestService(t, {
     upstream: emulator.url,
-    policy: shortPolicy,
+    policy: { ...shortPolicy, ...options.policy },
     collectTimeoutMs: options.collectTimeoutMs ?? collectTimeoutMs,
     breaker: options.breaker ?? shortBreaker,
   });

@@ -1,6 +1,6 @@
 // The per-platform circuit breaker in virtual time (STYLE: streams tested with marbles), and
 // once through the collection stream, where a paused platform's collector is not called.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { asyncScheduler, defer, firstValueFrom, mergeMap, of, Subject, take, takeUntil, timer, toArray, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { CircuitBreaker, type BreakerPolicy } from '../../streams/circuitBreaker.js';
@@ -12,7 +12,7 @@ const policy: BreakerPolicy = { failureThreshold: 2, cooldownMs: 10, maxCooldown
 const isFailure = (value: string) => value === 'f';
 const refused = () => 'r';
 
-function virtualTime(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+function virtualTime(t: Test) {
   return new TestScheduler((actual, expected) => t.same(actual, expected));
 }
 
