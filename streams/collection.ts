@@ -1,6 +1,7 @@
 // Demand -> per-platform batching, budget and pause -> collector call with a timeout ->
 // one result per resource. Functions of observables with an injectable scheduler, so
 // timeouts, pauses and budgets are tested in virtual time.
+import { setMaxListeners } from 'node:events';
 import {
   Observable, bufferTime, filter, from, groupBy, map, mergeMap, of, timeout, type SchedulerLike,
 } from 'rxjs';
@@ -61,6 +62,8 @@ function callCollector(
   // Unsubscribing (a timeout, a shutdown) aborts the upstream request.
   const call = new Observable<CollectionOutcome[]>((subscriber) => {
     const abort = new AbortController();
+    // One signal serves every upstream request of a batch (up to 100 listeners).
+    setMaxListeners(0, abort.signal);
     platform.collector.collect(refs, abort.signal).then(
       (outcomes) => {
         subscriber.next(outcomes);
