@@ -12,12 +12,22 @@ export const identifierSchema = (rule: IdentifierRule) =>
   Type.String({ pattern: rule.pattern.source, maxLength: rule.maxLength, minLength: 1 });
 
 const referenceSchemas: TSchema[] = [];
+const identifierValidators = new Map<string, ReturnType<typeof Compile>>();
 for (const platform of platforms.values()) {
   for (const [type, rule] of Object.entries(platform.identifiers) as Array<[ResourceType, IdentifierRule]>) {
     referenceSchemas.push(
       Type.Object({ platform: Type.Literal(platform.code), type: Type.Literal(type), identifier: identifierSchema(rule) }),
     );
+    identifierValidators.set(`${platform.code}/${type}`, Compile(identifierSchema(rule)));
   }
+}
+
+/**
+ * Whether an identifier is valid for an accepted platform and type, judged by the same
+ * compiled schema as the fast path, so an explanation never disagrees with the check.
+ */
+export function isValidIdentifier(platform: string, type: string, identifier: string): boolean {
+  return identifierValidators.get(`${platform}/${type}`)!.Check(identifier);
 }
 
 export const SearchRequest = Type.Object({

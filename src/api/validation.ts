@@ -4,7 +4,7 @@
 import { limits } from '../config.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
 import { platforms } from '../platforms/registry.js';
-import { searchRequestValidator, type ResourceReference } from './schema.js';
+import { isValidIdentifier, searchRequestValidator, type ResourceReference } from './schema.js';
 
 export interface RequestedResource {
   platform: PlatformCode;
@@ -80,7 +80,7 @@ function explainReference(element: unknown, index: number): string[] {
   // hasOwn: a type such as 'constructor' must not find Object.prototype's members.
   const rule = Object.hasOwn(platform.identifiers, type) ? platform.identifiers[type as ResourceType] : undefined;
   if (!rule) return [...errors, `Resources type '${echo(type)}' is not supported on platform '${platform.code}'`];
-  if (identifier !== undefined && (identifier.length > rule.maxLength || !rule.pattern.test(identifier))) {
+  if (identifier !== undefined && !isValidIdentifier(platform.code, type, identifier)) {
     errors.push(`Resources identifier '${echo(identifier)}' is not valid on platform '${platform.code}': ${rule.hint}`);
   }
   return errors;
