@@ -8,7 +8,8 @@ import { threads } from './threads/index.js';
 import { tiktok } from './tiktok/index.js';
 import { bluesky } from './bluesky/index.js';
 import { youtube } from './youtube/index.js';
+import { x } from './x/index.js';
 
 export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
-  [github, facebook, instagram, threads, tiktok, bluesky, youtube].map((platform) => [platform.code, platform]),
+  [github, facebook, instagram, threads, tiktok, bluesky, youtube, x].map((platform) => [platform.code, platform]),
 );

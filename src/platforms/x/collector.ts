@@ -1,0 +1,139 @@
+// X API v2 with an app bearer token: GET /2/users/by?usernames= (up to 100) with
+// user.fields=public_metrics,verified, then GET /2/tweets?ids= (up to 100) with
+// tweet.fields=author_id,public_metrics. Both answer 200 with the found resources in `data`
+// and a `Not Found Error` per missing one in `errors`.
+// https://docs.x.com/x-api/users/lookup, https://docs.x.com/x-api/posts/lookup
+// A post is collected only when its author resolves and the tweet's author_id is that user:
+// a tweet by someone else is not the post the caller named, so it is notFound.
+import Type, { type Static } from 'typebox';
+import {
+  failed, found, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
+} from '../../model.js';
+import { handlePart, idPart } from '../identifiers.js';
+import type { Collector, CollectorContext } from '../types.js';
+import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
+import { snowflakeTime, viewCountingSince } from './identifiers.js';
+
+/** users/by and tweets take at most 100 usernames or ids. */
+export const maxLookupsPerRequest = 100;
+
+const count = Type.Integer({ minimum: 0 });
+const problems = Type.Optional(Type.Array(Type.Object({ value: Type.Optional(Type.String()), type: Type.String(), detail: Type.String() })));
+const userSchema = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  verified: Type.Boolean(),
+  public_metrics: Type.Object({ followers_count: count, following_count: count, tweet_count: count }),
+});
+const tweetSchema = Type.Object({
+  id: Type.String(),
+  author_id: Type.String(),
+  // impression_count is absent on posts from before view counting.
+  public_metrics: Type.Object({ like_count: count, retweet_count: count, impression_count: Type.Optional(count) }),
+});
+const usersBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(userSchema)), errors: problems }));
+const tweetsBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(tweetSchema)), errors: problems }));
+
+type User = Static<typeof userSchema>;
+type Tweet = Static<typeof tweetSchema>;
+
+const notFoundProblem = 'https://api.twitter.com/2/problems/resource-not-found';
+
+/**
+ * One lookup call's answer per requested key (lower-cased username or tweet id): the
+ * resource, or its outcome (notFound, or failed with X's own detail, e.g. a suspended user);
+ * or the outcome every key of the call shares.
+ */
+type Answer<T> = { byKey: Map<string, T | CollectionOutcome> } | { refused: CollectionOutcome };
+
+const isOutcome = <T extends object>(entry: T | CollectionOutcome): entry is CollectionOutcome => 'kind' in entry;
+
+export function createXCollector(context: CollectorContext): Collector {
+  const headers = { accept: 'application/json', authorization: `Bearer ${context.credentials.X_BEARER_TOKEN ?? ''}` };
+
+  const lookup = async <T extends { id: string }>(
+    path: string,
+    query: Record<string, string>,
+    keys: readonly string[],
+    keyOf: (item: T) => string,
+    parse: (body: string) => { data?: T[]; errors?: Static<typeof problems> } | undefined,
+    signal: AbortSignal,
+  ): Promise<Answer<T>> => {
+    const response = await context.http.get(`${context.baseUrl}${path}?${new URLSearchParams(query)}`, headers, signal);
+    // A 429 carries x-rate-limit-reset in Unix seconds.
+    if (response.status === 429) return { refused: rateLimited(retryAtOf(response, context.now(), 'x-rate-limit-reset')) };
+    if (response.status !== 200) return { refused: unexpectedStatus(response) };
+    const body = parse(response.body);
+    if (!body) return { refused: unparsable };
+    const byKey = new Map<string, T | CollectionOutcome>();
+    for (const problem of body.errors ?? []) {
+      if (problem.value === undefined) continue;
+      byKey.set(problem.value.toLowerCase(), problem.type === notFoundProblem ? notFound : failed(`x: ${problem.detail}`));
+    }
+    for (const item of body.data ?? []) byKey.set(keyOf(item), item);
+    for (const key of keys) if (!byKey.has(key)) byKey.set(key, failed(`x answered nothing about '${key}'`));
+    return { byKey };
+  };
+
+  const fetchUsers = (usernames: readonly string[], signal: AbortSignal) =>
+    lookup<User>('/2/users/by', { usernames: usernames.join(','), 'user.fields': 'public_metrics,verified' },
+      usernames, (user) => user.username.toLowerCase(), (body) => usersBody.parse(body), signal);
+
+  const fetchTweets = async (postRefs: readonly ResourceRef[], users: Answer<User>, signal: AbortSignal): Promise<Answer<Tweet>> => {
+    if ('refused' in users) return users;
+    const ids = [...new Set(postRefs.filter((ref) => !isOutcome(users.byKey.get(handlePart(ref.identifier))!)).map((ref) => idPart(ref.identifier)))];
+    if (ids.length === 0) return { byKey: new Map() };
+    return lookup<Tweet>('/2/tweets', { ids: ids.join(','), 'tweet.fields': 'author_id,public_metrics' },
+      ids, (tweet) => tweet.id, (body) => tweetsBody.parse(body), signal);
+  };
+
+  const accountOutcome = (ref: ResourceRef, users: Answer<User>): CollectionOutcome => {
+    if ('refused' in users) return users.refused;
+    const user = users.byKey.get(ref.identifier)!;
+    if (isOutcome(user)) return user;
+    return found({
+      metrics: {
+        followers: { value: user.public_metrics.followers_count, semantic: 'followers' },
+        following: { value: user.public_metrics.following_count, semantic: 'following' },
+        posts: { value: user.public_metrics.tweet_count, semantic: 'posts' },
+      },
+      attributes: { verified: { value: user.verified, semantic: 'verified' } },
+    });
+  };
+
+  const postOutcome = (ref: ResourceRef, users: Answer<User>, tweets: Answer<Tweet>): CollectionOutcome => {
+    if ('refused' in users) return users.refused;
+    const author = users.byKey.get(handlePart(ref.identifier))!;
+    if (isOutcome(author)) return author;
+    if ('refused' in tweets) return tweets.refused;
+    const tweet = tweets.byKey.get(idPart(ref.identifier))!;
+    if (isOutcome(tweet)) return tweet;
+    if (tweet.author_id !== author.id) return notFound;
+    const { like_count, retweet_count, impression_count } = tweet.public_metrics;
+    const viewsCounted = snowflakeTime(tweet.id) >= viewCountingSince;
+    return found({
+      metrics: {
+        // decisions 5: no views for posts from before view counting.
+        views: { value: viewsCounted ? impression_count ?? null : null, semantic: 'views' },
+        likes: { value: like_count, semantic: 'likes' },
+        reposts: { value: retweet_count, semantic: 'reposts' },
+      },
+    });
+  };
+
+  return {
+    maxBatch: maxLookupsPerRequest,
+    async collect(refs, signal) {
+      if (refs.length === 0) return [];
+      // One users/by call for every username of the batch (accounts and post authors), then
+      // at most one tweets call, started by the first post ref that needs it. A throw in
+      // either becomes `failed` for each ref that waits on it.
+      const users = fetchUsers([...new Set(refs.map((ref) => handlePart(ref.identifier)))], signal);
+      const postRefs = refs.filter((ref) => ref.type === 'post');
+      let tweets: Promise<Answer<Tweet>> | undefined;
+      const tweetsOnce = () => (tweets ??= users.then((answer) => fetchTweets(postRefs, answer, signal)));
+      return Promise.all(refs.map((ref) => settle(async () =>
+        ref.type === 'post' ? postOutcome(ref, await users, await tweetsOnce()) : accountOutcome(ref, await users))));
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// X names: a username is 1-15 of [A-Za-z0-9_], case-insensitive (decisions 9). A post is
+// `<username>:<id>`, the numeric id of x.com/<username>/status/<id> (service-spec 2.3); ids
+// are 64-bit snowflakes: at most 19 digits, no leading zero.
+import type { IdentifierRule } from '../types.js';
+import { accountHint, handlePart, lowerCase, lowerHandlePart, postHint } from '../identifiers.js';
+
+const username = '[A-Za-z0-9_]{1,15}';
+
+export const xAccount: IdentifierRule = {
+  pattern: new RegExp(`^${username}$`),
+  maxLength: 15,
+  hint: accountHint,
+  normalize: lowerCase,
+  namePart: (normalized) => normalized,
+};
+
+export const xPost: IdentifierRule = {
+  pattern: new RegExp(`^${username}:[1-9][0-9]{0,18}$`),
+  maxLength: 15 + 1 + 19,
+  hint: postHint('<handle>:<post_id>'),
+  normalize: lowerHandlePart,
+  namePart: handlePart,
+};
+
+/** Snowflake ids carry their creation time: milliseconds since the X epoch in the bits above 22. */
+const xEpochMs = 1288834974657n;
+export const snowflakeTime = (id: string): number => Number((BigInt(id) >> 22n) + xEpochMs);
+
+/** X counts views (impressions) for posts created from December 2022 on (service-spec 2.6). */
+export const viewCountingSince = Date.UTC(2022, 11, 1);
