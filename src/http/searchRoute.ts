@@ -27,8 +27,17 @@ export interface SearchRouteDeps {
 export function searchRoute(deps: SearchRouteDeps) {
   return (res: HttpResponse, req: HttpRequest): void => {
     let aborted = false;
+    // A response is owed from admission until it is written or its client goes away: a client
+    // that drops mid-body must not hold a graceful stop for the whole grace period (issue 5).
+    let owed = false;
+    const settle = () => {
+      if (!owed) return;
+      owed = false;
+      deps.requests.end();
+    };
     res.onAborted(() => {
       aborted = true;
+      settle();
     });
     const requestId = deps.nextRequestId();
     // `req` is only valid until this function returns: read everything needed now.
@@ -49,6 +58,7 @@ export function searchRoute(deps: SearchRouteDeps) {
     }
 
     deps.requests.begin();
+    owed = true;
     const respond = (reply: Reply) => {
       admission.counted.then(
         () => {
@@ -58,7 +68,7 @@ export function searchRoute(deps: SearchRouteDeps) {
           deps.log.error({ err: error, requestId, account: authentication.account.name }, 'usage count not persisted');
           if (!aborted) writeReply(res, requestId, apiErrors.internal(requestId));
         },
-      ).finally(() => deps.requests.end());
+      ).finally(settle);
     };
 
     if (declaredLength > limits.maxBodyBytes) return respond(apiErrors.bodyTooLarge(limits.maxBodyBytes));

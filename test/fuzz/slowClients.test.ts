@@ -1,0 +1,81 @@
+// Slow and abandoned clients over raw sockets: a body sent byte by byte, connections dropped
+// mid-body or left stalled, must neither block other clients nor leak (STYLE: HTTP edge).
+import t from 'tap';
+import { connect, type Socket } from 'node:net';
+import { searchPath, startTestService, type TestService } from '../helpers/service.js';
+
+const body = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
+
+function rawSocket(ts: TestService): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(ts.service.port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+const head = (token: string, length: number) =>
+  `POST ${searchPath} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+/** Everything the server sends until it has sent a whole response with a body. */
+function response(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+      const end = text.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(text);
+      if (end >= 0 && length && text.length >= end + 4 + Number(length[1])) resolve(text);
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+t.test('slow clients - a body sent byte by byte is answered, and does not hold up other clients', async (t) => {
+  const ts = await startTestService(t);
+  const token = await ts.tokenFor('slow', { plan: 'paid' });
+  const slow = await rawSocket(ts);
+  t.teardown(() => slow.destroy());
+  const answered = response(slow);
+  slow.write(head(token, Buffer.byteLength(body)));
+  const trickle = (async () => {
+    for (const byte of Buffer.from(body)) {
+      slow.write(Buffer.of(byte));
+      await sleep(5);
+    }
+  })();
+
+  const started = Date.now();
+  for (let index = 0; index < 50; index++) {
+    const answer = await ts.search(token, JSON.parse(body));
+    t.equal(answer.status, 200);
+  }
+  const othersMs = Date.now() - started;
+  await trickle;
+  const text = await answered;
+  t.match(text, /^HTTP\/1\.1 200 OK\r\n/, 'the slow client gets its answer');
+  t.ok(othersMs < 2_000, `50 other searches finished in ${othersMs} ms while the slow body trickled in`);
+});
+
+t.test('slow clients - connections dropped mid-body or stalled leak nothing and block no one', async (t) => {
+  const ts = await startTestService(t);
+  const token = await ts.tokenFor('dropper', { plan: 'paid' });
+  const stalled: Socket[] = [];
+  for (let index = 0; index < 100; index++) {
+    const socket = await rawSocket(ts);
+    socket.on('error', () => undefined);
+    socket.write(head(token, 1_000) + body.slice(0, 10));
+    if (index % 2 === 0) socket.destroy();
+    else stalled.push(socket);
+  }
+  await sleep(50);
+  const answer = await ts.search(token, JSON.parse(body));
+  t.equal(answer.status, 200, 'the service answers others while 50 bodies are stalled and 50 were dropped');
+  for (const socket of stalled) socket.destroy();
+  await sleep(50);
+  // Requests whose clients went away are owed nothing: a graceful stop does not wait for them.
+  const stopping = Date.now();
+  await ts.service.stop();
+  const stopMs = Date.now() - stopping;
+  t.ok(stopMs < 1_000, `graceful stop took ${stopMs} ms, not the shutdown grace period`);
+});
