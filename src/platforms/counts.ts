@@ -10,3 +10,13 @@ export function expandCount(text: string | number): number | undefined {
   // Rounding absorbs binary fractions such as 4.35 * 1e6 = 4350000.000000001.
   return Math.round(number * multipliers[match[2]!.toLowerCase()]!);
 }
+
+/**
+ * The inverse the emulators use to show counts as public pages do: one decimal, rounded
+ * down, trailing ".0" dropped ("999", "12.3K", "100K", "1.2M").
+ */
+export function abbreviateCount(value: number): string {
+  const [divisor, suffix] = value >= 1e9 ? [1e9, 'B'] : value >= 1e6 ? [1e6, 'M'] : value >= 1e3 ? [1e3, 'K'] : [1, ''];
+  const tenths = Math.floor((value * 10) / divisor);
+  return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)}${suffix}`;
+}

@@ -56,3 +56,21 @@ export async function settle(step: () => Promise<CollectionOutcome>): Promise<Co
 
 export const unexpectedStatus = (response: UpstreamResponse) => failed(`unexpected upstream status ${response.status}`);
 export const unparsable = failed('upstream body does not match the expected shape');
+
+/**
+ * The text of the first `<script>` element whose opening tag contains `attribute` (e.g.
+ * `id="__UNIVERSAL_DATA_FOR_REHYDRATION__"`), for pages that embed their data as JSON.
+ * Embedded JSON escapes "</", so the first closing tag ends the element.
+ */
+export function scriptText(html: string, attribute: string): string | undefined {
+  let from = 0;
+  for (;;) {
+    const open = html.indexOf('<script', from);
+    if (open < 0) return undefined;
+    const tagEnd = html.indexOf('>', open);
+    const close = html.indexOf('</script>', tagEnd);
+    if (tagEnd < 0 || close < 0) return undefined;
+    if (html.slice(open, tagEnd).includes(attribute)) return html.slice(tagEnd + 1, close);
+    from = close;
+  }
+}

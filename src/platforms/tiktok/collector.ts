@@ -1,0 +1,62 @@
+// TikTok has no public count API: the public profile page https://www.tiktok.com/@<name>
+// embeds its data as JSON in <script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">, where
+// __DEFAULT_SCOPE__["webapp.user-detail"] holds a statusCode and userInfo.stats.
+import Type from 'typebox';
+import { failed, found, notFound, rateLimited, type ResourceRef } from '../../model.js';
+import type { Collector, CollectorContext } from '../types.js';
+import { jsonBody, retryAtOf, scriptText, settle, unexpectedStatus, unparsable } from '../upstream.js';
+
+export const rehydrationScript = 'id="__UNIVERSAL_DATA_FOR_REHYDRATION__"';
+
+const count = Type.Integer({ minimum: 0 });
+const userDetail = jsonBody(
+  Type.Object({
+    __DEFAULT_SCOPE__: Type.Object({
+      'webapp.user-detail': Type.Object({
+        statusCode: Type.Integer(),
+        // Pages for missing users carry an empty userInfo.
+        userInfo: Type.Optional(
+          Type.Object({ stats: Type.Optional(Type.Object({ followerCount: count, followingCount: count, videoCount: count })) }),
+        ),
+      }),
+    }),
+  }),
+);
+
+/** statusCode 10202 and 10221: TikTok's "user not exist" answers (unknown and removed names). */
+const missingUserCodes = new Set([10202, 10221]);
+
+export function createTiktokCollector(context: CollectorContext): Collector {
+  const headers = {
+    accept: 'text/html,application/xhtml+xml',
+    'accept-language': 'en-US,en;q=0.9',
+    'user-agent': 'Mozilla/5.0 (compatible; datapoints)',
+  };
+
+  const collectOne = (ref: ResourceRef, signal: AbortSignal) =>
+    settle(async () => {
+      const response = await context.http.get(`${context.baseUrl}/@${encodeURIComponent(ref.identifier)}`, headers, signal);
+      if (response.status === 429) return rateLimited(retryAtOf(response, context.now()));
+      if (response.status !== 200) return unexpectedStatus(response);
+      // A page without the data script (a captcha or verify wall) is a failure, never not_found.
+      const detail = userDetail.parse(scriptText(response.body, rehydrationScript) ?? '')?.__DEFAULT_SCOPE__['webapp.user-detail'];
+      if (!detail) return unparsable;
+      if (missingUserCodes.has(detail.statusCode)) return notFound;
+      if (detail.statusCode !== 0) return failed(`tiktok user-detail statusCode ${detail.statusCode}`);
+      const stats = detail.userInfo?.stats;
+      if (!stats) return unparsable;
+      return found({
+        metrics: {
+          followers: { value: stats.followerCount, semantic: 'followers' },
+          following: { value: stats.followingCount, semantic: 'following' },
+          posts: { value: stats.videoCount, semantic: 'videos' },
+        },
+      });
+    });
+
+  // One page per profile: there is nothing to batch.
+  return {
+    maxBatch: 1,
+    collect: (refs, signal) => Promise.all(refs.map((ref) => collectOne(ref, signal))),
+  };
+}

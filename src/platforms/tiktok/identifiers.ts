@@ -1,0 +1,12 @@
+// TikTok usernames (tiktok.com/@<name>): 2-24 of letters, digits, "_" and ".", not ending
+// with a period; TikTok treats them case-insensitively (decisions 9).
+import type { IdentifierRule } from '../types.js';
+import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
+
+export const tiktokAccount: IdentifierRule = {
+  pattern: /^[A-Za-z0-9._]{1,23}[A-Za-z0-9_]$/,
+  maxLength: 24,
+  hint: accountHint,
+  normalize: lowerCase,
+  namePart: wholeIdentifier,
+};
