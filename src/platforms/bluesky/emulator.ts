@@ -56,10 +56,7 @@ function profileView(handle: string, resource: EmulatedResource) {
 function getProfiles(actors: readonly string[], context: EmulatorContext): EmulatorReply {
   if (actors.length === 0) return invalidRequest('Error: Params must have the property "actors"');
   if (actors.length > maxActorsPerRequest) return invalidRequest(`Error: actors must not have more than ${maxActorsPerRequest} elements`);
-  const looked = actors.map((actor) => {
-    const handle = actor.startsWith('did:web:') ? actor.slice('did:web:'.length) : actor.toLowerCase();
-    return { handle, resource: context.lookup('account', handle) };
-  });
+  const looked = actors.map((actor) => ({ handle: actor.toLowerCase(), resource: context.lookup('account', actor) }));
   const refused = refusal(looked.map(({ resource }) => resource), context.now);
   if (refused) return refused;
   // Unknown actors are left out of the list, as the AppView does.

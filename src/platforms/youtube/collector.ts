@@ -5,7 +5,7 @@
 // https://developers.google.com/youtube/v3/docs/channels/list, .../videos/list
 import Type, { type Static } from 'typebox';
 import {
-  found, notFound, rateLimited, type CollectionOutcome, type ReportedDatapoint, type ResourceRef,
+  failed, found, notFound, rateLimited, type CollectionOutcome, type ReportedDatapoint, type ResourceRef,
 } from '../../model.js';
 import type { UpstreamResponse } from '../http.js';
 import type { Collector, CollectorContext } from '../types.js';
@@ -59,7 +59,7 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
       return rateLimited(retryAtOf(response, context.now()));
     // The documented 404s (channelNotFound, videoNotFound) mean none of the requested ids exists.
     if (response.status === 404 && (reason === 'channelNotFound' || reason === 'videoNotFound')) return notFound;
-    return { kind: 'failed', reason: `unexpected upstream status ${response.status}${reason ? ` (${reason})` : ''}` };
+    return failed(`unexpected upstream status ${response.status}${reason ? ` (${reason})` : ''}`);
   };
 
   const call = async <T>(resource: 'channels' | 'videos', filter: Record<string, string>, signal: AbortSignal,
