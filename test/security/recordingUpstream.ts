@@ -1,0 +1,33 @@
+// A loopback proxy in front of an emulator that records every upstream path the service asks
+// for: to count collections and to see exactly which URLs identifiers turned into.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Test } from 'tap';
+import { startEmulator } from '../../src/emulator/server.js';
+
+export interface RecordingUpstream {
+  url: string;
+  /** Request targets as received (path and query, still encoded). */
+  targets: string[];
+}
+
+export async function recordingUpstream(t: Test): Promise<RecordingUpstream> {
+  const emulator = await startEmulator(0);
+  t.teardown(() => emulator.close());
+  const targets: string[] = [];
+  const server = createServer((request, response) => {
+    targets.push(request.url!);
+    fetch(emulator.url + request.url!, { headers: request.headers as Record<string, string>, redirect: 'manual' }).then(
+      async (answer) => {
+        const body = Buffer.from(await answer.arrayBuffer());
+        const headers = Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'transfer-encoding', 'connection'].includes(name)));
+        response.writeHead(answer.status, headers).end(body);
+      },
+      () => response.writeHead(502).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  t.teardown(() => server.closeAllConnections());
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, targets };
+}
