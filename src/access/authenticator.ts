@@ -13,7 +13,7 @@ export type Authentication =
 const touchIntervalMs = 60_000;
 
 export class Authenticator {
-  private readonly byDigest = new Map<string, Authentication>();
+  private readonly byDigest = new Map<string, Extract<Authentication, { kind: 'authenticated' }>>();
   private readonly lastTouched = new Map<string, number>();
   private version: number;
   private readonly poll: NodeJS.Timeout;
@@ -28,12 +28,17 @@ export class Authenticator {
     const credentials = parseAuthorization(authorization);
     if (credentials.kind === 'none') return { kind: 'missing' };
     const digest = digestToken(credentials.secret);
-    let result = this.byDigest.get(digest);
-    if (!result) {
-      result = this.lookup(digest);
-      this.byDigest.set(digest, result);
+    const cached = this.byDigest.get(digest);
+    if (cached) {
+      this.touch(cached.token, now);
+      return cached;
     }
-    if (result.kind === 'authenticated') this.touch(result.token, now);
+    const result = this.lookup(digest);
+    // Only valid tokens are cached: caching refusals would let random tokens grow memory.
+    if (result.kind === 'authenticated') {
+      this.byDigest.set(digest, result);
+      this.touch(result.token, now);
+    }
     return result;
   }
 
