@@ -1,0 +1,47 @@
+// Warm-up, then several runs; every figure quoted is the median over the runs (issue 4).
+import { runWrk, type LoadShape, type WrkResult } from './wrk.js';
+
+export interface Timing {
+  warmupSeconds: number;
+  runs: number;
+  runSeconds: number;
+}
+
+export interface Measurement {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  runs: WrkResult[];
+}
+
+export interface RunHooks<T> {
+  /** Called right before and after each measured run (e.g. to count background work). */
+  before?(): T;
+  after?(start: T, result: WrkResult): void;
+}
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+let nonces = 0;
+
+export async function measure<T>(url: string, shape: LoadShape, timing: Timing, hooks: RunHooks<T> = {}): Promise<Measurement> {
+  const nonce = () => `n${process.pid.toString(36)}x${(nonces++).toString(36)}x`;
+  if (timing.warmupSeconds > 0) await runWrk(url, shape, timing.warmupSeconds, nonce());
+  const runs: WrkResult[] = [];
+  for (let run = 0; run < timing.runs; run++) {
+    const start = hooks.before?.();
+    const result = await runWrk(url, shape, timing.runSeconds, nonce());
+    hooks.after?.(start as T, result);
+    runs.push(result);
+  }
+  return {
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    runs,
+  };
+}

@@ -1,0 +1,198 @@
+// `npm run bench`: the service against its two baselines, every scenario in its own server
+// process pinned to one core with wrk on the other (see bench/README.md).
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { monthOf } from '../src/access/calendar.js';
+import { openDatabases } from '../src/store/environment.js';
+import { UsageStore } from '../src/store/usageStore.js';
+import { CollectionProgress, collectionsPerSecond, type CollectionCounts } from './collectionProgress.js';
+import { cachedDataSet, copyOf, freshDataSet, type DataSet } from './datasets.js';
+import { measure, median, type Timing } from './measure.js';
+import { preflight } from './preflight.js';
+import { memoryOf, startPinned, loadCore, serverCore, type RunningServer } from './processes.js';
+import { ratios, table, targetTable, writeRecord, type Baselines, type Profile, type ScenarioResult, type Target } from './report.js';
+import { coldTen, serviceScenarios, warmTen, type ScenarioShape } from './scenarios.js';
+import { ensureWrk } from './wrk.js';
+
+const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(distRoot, 'src', 'cli.js');
+const baselineEntry = (name: string) => join(distRoot, 'bench', 'baselines', `${name}.js`);
+
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const timing: Timing = flags.quick ? { warmupSeconds: 1, runs: 1, runSeconds: 2 } : { warmupSeconds: 2, runs: 3, runSeconds: 3 };
+const millionCount = 1_000_000;
+/** Enough due resources to keep the collector busy through the whole collection scenario. */
+const dueCount = 200_000;
+const collectOnlySeconds = flags.quick ? 2 : 3;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const serve = (data: string, upstream = 'emulator') =>
+  startPinned(serverCore, [cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', upstream]);
+
+async function runScenario(server: RunningServer, scenario: ScenarioShape, notes: ScenarioResult['notes'] = {}, hooks = {}): Promise<ScenarioResult> {
+  log(`  ${scenario.name}`);
+  const answer = await preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check);
+  const measurement = await measure(server.url, scenario.shape, timing, hooks);
+  const memory = memoryOf(server.pid);
+  const served = measurement.runs.reduce((sum, run) => sum + run.requests, 0);
+  const wrong = measurement.runs.reduce((sum, run) => sum + (scenario.expectStatus === 200 ? run.non2xx : run.requests - run.non2xx) + run.socketErrors, 0);
+  if (wrong > 0) notes = { ...notes, unexpectedAnswers: wrong };
+  return {
+    name: scenario.name, what: scenario.what, profile: scenario.profile, answerBytes: answer.bytes, measurement,
+    peakRssMiB: memory.peakRssMiB, anonRssMiB: memory.anonMiB, notes: { ...notes, measuredRequests: served },
+  };
+}
+
+/** The monthly count the service persisted for the bench account (read after it stopped). */
+async function persistedUsage(dir: string): Promise<number> {
+  const dbs = openDatabases(dir);
+  try {
+    return new UsageStore(dbs).used('bench', monthOf(Date.now()));
+  } finally {
+    await dbs.root.close();
+  }
+}
+
+async function warmScenarios(warm: DataSet): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const scenario of serviceScenarios(warm.token)) {
+    const server = await serve(warm.dir);
+    try {
+      results.push(await runScenario(server, scenario));
+    } finally {
+      await server.stop();
+    }
+  }
+  return results;
+}
+
+async function baselines(shapes: Record<Profile, ScenarioShape>, sizes: Record<Profile, number>): Promise<Baselines> {
+  const result = { uws: {}, fastify: {} } as Baselines;
+  for (const [kind, entry] of [['uws', 'uwsStatic'], ['fastify', 'fastifyStatic']] as const) {
+    for (const profile of ['search10', 'search1'] as const) {
+      log(`  ${entry} (${profile}, ${sizes[profile]} bytes)`);
+      const server = await startPinned(serverCore, [baselineEntry(entry), String(sizes[profile])]);
+      try {
+        result[kind][profile] = await measure(server.url, shapes[profile].shape, timing);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  return result;
+}
+
+async function millionScenario(): Promise<{ result: ScenarioResult; startupMs: number; startRssMiB: number; seededMs: number | null }> {
+  const million = await cachedDataSet('million', { count: millionCount });
+  log(million.seededMs === null ? '  (1M set reused from cache)' : `  (1M set seeded in ${(million.seededMs / 1000).toFixed(1)} s)`);
+  const server = await serve(million.dir);
+  try {
+    const startRssMiB = memoryOf(server.pid).rssMiB;
+    const result = await runScenario(server, coldTen(million.token, millionCount), { startupMs: server.startupMs, startRssMiB });
+    return { result, startupMs: server.startupMs, startRssMiB, seededMs: million.seededMs };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function collectionScenario(): Promise<{ result: ScenarioResult; collectOnlyPerSecond: number; duringSearchPerSecond: number; ranDry: boolean }> {
+  const template = await cachedDataSet('collect', { count: dueCount + 100, due: { from: 100, at: Date.now() } });
+  const data = copyOf(template, 'collect');
+  // The emulator is the upstream, not the system under test: it runs beside wrk.
+  const emulator = await startPinned(loadCore, [cli, 'emulator', '--port', '0']);
+  const server = await serve(data.dir, emulator.url);
+  const progress = new CollectionProgress(data.dir);
+  try {
+    const first = progress.count();
+    await sleep(collectOnlySeconds * 1000);
+    const second = progress.count();
+    const collectOnlyPerSecond = collectionsPerSecond(first, second);
+    const during: number[] = [];
+    let ranDry = false;
+    const hooks = {
+      before: () => progress.count(),
+      after: (start: CollectionCounts) => {
+        const end = progress.count();
+        during.push(collectionsPerSecond(start, end));
+        if (end.waiting === 0) ranDry = true;
+      },
+    };
+    const scenario = { ...warmTen(data.token), name: 'search-10-warm+collecting', what: 'search-10-warm while the collector refreshes due resources from an emulator on the other core' };
+    const duringSearchPerSecond = () => median(during);
+    const result = await runScenario(server, scenario, {}, hooks);
+    result.notes = { ...result.notes, collectOnlyPerSecond, collectPerSecondDuringSearch: duringSearchPerSecond(), ranDry };
+    return { result, collectOnlyPerSecond, duringSearchPerSecond: duringSearchPerSecond(), ranDry };
+  } finally {
+    await progress.close();
+    await server.stop();
+    await emulator.stop();
+    rmSync(data.dir, { recursive: true, force: true });
+  }
+}
+
+function targets(results: Map<string, ScenarioResult>, base: Baselines, million: { startupMs: number; startRssMiB: number }, collection: { collectOnlyPerSecond: number }): Target[] {
+  const searchTargets = (name: string, label: string): Target[] => {
+    const result = results.get(name)!;
+    const { vsUws, vsFastify } = ratios(result, base);
+    return [
+      { target: `${label}: >= 0.5 x uws-static`, measured: `${vsUws.toFixed(2)} x`, met: vsUws >= 0.5 },
+      { target: `${label}: >= 2 x fastify-static`, measured: `${vsFastify.toFixed(2)} x`, met: vsFastify >= 2 },
+      { target: `${label}: p99 <= 5 ms at 64 connections`, measured: `${result.measurement.p99Ms.toFixed(2)} ms`, met: result.measurement.p99Ms <= 5 },
+    ];
+  };
+  const cold = results.get('search-10-cold-1M')!;
+  return [
+    ...searchTargets('search-10-warm', 'warm 10-resource search'),
+    { target: '1M resources: start-up to listening <= 2 s', measured: `${(million.startupMs / 1000).toFixed(2)} s`, met: million.startupMs <= 2000 },
+    { target: '1M resources: RSS <= 512 MiB (after start)', measured: `${million.startRssMiB.toFixed(0)} MiB`, met: million.startRssMiB <= 512 },
+    { target: '1M resources: peak RSS <= 512 MiB (after cold load)', measured: `${cold.peakRssMiB.toFixed(0)} MiB (anon ${cold.anonRssMiB.toFixed(0)})`, met: cold.peakRssMiB <= 512 },
+    { target: '1M resources: cold 10-resource search >= 0.3 x uws-static', measured: `${ratios(cold, base).vsUws.toFixed(2)} x`, met: ratios(cold, base).vsUws >= 0.3 },
+    { target: 'collection on one core >= 5,000/s', measured: `${collection.collectOnlyPerSecond.toFixed(0)} /s`, met: collection.collectOnlyPerSecond >= 5000 },
+    ...searchTargets('search-10-warm+collecting', 'warm search while collecting'),
+  ];
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  // The runner itself stays off the server's core.
+  execFileSync('taskset', ['-pc', String(loadCore), String(process.pid)], { stdio: 'ignore' });
+  ensureWrk();
+  log(`datapoints bench: ${timing.runs} run(s) of ${timing.runSeconds} s after ${timing.warmupSeconds} s warm-up, server on core ${serverCore}, wrk on core ${loadCore}`);
+
+  const warm = await freshDataSet('warm', { count: 1_000 });
+  log('service, warm data');
+  const warmResults = await warmScenarios(warm);
+  const byName = new Map(warmResults.map((result) => [result.name, result]));
+  const usage = await persistedUsage(warm.dir);
+  log('baselines');
+  const profileShapes = { search10: serviceScenarios(warm.token)[0]!, search1: serviceScenarios(warm.token)[1]! };
+  const sizes = { search10: byName.get('search-10-warm')!.answerBytes, search1: byName.get('search-1-warm')!.answerBytes };
+  const base = await baselines(profileShapes, sizes);
+  rmSync(warm.dir, { recursive: true, force: true });
+
+  log('service, 1M resources');
+  const million = await millionScenario();
+  log('service, collecting');
+  const collection = await collectionScenario();
+
+  const results = [...warmResults, million.result, collection.result];
+  for (const result of results) byName.set(result.name, result);
+  const checked = targets(byName, base, million, collection);
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  // Every request past the token check is counted (decisions 15): all but the 401 scenario.
+  const counted = warmResults.filter((result) => result.name !== 'unauthorized-401').reduce((sum, result) => sum + Number(result.notes.measuredRequests), 0);
+  const file = writeRecord({ timing, elapsedSeconds, baselines: base, results, targets: checked, million, collection, usage: { persisted: usage, measuredResponses: counted } });
+
+  process.stdout.write(`\n${table(results, base)}\n\n${targetTable(checked)}\n\n`);
+  process.stdout.write(`quota durability: ${usage} requests persisted for the bench account >= ${counted} measured responses: ${usage >= counted}\n`);
+  process.stdout.write(`finished in ${elapsedSeconds.toFixed(0)} s; record: ${file}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${String((error as Error)?.stack ?? error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+// Seeds a data directory directly through the store and the resource machine, never through
+// HTTP: an account with a token, and as many tracked resources as a scenario needs.
+import { initialTransition, transition } from 'xstate';
+import { createResourceMachine, dueEventFor, type ResourceContext } from '../machines/resource.js';
+import { createAccount, issueToken } from '../src/access/provisioning.js';
+import { defaultPolicy } from '../src/config.js';
+import type { ResourceStatus } from '../src/model.js';
+import { renderView } from '../src/resources/view.js';
+import { AccountStore } from '../src/store/accountStore.js';
+import { openDatabases, type Databases } from '../src/store/environment.js';
+import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
+
+/** The github account identifiers the benchmark tracks: `bench-<n>`. */
+export const benchIdentifier = (index: number) => `bench-${index}`;
+
+export interface SeedPlan {
+  /** Resources `bench-0` ... `bench-<count - 1>`, all available. */
+  count: number;
+  /** Resources from index `from` on fall due at `at` (by default after the freshness window). */
+  due?: { from: number; at: number };
+}
+
+/** Resources per write transaction: one sync commit per chunk instead of one per resource. */
+const seedChunk = 20_000;
+
+/**
+ * Opens the data directory, provisions a `paid` account without quota or practical rate
+ * limit, seeds the resources, closes, and returns the bearer token.
+ */
+export async function seedDataDir(dataDir: string, plan: SeedPlan): Promise<string> {
+  const dbs = openDatabases(dataDir);
+  try {
+    const accounts = new AccountStore(dbs);
+    const now = Date.now();
+    await createAccount(accounts, 'bench', { plan: 'paid', quota: null, rate: { limit: 1e9, windowMs: 60_000 } }, now);
+    const { secret } = await issueToken(accounts, 'bench', now);
+    seedResources(dbs, plan, now);
+    return secret;
+  } finally {
+    await dbs.root.close();
+  }
+}
+
+function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
+  const store = new ResourceStore(dbs);
+  const template = availableTemplate(now);
+  const status: ResourceStatus = 'available';
+  for (let start = 0; start < plan.count; start += seedChunk) {
+    // store.commit() nested in a transaction runs inside it (lmdb-js `transaction`).
+    dbs.root.transactionSync(() => {
+    for (let index = start; index < Math.min(plan.count, start + seedChunk); index++) {
+      const context: ResourceContext = {
+        ...template,
+        metrics: {
+          followers: { ...template.metrics!.followers!, value: 1_000 + (index % 97_331) },
+          following: { ...template.metrics!.following!, value: index % 1_013 },
+          posts: { ...template.metrics!.posts!, value: index % 211 },
+        },
+        nextDueAt: plan.due && index >= plan.due.from ? plan.due.at : template.nextDueAt,
+      };
+      const next: StoredResource = { value: status, context };
+      void store.commit(`github/account/${benchIdentifier(index)}`, undefined, next, renderView(status, context), dueEventFor[status]);
+    }
+    });
+  }
+}
+
+/**
+ * Seeded resources stay fresh this long, so that a cached set never falls due by itself
+ * while a scenario runs on it.
+ */
+export const seededFreshForMs = 30 * 24 * 3_600_000;
+
+/** One real `available` github account context, computed by the machine itself. */
+function availableTemplate(now: number): ResourceContext {
+  const machine = createResourceMachine({ ...defaultPolicy, freshForMs: seededFreshForMs });
+  const [pending] = initialTransition(machine, { createdAt: now });
+  const [available] = transition(machine, pending, {
+    type: 'COLLECTED',
+    at: now,
+    datapoints: {
+      metrics: {
+        followers: { value: 1_000, semantic: 'followers' },
+        following: { value: 10, semantic: 'following' },
+        posts: { value: 5, semantic: 'repositories' },
+      },
+    },
+  });
+  if (available.value !== 'available') throw new Error(`seed template ended ${String(available.value)}`);
+  return available.context;
+}
