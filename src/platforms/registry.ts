@@ -6,10 +6,11 @@ import { facebook } from './facebook/index.js';
 import { instagram } from './instagram/index.js';
 import { threads } from './threads/index.js';
 import { tiktok } from './tiktok/index.js';
+import { linkedin } from './linkedin/index.js';
 import { bluesky } from './bluesky/index.js';
 import { youtube } from './youtube/index.js';
 import { x } from './x/index.js';
 
 export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
-  [github, facebook, instagram, threads, tiktok, bluesky, youtube, x].map((platform) => [platform.code, platform]),
+  [github, facebook, instagram, threads, tiktok, linkedin, bluesky, youtube, x].map((platform) => [platform.code, platform]),
 );

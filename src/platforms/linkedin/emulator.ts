@@ -1,0 +1,69 @@
+// LinkedIn's logged-out public pages as the emulator serves them: GET /company/<name>/ with
+// the follower count in the meta description ("12,345 followers", or "12.3K followers" for
+// `rounded*` names), GET /in/<name>/ with it in the JSON-LD Person; 404 for a name that
+// does not exist and LinkedIn's bot-block status 999 when throttled.
+import type { EmulatedCounts, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import { abbreviateCount } from '../counts.js';
+
+const companyPath = /^\/company\/([^/]+)\/$/;
+const profilePath = /^\/in\/([^/]+)\/$/;
+
+const html = (status: number, body: string): EmulatorReply => ({ status, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
+
+const document = (title: string, head: string, main: string) =>
+  `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><main class="main">${main}</main></body></html>`;
+
+function companyPage(name: string, counts: EmulatedCounts, rounded: boolean): string {
+  const followers = rounded ? abbreviateCount(counts.followers) : counts.followers.toLocaleString('en-US');
+  const description = `${name} | ${followers} followers on LinkedIn. Building what comes next.`;
+  return document(
+    `${name} | LinkedIn`,
+    `<meta name="description" content="${description}"><meta property="og:description" content="${description}">` +
+      `<script type="application/ld+json">{"@context":"http://schema.org","@type":"Organization","name":"${name}","url":"https://www.linkedin.com/company/${name}"}</script>`,
+    `<section class="top-card-layout"><h1 class="top-card-layout__title">${name}</h1><h3 class="top-card-layout__first-subline">Software Development ${followers} followers</h3></section>`,
+  );
+}
+
+function profilePage(name: string, ldJson: string): string {
+  return document(
+    `${name} | LinkedIn`,
+    `<meta name="description" content="Experience: ${name} Labs · Location: Berlin · 500+ connections on LinkedIn."><script type="application/ld+json">${ldJson}</script>`,
+    `<section class="top-card-layout"><h1 class="top-card-layout__title">${name}</h1></section>`,
+  );
+}
+
+const personGraph = (name: string, counts: EmulatedCounts) =>
+  JSON.stringify({
+    '@context': 'http://schema.org',
+    '@graph': [
+      {
+        '@type': 'Person',
+        name,
+        url: `https://www.linkedin.com/in/${name}`,
+        interactionStatistic: { '@type': 'InteractionCounter', interactionType: 'http://schema.org/FollowAction', name: 'Follows', userInteractionCount: counts.followers },
+      },
+      { '@type': 'WebPage', url: `https://www.linkedin.com/in/${name}` },
+    ],
+  });
+
+const missingPage = html(404, document('Page not found | LinkedIn', '', '<h1>Page not found</h1>'));
+/** 999 "Request denied": LinkedIn's answer to automated traffic, with an empty body. */
+const botBlock: EmulatorReply = { status: 999, headers: { 'content-type': 'text/html' }, body: '' };
+
+export const linkedinEmulator: PlatformEmulator = {
+  handle(request, context) {
+    const company = companyPath.exec(request.path);
+    const profile = profilePath.exec(request.path);
+    if (!company && !profile) return undefined;
+    const name = decodeURIComponent((company ?? profile)![1]!);
+    const resource = context.lookup(company ? 'organization' : 'account', name);
+    switch (resource.mode) {
+      case 'missing': return missingPage;
+      case 'ratelimit': return botBlock;
+      case 'malformed':
+        return html(200, company ? document(`${name} | LinkedIn`, '<meta name="description" content="', '') : profilePage(name, '{"@graph":[{"@type":"Pers'));
+      case 'normal':
+        return html(200, company ? companyPage(name, resource.counts, resource.rounded) : profilePage(name, personGraph(name, resource.counts)));
+    }
+  },
+};
