@@ -1,7 +1,8 @@
 // LinkedIn's logged-out public pages as the emulator serves them: GET /company/<name>/ with
 // the follower count in the meta description ("12,345 followers", or "12.3K followers" for
 // `rounded*` names), GET /in/<name>/ with it in the JSON-LD Person; 404 for a name that
-// does not exist and LinkedIn's bot-block status 999 when throttled.
+// does not exist and LinkedIn's bot-block status 999 when throttled. Names are written
+// HTML-escaped, as LinkedIn writes "AT&amp;T".
 import type { EmulatedCounts, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
 import { abbreviateCount } from '../counts.js';
 
@@ -10,16 +11,20 @@ const profilePath = /^\/in\/([^/]+)\/$/;
 
 const html = (status: number, body: string): EmulatorReply => ({ status, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
 
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
 const document = (title: string, head: string, main: string) =>
   `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><main class="main">${main}</main></body></html>`;
 
-function companyPage(name: string, counts: EmulatedCounts, rounded: boolean): string {
+function companyPage(identifier: string, counts: EmulatedCounts, rounded: boolean): string {
+  const name = escapeHtml(identifier);
   const followers = rounded ? abbreviateCount(counts.followers) : counts.followers.toLocaleString('en-US');
   const description = `${name} | ${followers} followers on LinkedIn. Building what comes next.`;
   return document(
     `${name} | LinkedIn`,
     `<meta name="description" content="${description}"><meta property="og:description" content="${description}">` +
-      `<script type="application/ld+json">{"@context":"http://schema.org","@type":"Organization","name":"${name}","url":"https://www.linkedin.com/company/${name}"}</script>`,
+      `<script type="application/ld+json">{"@context":"http://schema.org","@type":"Organization","name":"${name}","url":"https://www.linkedin.com/company/${encodeURIComponent(identifier)}"}</script>`,
     `<section class="top-card-layout"><h1 class="top-card-layout__title">${name}</h1><h3 class="top-card-layout__first-subline">Software Development ${followers} followers</h3></section>`,
   );
 }
@@ -47,8 +52,12 @@ const personGraph = (name: string, counts: EmulatedCounts) =>
   });
 
 const missingPage = html(404, document('Page not found | LinkedIn', '', '<h1>Page not found</h1>'));
-/** 999 "Request denied": LinkedIn's answer to automated traffic, with an empty body. */
-const botBlock: EmulatorReply = { status: 999, headers: { 'content-type': 'text/html' }, body: '' };
+/** 999: LinkedIn's answer to automated traffic, a head-only page whose script sends a browser to the authwall. */
+const botBlock: EmulatorReply = {
+  status: 999,
+  headers: { 'content-type': 'text/html' },
+  body: '<html><head><script type="text/javascript">window.onload = function() { window.location.href = "https://" + location.host + "/authwall?trk=bf&trkInfo=bf&sessionRedirect=" + encodeURIComponent(window.location.href); }</script></head></html>',
+};
 
 export const linkedinEmulator: PlatformEmulator = {
   handle(request, context) {
@@ -61,7 +70,7 @@ export const linkedinEmulator: PlatformEmulator = {
       case 'missing': return missingPage;
       case 'ratelimit': return botBlock;
       case 'malformed':
-        return html(200, company ? document(`${name} | LinkedIn`, '<meta name="description" content="', '') : profilePage(name, '{"@graph":[{"@type":"Pers'));
+        return html(200, company ? document(`${escapeHtml(name)} | LinkedIn`, '<meta name="description" content="', '') : profilePage(name, '{"@graph":[{"@type":"Pers'));
       case 'normal':
         return html(200, company ? companyPage(name, resource.counts, resource.rounded) : profilePage(name, personGraph(name, resource.counts)));
     }

@@ -1,12 +1,14 @@
 // LinkedIn public addresses: companies live under /company/<name>/ (organization), people
 // under /in/<name>/ (account), service-spec 2.2. Company names and numeric ids are 1-100 of
-// letters, digits, "-" and "_"; personal custom URLs are 3-100 of letters, digits and "-".
-// Neither starts or ends with a separator. LinkedIn matches both case-insensitively (decisions 9).
+// letters, digits, "-" and "_", and older pages also keep "." and "&" from the company's name
+// (/company/booking.com/, /company/johnson-&-johnson/). Personal custom URLs are 3-100 of
+// letters, digits and "-" (LinkedIn help, "Manage your public profile URL"). Neither starts
+// or ends with a separator. LinkedIn matches both case-insensitively (decisions 9).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 
 export const linkedinCompany: IdentifierRule = {
-  pattern: /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/,
+  pattern: /^[A-Za-z0-9](?:[A-Za-z0-9_.&-]{0,98}[A-Za-z0-9])?$/,
   maxLength: 100,
   hint: accountHint,
   normalize: lowerCase,
