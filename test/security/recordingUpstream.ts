@@ -9,14 +9,20 @@ export interface RecordingUpstream {
   url: string;
   /** Request targets as received (path and query, still encoded). */
   targets: string[];
+  /** Every header line of every request, `name: value`. */
+  headerLines: string[];
 }
 
 export async function recordingUpstream(t: Test): Promise<RecordingUpstream> {
   const emulator = await startEmulator(0);
   t.teardown(() => emulator.close());
   const targets: string[] = [];
+  const headerLines: string[] = [];
   const server = createServer((request, response) => {
     targets.push(request.url!);
+    for (let index = 0; index < request.rawHeaders.length; index += 2) {
+      headerLines.push(`${request.rawHeaders[index]}: ${request.rawHeaders[index + 1]}`);
+    }
     fetch(emulator.url + request.url!, { headers: request.headers as Record<string, string>, redirect: 'manual' }).then(
       async (answer) => {
         const body = Buffer.from(await answer.arrayBuffer());
@@ -29,5 +35,5 @@ export async function recordingUpstream(t: Test): Promise<RecordingUpstream> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   t.teardown(() => server.closeAllConnections());
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, targets };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, targets, headerLines };
 }
