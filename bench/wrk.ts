@@ -58,7 +58,8 @@ const luaString = (text: string) => {
 
 function luaScript(shape: LoadShape): string {
   const headers = Object.entries(shape.headers)
-    .map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`)
+    // The spaces keep `[ [[name]] ]` from lexing as a long bracket `[[[`.
+    .map(([name, value]) => `[ ${luaString(name)} ] = ${luaString(value)}`)
     .join(', ');
   const generated = shape.generated
     ? `local every, template, randomBelow = ${shape.generated.every}, ${luaString(shape.generated.template)}, ${shape.generated.randomBelow ?? 1}`
