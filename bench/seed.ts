@@ -46,21 +46,20 @@ function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
   const template = availableTemplate(now);
   const status: ResourceStatus = 'available';
   for (let start = 0; start < plan.count; start += seedChunk) {
-    // store.commit() nested in a transaction runs inside it (lmdb-js `transaction`).
     dbs.root.transactionSync(() => {
-    for (let index = start; index < Math.min(plan.count, start + seedChunk); index++) {
-      const context: ResourceContext = {
-        ...template,
-        metrics: {
-          followers: { ...template.metrics!.followers!, value: 1_000 + (index % 97_331) },
-          following: { ...template.metrics!.following!, value: index % 1_013 },
-          posts: { ...template.metrics!.posts!, value: index % 211 },
-        },
-        nextDueAt: plan.due && index >= plan.due.from ? plan.due.at : template.nextDueAt,
-      };
-      const next: StoredResource = { value: status, context };
-      void store.commit(`github/account/${benchIdentifier(index)}`, undefined, next, renderView(status, context), dueEventFor[status]);
-    }
+      for (let index = start; index < Math.min(plan.count, start + seedChunk); index++) {
+        const context: ResourceContext = {
+          ...template,
+          metrics: {
+            followers: { ...template.metrics!.followers!, value: 1_000 + (index % 97_331) },
+            following: { ...template.metrics!.following!, value: index % 1_013 },
+            posts: { ...template.metrics!.posts!, value: index % 211 },
+          },
+          nextDueAt: plan.due && index >= plan.due.from ? plan.due.at : template.nextDueAt,
+        };
+        const next: StoredResource = { value: status, context };
+        store.stage(`github/account/${benchIdentifier(index)}`, undefined, next, renderView(status, context), dueEventFor[status]);
+      }
     });
   }
 }

@@ -1,10 +1,30 @@
-// Quota months are calendar months in UTC (decisions 19).
+// Quota months are calendar months in UTC (decisions 19). Every admitted request asks for
+// its month and the next month's start: both are kept until the month turns.
+interface MonthSpan {
+  start: number;
+  end: number;
+  /** 'YYYY-MM' */
+  month: string;
+  /** The first day of the next month, 'YYYY-MM-DD' */
+  nextStart: string;
+}
+
+let current: MonthSpan = { start: 0, end: 0, month: '', nextStart: '' };
+
+function spanOf(now: number): MonthSpan {
+  if (now >= current.start && now < current.end) return current;
+  const date = new Date(now);
+  const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const end = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  current = { start, end, month: date.toISOString().slice(0, 7), nextStart: new Date(end).toISOString().slice(0, 10) };
+  return current;
+}
+
 export function monthOf(now: number): string {
-  return new Date(now).toISOString().slice(0, 7);
+  return spanOf(now).month;
 }
 
 /** The first day of the next UTC month, as an ISO date (decisions 16, 18). */
 export function nextMonthStart(now: number): string {
-  const date = new Date(now);
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+  return spanOf(now).nextStart;
 }

@@ -4,12 +4,18 @@ import type { UsageStore } from '../store/usageStore.js';
 import { monthOf } from './calendar.js';
 
 interface MonthCount {
+  account: string;
   month: string;
   used: number;
 }
 
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 export class QuotaMeter {
   private readonly counts = new Map<string, MonthCount>();
+  /** Counts changed since the last flush (a month that just ended stays here until written). */
+  private readonly unwritten = new Set<MonthCount>();
+  private nextFlush: Promise<boolean> | null = null;
 
   constructor(private readonly usage: UsageStore) {}
 
@@ -17,18 +23,31 @@ export class QuotaMeter {
     return this.current(account, now).used;
   }
 
-  /** Counts one request and resolves when the new count is on disk. */
+  /**
+   * Counts one request and resolves when the new count is on disk. Every request counted in
+   * one turn of the event loop shares one write per account (group commit, issue 4): a busy
+   * account costs one put per commit, not one per request; lmdb groups the puts into commits.
+   */
   count(account: string, now: number): Promise<boolean> {
     const current = this.current(account, now);
     current.used += 1;
-    return this.usage.write(account, current.month, current.used);
+    this.unwritten.add(current);
+    this.nextFlush ??= endOfTurn().then(() => this.flush());
+    return this.nextFlush;
+  }
+
+  private flush(): Promise<boolean> {
+    const writes = [...this.unwritten].map(({ account, month, used }) => this.usage.write(account, month, used));
+    this.unwritten.clear();
+    this.nextFlush = null;
+    return Promise.all(writes).then((results) => results.every(Boolean));
   }
 
   private current(account: string, now: number): MonthCount {
     const month = monthOf(now);
     let current = this.counts.get(account);
     if (!current || current.month !== month) {
-      current = { month, used: this.usage.used(account, month) };
+      current = { account, month, used: this.usage.used(account, month) };
       this.counts.set(account, current);
     }
     return current;

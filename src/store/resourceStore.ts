@@ -24,27 +24,56 @@ export interface DueEntry {
 }
 
 export class ResourceStore {
-  constructor(private readonly dbs: Databases) {}
+  /**
+   * Views recently read or written, so that a search of warm resources decodes nothing. The
+   * server is the only writer of views, and a view enters here only once its commit is durable,
+   * so a search never shows what a crash could take back. Oldest-inserted entries leave first.
+   */
+  private readonly recentViews = new Map<string, ResourceView>();
+
+  constructor(
+    private readonly dbs: Databases,
+    private readonly viewCacheSize = 100_000,
+  ) {}
 
   snapshot(key: string): StoredResource | undefined {
     return this.dbs.resources.get(key) as StoredResource | undefined;
   }
 
   view(key: string): ResourceView | undefined {
+    const recent = this.recentViews.get(key);
+    if (recent) return recent;
     const stored = this.dbs.views.get(key) as [string, number] | undefined;
-    return stored && { tail: stored[0], refreshAfter: stored[1] };
+    if (!stored) return undefined;
+    const view = { tail: stored[0], refreshAfter: stored[1] };
+    this.remember(key, view);
+    return view;
   }
 
+  /** Persists one resource change durably; its view is served from memory from then on. */
   commit(key: string, previous: StoredResource | undefined, next: StoredResource, view: ResourceView, event: DueEventType) {
-    const { resources, views, due } = this.dbs;
-    return this.dbs.root.transaction(() => {
-      if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
-        due.remove([previous.context.nextDueAt, key]);
-      }
-      due.put([next.context.nextDueAt, key], event);
-      resources.put(key, next);
-      views.put(key, [view.tail, view.refreshAfter]);
+    return this.dbs.root.transaction(() => this.stage(key, previous, next, view, event)).then((committed) => {
+      this.remember(key, view);
+      return committed;
     });
+  }
+
+  /** The writes of one resource change, for a caller that runs them in its own transaction. */
+  stage(key: string, previous: StoredResource | undefined, next: StoredResource, view: ResourceView, event: DueEventType): void {
+    const { resources, views, due } = this.dbs;
+    if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
+      due.remove([previous.context.nextDueAt, key]);
+    }
+    due.put([next.context.nextDueAt, key], event);
+    resources.put(key, next);
+    views.put(key, [view.tail, view.refreshAfter]);
+  }
+
+  private remember(key: string, view: ResourceView): void {
+    // Re-inserting moves a key to the back, so an entry written again is not evicted first.
+    this.recentViews.delete(key);
+    this.recentViews.set(key, view);
+    if (this.recentViews.size > this.viewCacheSize) this.recentViews.delete(this.recentViews.keys().next().value!);
   }
 
   /** Due work in due order, oldest first, at most `limit` entries. */
@@ -58,6 +87,7 @@ export class ResourceStore {
   }
 
   count(): number {
-    return this.dbs.resources.getCount();
+    // getStats reads the B-tree header; getCount walks every entry and maps the whole file.
+    return (this.dbs.resources.getStats() as { entryCount: number }).entryCount;
   }
 }
