@@ -133,13 +133,15 @@ export function createResourceMachine(policy: ResourcePolicy) {
   }).createMachine({
     id: 'resource',
     initial: 'pending',
+    // XState's pure transition() builds a throw-away actor without input on every call: the
+    // initial context must not throw there (an exception per event cost a fifth of the CPU).
     context: ({ input }) => ({
       metrics: null,
       attributes: null,
       lastSuccessAt: null,
       failures: 0,
       lastFailure: null,
-      nextDueAt: input.createdAt + policy.leaseMs,
+      nextDueAt: (input?.createdAt ?? 0) + policy.leaseMs,
       history: [],
     }),
     // Outcomes are accepted in every state: whatever the resource was, the platform's

@@ -10,9 +10,14 @@ export const limits = {
   maxEchoedIdentifier: 100,
   /** How often the server looks for accounts and tokens changed by the CLI (revocation within 1 s). */
   authRefreshMs: 250,
-  /** How often the scheduler looks for due work, and how much it takes at once. */
-  dueScanMs: 250,
-  dueScanBatch: 5_000,
+  /**
+   * How often the scheduler looks for due work, and how much it takes at once: small, frequent
+   * scans keep each burst of machine transitions short next to the searches on the same loop.
+   */
+  dueScanMs: 25,
+  dueScanBatch: 250,
+  /** Resources being transitioned or collected at once, beyond which due work waits in the index. */
+  maxResourcesInWork: 2_000,
   /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
   shutdownGraceMs: 4_000,
 } as const;

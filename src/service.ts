@@ -80,10 +80,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       return from(host.send(key, eventForOutcome(outcome, Date.now(), Math.random()))).pipe(finalize(() => inFlight.release(key)));
     }),
   );
+  const dueRoom = () => Math.min(limits.dueScanBatch, limits.maxResourcesInWork - host.busy - inFlight.size);
   const subscriptions = new Subscription();
   subscriptions.add(collection.subscribe());
   subscriptions.add(
-    dueWork(store, limits.dueScanMs, limits.dueScanBatch, asyncScheduler).subscribe((due) => {
+    dueWork(store, limits.dueScanMs, dueRoom, asyncScheduler).subscribe((due) => {
       void host.send(due.key, { type: due.event, at: Date.now() });
     }),
   );

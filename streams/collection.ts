@@ -64,17 +64,19 @@ function callCollector(
     const abort = new AbortController();
     // One signal serves every upstream request of a batch (up to 100 listeners).
     setMaxListeners(0, abort.signal);
-    platform.collector.collect(refs, abort.signal).then(
-      (outcomes) => {
-        subscriber.next(outcomes);
-        subscriber.complete();
-      },
-      (error: unknown) => {
-        subscriber.next(refs.map(() => failed(`collector threw: ${String(error)}`)));
-        subscriber.complete();
-      },
+    let answered = false;
+    const answer = (outcomes: CollectionOutcome[]) => {
+      answered = true;
+      subscriber.next(outcomes);
+      subscriber.complete();
+    };
+    platform.collector.collect(refs, abort.signal).then(answer, (error: unknown) =>
+      answer(refs.map(() => failed(`collector threw: ${String(error)}`))),
     );
-    return () => abort.abort();
+    // Aborting builds an AbortError with its stack: only a call still waiting is worth it.
+    return () => {
+      if (!answered) abort.abort();
+    };
   }).pipe(
     timeout({
       first: options.timeoutMs,

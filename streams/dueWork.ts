@@ -1,12 +1,20 @@
 // Wakes due work (refreshes, retries, rechecks) from the LMDB index ordered by due time.
 // The index is on disk, so due work survives restarts; a scan that finds nothing is cheap.
-import { exhaustMap, from, timer, type Observable, type SchedulerLike } from 'rxjs';
+// Each scan takes only what there is room for: due work waits in the index, not in memory,
+// and a backlog of a million due resources never floods the event loop that answers searches.
+import { EMPTY, exhaustMap, from, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { DueEntry } from '../src/store/resourceStore.js';
 
 export interface DueIndex {
   dueBefore(now: number, limit: number): DueEntry[];
 }
 
-export function dueWork(index: DueIndex, intervalMs: number, batch: number, scheduler: SchedulerLike): Observable<DueEntry> {
-  return timer(0, intervalMs, scheduler).pipe(exhaustMap(() => from(index.dueBefore(scheduler.now(), batch))));
+/** `room()` is how many more resources may be taken now (the caller's capacity left). */
+export function dueWork(index: DueIndex, intervalMs: number, room: () => number, scheduler: SchedulerLike): Observable<DueEntry> {
+  return timer(0, intervalMs, scheduler).pipe(
+    exhaustMap(() => {
+      const limit = room();
+      return limit > 0 ? from(index.dueBefore(scheduler.now(), limit)) : EMPTY;
+    }),
+  );
 }

@@ -1,13 +1,11 @@
 // Resources are virtual actors (issue 2): no live actor or timer per resource. An event
 // loads the snapshot from LMDB, the machine computes the next one with XState's pure
 // transition(), the result is persisted, and only then are the machine's effects run.
-import { initialTransition, transition } from 'xstate';
 import { dueEventFor, type ResourceEvent, type ResourceMachine } from '../../machines/resource.js';
+import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../machines/step.js';
 import type { ResourceStore, ResourceView, StoredResource } from '../store/resourceStore.js';
 import { KeyedQueue } from './keyedQueue.js';
 import { pendingView, renderView } from './view.js';
-
-type Snapshot = ReturnType<ResourceMachine['resolveState']>;
 
 export interface ResourceHostOptions {
   store: ResourceStore;
@@ -21,9 +19,11 @@ export interface ResourceHostOptions {
 export class ResourceHost {
   private readonly creating = new Set<string>();
   private readonly queue: KeyedQueue;
+  private readonly step: ResourceStepper;
 
   constructor(private readonly options: ResourceHostOptions) {
     this.queue = new KeyedQueue(options.onError);
+    this.step = stepperFor(options.machine);
   }
 
   /**
@@ -44,6 +44,11 @@ export class ResourceHost {
     return this.queue.run(key, () => this.apply(key, event));
   }
 
+  /** Resources with events accepted but not yet persisted and acted on. */
+  get busy(): number {
+    return this.queue.size;
+  }
+
   /** Resolves when every event accepted so far is persisted and acted on. */
   settled(): Promise<void> {
     return this.queue.drain();
@@ -55,7 +60,7 @@ export class ResourceHost {
       try {
         // A concurrent create on another path may have won; the stored snapshot is the truth.
         if (this.options.store.snapshot(key)) return;
-        const [snapshot, actions] = initialTransition(this.options.machine, { createdAt: now });
+        const [snapshot, actions] = this.step.initial(now);
         await this.persist(key, undefined, snapshot);
         this.act(key, actions);
       } finally {
@@ -68,12 +73,12 @@ export class ResourceHost {
     const stored = this.options.store.snapshot(key);
     if (!stored) return;
     const snapshot = this.options.machine.resolveState(stored);
-    const [next, actions] = transition(this.options.machine, snapshot, event);
+    const [next, actions] = this.step.next(snapshot, event);
     if (next !== snapshot) await this.persist(key, stored, next);
     this.act(key, actions);
   }
 
-  private persist(key: string, previous: StoredResource | undefined, snapshot: Snapshot) {
+  private persist(key: string, previous: StoredResource | undefined, snapshot: ResourceSnapshot) {
     const status = snapshot.value as StoredResource['value'];
     const next: StoredResource = { value: status, context: snapshot.context };
     return this.options.store.commit(key, previous, next, renderView(status, snapshot.context), dueEventFor[status]);

@@ -6,6 +6,7 @@ import {
   createResourceMachine, dueEventFor, retryDelay, type ResourceEvent, type ResourcePolicy,
 } from '../../machines/resource.js';
 import { eventForOutcome } from '../../machines/outcomeEvent.js';
+import { stepperFor } from '../../machines/step.js';
 import type { ResourceStatus } from '../../src/model.js';
 
 const policy: ResourcePolicy = {
@@ -78,6 +79,25 @@ t.test('resource machine - every state x every event, from the machine graph', a
     for (const event of events) {
       const [next, actions] = transition(machine, snapshot, event);
       t.same([next.value, collects(actions)], expected[status][event.type], `${status} + ${event.type}`);
+    }
+  }
+});
+
+t.test('resource stepper - the same snapshots and actions as XState transition(), every state x every event', async (t) => {
+  const stepper = stepperFor(machine);
+  const [initial, initialActions] = initialTransition(machine, { createdAt });
+  const [stepped, steppedActions] = stepper.initial(createdAt);
+  t.same([stepped.value, stepped.context, steppedActions.map((action) => action.type)], [initial.value, initial.context, initialActions.map((action) => action.type)]);
+  const graph = getAdjacencyMap(machine, { input: { createdAt }, events, serializeState: (snapshot) => JSON.stringify(snapshot.value) });
+  for (const { state } of Object.values(graph)) {
+    for (const event of events) {
+      const [expectedNext, expectedActions] = transition(machine, state, event);
+      const [next, actions] = stepper.next(state, event);
+      t.same(
+        [next.value, next.context, actions.map((action) => action.type)],
+        [expectedNext.value, expectedNext.context, expectedActions.map((action) => action.type)],
+        `${String(state.value)} + ${event.type}`,
+      );
     }
   }
 });

@@ -166,6 +166,18 @@ t.test('due work - each scan emits what is due by then, oldest first', async (t)
   ];
   const index = { dueBefore: (now: number, limit: number) => entries.filter((entry) => entry.dueAt <= now).slice(0, limit) };
   scheduler.run(({ expectObservable }) => {
-    expectObservable(dueWork(index, 100, 10, scheduler), '^ 250ms !').toBe('a 99ms a 99ms (ab)', { a: entries[0], b: entries[1] });
+    expectObservable(dueWork(index, 100, () => 10, scheduler), '^ 250ms !').toBe('a 99ms a 99ms (ab)', { a: entries[0], b: entries[1] });
+  });
+});
+
+t.test('due work - a scan takes only what there is room for, and nothing when there is none', async (t) => {
+  const scheduler = newScheduler(t);
+  const entries = ['a', 'b', 'c'].map((name) => ({ key: `github/account/${name}`, dueAt: 0, event: 'RETRY_DUE' as const }));
+  const index = { dueBefore: (_now: number, limit: number) => entries.slice(0, limit) };
+  const rooms = [1, 0, 3];
+  scheduler.run(({ expectObservable }) => {
+    expectObservable(dueWork(index, 100, () => rooms.shift() ?? 0, scheduler), '^ 250ms !').toBe('a 199ms (abc)', {
+      a: entries[0], b: entries[1], c: entries[2],
+    });
   });
 });
