@@ -33,9 +33,12 @@ export interface Collector {
 }
 
 export interface CollectionBudget {
-  /** Upstream calls in flight at once. */
+  /** Collector calls (batches) in flight at once. */
   concurrency: number;
-  /** Upstream calls per minute, below the platform's documented limit. */
+  /**
+   * Collector calls per minute. A collector that makes several upstream requests per call
+   * sizes this so that its worst case stays below the platform's documented limit.
+   */
   perMinute: number;
 }
 
