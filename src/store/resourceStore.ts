@@ -3,6 +3,7 @@
 import type { ResourceContext, DueEventType } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
 import type { Databases } from './environment.js';
+import { RecentMap } from './recentMap.js';
 
 export interface StoredResource {
   value: ResourceStatus;
@@ -27,14 +28,16 @@ export class ResourceStore {
   /**
    * Views recently read or written, so that a search of warm resources decodes nothing. The
    * server is the only writer of views, and a view enters here only once its commit is durable,
-   * so a search never shows what a crash could take back. Oldest-inserted entries leave first.
+   * so a search never shows what a crash could take back.
    */
-  private readonly recentViews = new Map<string, ResourceView>();
+  private readonly recentViews: RecentMap<string, ResourceView>;
 
   constructor(
     private readonly dbs: Databases,
-    private readonly viewCacheSize = 100_000,
-  ) {}
+    viewCacheGeneration = 50_000,
+  ) {
+    this.recentViews = new RecentMap(viewCacheGeneration);
+  }
 
   snapshot(key: string): StoredResource | undefined {
     return this.dbs.resources.get(key) as StoredResource | undefined;
@@ -46,14 +49,14 @@ export class ResourceStore {
     const stored = this.dbs.views.get(key) as [string, number] | undefined;
     if (!stored) return undefined;
     const view = { tail: stored[0], refreshAfter: stored[1] };
-    this.remember(key, view);
+    this.recentViews.set(key, view);
     return view;
   }
 
   /** Persists one resource change durably; its view is served from memory from then on. */
   commit(key: string, previous: StoredResource | undefined, next: StoredResource, view: ResourceView, event: DueEventType) {
     return this.dbs.root.transaction(() => this.stage(key, previous, next, view, event)).then((committed) => {
-      this.remember(key, view);
+      this.recentViews.set(key, view);
       return committed;
     });
   }
@@ -67,13 +70,6 @@ export class ResourceStore {
     due.put([next.context.nextDueAt, key], event);
     resources.put(key, next);
     views.put(key, [view.tail, view.refreshAfter]);
-  }
-
-  private remember(key: string, view: ResourceView): void {
-    // Re-inserting moves a key to the back, so an entry written again is not evicted first.
-    this.recentViews.delete(key);
-    this.recentViews.set(key, view);
-    if (this.recentViews.size > this.viewCacheSize) this.recentViews.delete(this.recentViews.keys().next().value!);
   }
 
   /** Due work in due order, oldest first, at most `limit` entries. */

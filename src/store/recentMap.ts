@@ -1,0 +1,27 @@
+// A bounded map of recently used entries in two generations: entries go to the young one,
+// and when it is full the old one is dropped whole and the young one becomes old. A hit in
+// the old generation moves back to the young one. Every operation is O(1); evicting from
+// the front of a single Map is not (V8 skips its deleted slots on every keys().next()).
+export class RecentMap<K, V> {
+  private young = new Map<K, V>();
+  private old = new Map<K, V>();
+
+  /** Holds between `generationSize` and twice as many entries. */
+  constructor(private readonly generationSize: number) {}
+
+  get(key: K): V | undefined {
+    const young = this.young.get(key);
+    if (young !== undefined) return young;
+    const old = this.old.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
+  }
+
+  set(key: K, value: V): void {
+    this.young.set(key, value);
+    if (this.young.size >= this.generationSize) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+  }
+}
