@@ -1,14 +1,15 @@
 // Platforms show rounded counts on public pages ("1.2K", "3.4M", "1,234"); decisions 6
 // expands them to whole numbers. Returns undefined for anything that is not a count.
-const multipliers: Record<string, number> = { '': 1, k: 1e3, m: 1e6, b: 1e9 };
+const multipliers: Record<string, number> = { k: 1e3, m: 1e6, b: 1e9 };
 
-export function expandCount(text: string | number): number | undefined {
-  if (typeof text === 'number') return Number.isFinite(text) && text >= 0 ? Math.round(text) : undefined;
-  const match = /^\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([kmb]?)\s*$/i.exec(text);
+export function expandCount(text: string): number | undefined {
+  // A decimal is a count only with its K/M/B: a bare "12.345" may be a German "12,345".
+  const match = /^\s*(?:(\d{1,3}(?:,\d{3})+|\d+)|(\d+(?:\.\d+)?)\s*([kmb]))\s*$/i.exec(text);
   if (!match) return undefined;
-  const number = Number(match[1]!.replace(/,/g, ''));
+  const [, whole, scaled, suffix] = match;
+  if (whole !== undefined) return Number(whole.replace(/,/g, ''));
   // Rounding absorbs binary fractions such as 4.35 * 1e6 = 4350000.000000001.
-  return Math.round(number * multipliers[match[2]!.toLowerCase()]!);
+  return Math.round(Number(scaled) * multipliers[suffix!.toLowerCase()]!);
 }
 
 /**
