@@ -8,6 +8,10 @@ import { platforms } from '../../src/platforms/registry.js';
 import type { Collector } from '../../src/platforms/types.js';
 
 export const fixedNow = Date.UTC(2026, 10, 23, 12, 0, 0);
+/** A signal never aborted, for collector calls that run to their end. */
+export const signal = new AbortController().signal;
+/** Every collector's answer to a body that is not the platform's shape: a failure, never a zero. */
+export const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 
 export function fixture(platform: PlatformCode, name: string): string {
   return readFileSync(new URL(`../../src/platforms/${platform}/fixtures/${name}`, import.meta.url), 'utf8');

@@ -5,13 +5,11 @@ import type { EmulatedCounts } from '../../emulator/types.js';
 import { createUpstreamHttp } from '../http.js';
 import { blueskyAccount, blueskyPost } from './identifiers.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 const account = (identifier: string): ResourceRef => ({ platform: 'bluesky', type: 'account', identifier });
 const post = (identifier: string): ResourceRef => ({ platform: 'bluesky', type: 'post', identifier });
-const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 
 t.test('bluesky identifiers - full handle domains and handle:tid posts per atproto syntax', async (t) => {
   for (const ok of ['alice.bsky.social', 'Alice.Bsky.Social', 'bsky.app', 'a.co', 'xn--ls8h.test', `${'a'.repeat(63)}.com`])

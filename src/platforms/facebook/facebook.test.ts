@@ -2,10 +2,9 @@ import t from 'tap';
 import { facebookPage } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 const page = (identifier: string) => ({ platform: 'facebook' as const, type: 'account' as const, identifier });
 const pageFound = (likes: number) => ({
   kind: 'found',
@@ -17,7 +16,6 @@ const pageFound = (likes: number) => ({
     },
   },
 });
-const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 
 t.test('facebook identifiers - page usernames and ids per Facebook syntax', async (t) => {
   for (const ok of ['nasa1', 'NatGeo', 'coca.cola', '20531316728', 'x'.repeat(50)]) t.ok(facebookPage.pattern.test(ok), ok);

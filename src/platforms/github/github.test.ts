@@ -1,10 +1,9 @@
 import t from 'tap';
 import { githubAccount, githubRepository } from './identifiers.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 
 t.test('github identifiers - logins and owner:repository per GitHub syntax', async (t) => {
   for (const ok of ['octocat', 'Octo-Cat', 'a', 'x'.repeat(39)]) t.ok(githubAccount.pattern.test(ok), ok);

@@ -2,10 +2,9 @@ import t from 'tap';
 import { instagramAccount } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 const account = (identifier: string) => ({ platform: 'instagram' as const, type: 'account' as const, identifier });
 const accountFound = (followers: number, following: number, posts: number) => ({
   kind: 'found',
@@ -17,7 +16,6 @@ const accountFound = (followers: number, following: number, posts: number) => ({
     },
   },
 });
-const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 
 t.test('instagram identifiers - usernames per Instagram syntax', async (t) => {
   for (const ok of ['instagram', 'a', 'nat.geo', 'John_Doe_99', '_x_', 'x'.repeat(30)]) t.ok(instagramAccount.pattern.test(ok), ok);

@@ -4,10 +4,9 @@ import { emulatedCounts } from '../../emulator/counts.js';
 import { abbreviateCount, expandCount } from '../counts.js';
 import type { ResourceRef, ResourceType } from '../../model.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 const company = (identifier: string) => ({ platform: 'linkedin' as const, type: 'organization' as const, identifier });
 const person = (identifier: string) => ({ platform: 'linkedin' as const, type: 'account' as const, identifier });
 // decisions 5: LinkedIn's public pages report no following or post totals, so both are null.
@@ -21,7 +20,6 @@ const followersFound = (followers: number) => ({
     },
   },
 });
-const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 const page = (name: string) => reply(200, fixture('linkedin', name), { 'content-type': 'text/html; charset=utf-8' });
 const companyPage = fixture('linkedin', 'company.html');
 const profilePage = fixture('linkedin', 'profile.html');

@@ -3,10 +3,9 @@ import { threadsAccount, threadsPost } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import type { ResourceRef } from '../../model.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 const account = (identifier: string) => ({ platform: 'threads' as const, type: 'account' as const, identifier });
 const post = (identifier: string) => ({ platform: 'threads' as const, type: 'post' as const, identifier });
 const accountFound = (followers: number) => ({
@@ -29,7 +28,6 @@ const postFound = (likes: number, reposts: number) => ({
     },
   },
 });
-const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 
 t.test('threads identifiers - usernames and <handle>:<media_id> posts', async (t) => {
   for (const ok of ['zuck', 'Mosseri', 'a.b_c', 'x'.repeat(30)]) t.ok(threadsAccount.pattern.test(ok), ok);

@@ -2,10 +2,9 @@ import t from 'tap';
 import { tiktokAccount } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 const account = (identifier: string) => ({ platform: 'tiktok' as const, type: 'account' as const, identifier });
 const accountFound = (followers: number, following: number, videos: number) => ({
   kind: 'found',
@@ -17,7 +16,6 @@ const accountFound = (followers: number, following: number, videos: number) => (
     },
   },
 });
-const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 const page = (name: string) => reply(200, fixture('tiktok', name), { 'content-type': 'text/html; charset=utf-8' });
 
 t.test('tiktok identifiers - usernames per TikTok syntax', async (t) => {

@@ -6,13 +6,11 @@ import { createUpstreamHttp } from '../http.js';
 import { emulatedAuthor } from './emulator.js';
 import { snowflakeTime, viewCountingSince, xAccount, xPost } from './identifiers.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 const account = (identifier: string): ResourceRef => ({ platform: 'x', type: 'account', identifier });
 const post = (identifier: string): ResourceRef => ({ platform: 'x', type: 'post', identifier });
-const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 
 const accountFound = (followers: number, following: number, posts: number, verified: boolean) => ({
   kind: 'found',

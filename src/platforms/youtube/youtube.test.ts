@@ -6,13 +6,11 @@ import { createUpstreamHttp } from '../http.js';
 import { youtubeChannel, youtubeVideo } from './identifiers.js';
 import { nextPacificMidnight } from './quota.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
-const signal = new AbortController().signal;
 const channel = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'account', identifier });
 const video = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'post', identifier });
-const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 
 const channelFound = (subscribers: number | null, videos: number) => ({
   kind: 'found',
