@@ -15,8 +15,6 @@ export interface UpstreamHttp {
 /** Public profile pages run to a few hundred KB; anything far beyond that is not an answer. */
 const maxUpstreamBodyBytes = 8 * 1024 * 1024;
 
-export class UpstreamBodyTooLarge extends Error {}
-
 export interface ClosableUpstreamHttp extends UpstreamHttp {
   /** Closes pooled keep-alive connections, so that a stopping process is not held open. */
   close(): Promise<void>;
@@ -26,22 +24,13 @@ export function createUpstreamHttp(): ClosableUpstreamHttp {
   // No per-origin connection cap: each platform's budget already bounds its calls in flight,
   // and a cap shared by platforms on one host (the Graph API's three, the emulator's nine)
   // would let one hanging platform hold every connection and stall the others (issue 5).
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, pipelining: 1 });
+  // The body cap is enforced by the connection as bytes arrive, declared length or not.
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, pipelining: 1, maxResponseSize: maxUpstreamBodyBytes });
   return {
     close: () => dispatcher.close(),
     async get(url, headers, signal) {
       const response = await request(url, { method: 'GET', headers, signal, dispatcher });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxUpstreamBodyBytes) {
-          response.body.destroy();
-          throw new UpstreamBodyTooLarge(`upstream body over ${maxUpstreamBodyBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') };
+      return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
     },
   };
 }
