@@ -1,6 +1,6 @@
 // Resources are virtual actors (issue 2): no live actor or timer per resource. An event
-// loads the snapshot from LMDB, the machine computes the next one with XState's pure
-// transition(), the result is persisted, and only then are the machine's effects run.
+// loads the snapshot from LMDB, a pure step of the machine computes the next one
+// (machines/step.ts), the result is persisted, and only then are the machine's effects run.
 import { dueEventFor, type ResourceEvent, type ResourceMachine } from '../../machines/resource.js';
 import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../machines/step.js';
 import type { ResourceStore, ResourceView, StoredResource } from '../store/resourceStore.js';

@@ -13,6 +13,20 @@ export const signal = new AbortController().signal;
 /** Every collector's answer to a body that is not the platform's shape: a failure, never a zero. */
 export const unparsable = { kind: 'failed', reason: 'upstream body does not match the expected shape' };
 
+/** A datapoint as a collector reports it: its value and the platform's term for it. */
+type Reported = readonly [value: number | boolean | null, semantic: string];
+const reported = <Name extends string>(points: Record<Name, Reported>) =>
+  Object.fromEntries(Object.entries<Reported>(points).map(([name, [value, semantic]]) => [name, { value, semantic }])) as Record<
+    Name,
+    { value: Reported[0]; semantic: string }
+  >;
+
+/** The found outcome a collector must answer, written `{ followers: [42, 'followers'], ... }`. */
+export const foundOutcome = <Name extends string>(metrics: Record<Name, Reported>, attributes?: Record<string, Reported>) => ({
+  kind: 'found',
+  datapoints: { metrics: reported(metrics), ...(attributes ? { attributes: reported(attributes) } : {}) },
+});
+
 export function fixture(platform: PlatformCode, name: string): string {
   return readFileSync(new URL(`../../src/platforms/${platform}/fixtures/${name}`, import.meta.url), 'utf8');
 }

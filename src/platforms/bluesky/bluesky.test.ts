@@ -5,7 +5,7 @@ import type { EmulatedCounts } from '../../emulator/types.js';
 import { createUpstreamHttp } from '../http.js';
 import { blueskyAccount, blueskyPost } from './identifiers.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string): ResourceRef => ({ platform: 'bluesky', type: 'account', identifier });
@@ -122,27 +122,11 @@ async function inOneHour<T>(collect: () => Promise<T>) {
   }
 }
 
-const accountFound = (counts: EmulatedCounts) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      followers: { value: counts.followers, semantic: 'followers' },
-      following: { value: counts.following, semantic: 'following' },
-      posts: { value: counts.posts, semantic: 'posts' },
-    },
-  },
-});
+const accountFound = (counts: EmulatedCounts) =>
+  foundOutcome({ followers: [counts.followers, 'followers'], following: [counts.following, 'following'], posts: [counts.posts, 'posts'] });
 
-const postFound = (counts: EmulatedCounts) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      views: { value: null, semantic: 'views' },
-      likes: { value: counts.likes, semantic: 'likes' },
-      reposts: { value: counts.reposts, semantic: 'reposts' },
-    },
-  },
-});
+const postFound = (counts: EmulatedCounts) =>
+  foundOutcome({ views: [null, 'views'], likes: [counts.likes, 'likes'], reposts: [counts.reposts, 'reposts'] });
 
 t.test('bluesky against the emulator - found, missing, flaky, faults, batching', async (t) => {
   const emulated = await emulatedCollectors();

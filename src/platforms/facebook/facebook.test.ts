@@ -2,20 +2,12 @@ import t from 'tap';
 import { facebookPage } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const page = (identifier: string) => ({ platform: 'facebook' as const, type: 'account' as const, identifier });
-const pageFound = (likes: number) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      followers: { value: likes, semantic: 'likes' },
-      following: { value: null, semantic: 'following' },
-      posts: { value: null, semantic: 'posts' },
-    },
-  },
-});
+const pageFound = (likes: number) =>
+  foundOutcome({ followers: [likes, 'likes'], following: [null, 'following'], posts: [null, 'posts'] });
 
 t.test('facebook identifiers - page usernames and ids per Facebook syntax', async (t) => {
   for (const ok of ['nasa1', 'NatGeo', 'coca.cola', '20531316728', 'x'.repeat(50)]) t.ok(facebookPage.pattern.test(ok), ok);

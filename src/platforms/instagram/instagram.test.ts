@@ -2,20 +2,12 @@ import t from 'tap';
 import { instagramAccount } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string) => ({ platform: 'instagram' as const, type: 'account' as const, identifier });
-const accountFound = (followers: number, following: number, posts: number) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      followers: { value: followers, semantic: 'followers' },
-      following: { value: following, semantic: 'following' },
-      posts: { value: posts, semantic: 'posts' },
-    },
-  },
-});
+const accountFound = (followers: number, following: number, posts: number) =>
+  foundOutcome({ followers: [followers, 'followers'], following: [following, 'following'], posts: [posts, 'posts'] });
 
 t.test('instagram identifiers - usernames per Instagram syntax', async (t) => {
   for (const ok of ['instagram', 'a', 'nat.geo', 'John_Doe_99', '_x_', 'x'.repeat(30)]) t.ok(instagramAccount.pattern.test(ok), ok);

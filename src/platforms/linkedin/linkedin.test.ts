@@ -4,22 +4,14 @@ import { emulatedCounts } from '../../emulator/counts.js';
 import { abbreviateCount, expandCount } from '../counts.js';
 import type { ResourceRef, ResourceType } from '../../model.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const company = (identifier: string) => ({ platform: 'linkedin' as const, type: 'organization' as const, identifier });
 const person = (identifier: string) => ({ platform: 'linkedin' as const, type: 'account' as const, identifier });
 // decisions 5: LinkedIn's public pages report no following or post totals, so both are null.
-const followersFound = (followers: number) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      followers: { value: followers, semantic: 'followers' },
-      following: { value: null, semantic: 'following' },
-      posts: { value: null, semantic: 'posts' },
-    },
-  },
-});
+const followersFound = (followers: number) =>
+  foundOutcome({ followers: [followers, 'followers'], following: [null, 'following'], posts: [null, 'posts'] });
 const page = (name: string) => reply(200, fixture('linkedin', name), { 'content-type': 'text/html; charset=utf-8' });
 const companyPage = fixture('linkedin', 'company.html');
 const profilePage = fixture('linkedin', 'profile.html');

@@ -3,31 +3,15 @@ import { threadsAccount, threadsPost } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import type { ResourceRef } from '../../model.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string) => ({ platform: 'threads' as const, type: 'account' as const, identifier });
 const post = (identifier: string) => ({ platform: 'threads' as const, type: 'post' as const, identifier });
-const accountFound = (followers: number) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      followers: { value: followers, semantic: 'followers' },
-      following: { value: null, semantic: 'following' },
-      posts: { value: null, semantic: 'posts' },
-    },
-  },
-});
-const postFound = (likes: number, reposts: number) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      views: { value: null, semantic: 'views' },
-      likes: { value: likes, semantic: 'likes' },
-      reposts: { value: reposts, semantic: 'reposts' },
-    },
-  },
-});
+const accountFound = (followers: number) =>
+  foundOutcome({ followers: [followers, 'followers'], following: [null, 'following'], posts: [null, 'posts'] });
+const postFound = (likes: number, reposts: number) =>
+  foundOutcome({ views: [null, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'] });
 
 t.test('threads identifiers - usernames and <handle>:<media_id> posts', async (t) => {
   for (const ok of ['zuck', 'Mosseri', 'a.b_c', 'x'.repeat(30)]) t.ok(threadsAccount.pattern.test(ok), ok);

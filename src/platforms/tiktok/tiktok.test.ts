@@ -2,20 +2,12 @@ import t from 'tap';
 import { tiktokAccount } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string) => ({ platform: 'tiktok' as const, type: 'account' as const, identifier });
-const accountFound = (followers: number, following: number, videos: number) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      followers: { value: followers, semantic: 'followers' },
-      following: { value: following, semantic: 'following' },
-      posts: { value: videos, semantic: 'videos' },
-    },
-  },
-});
+const accountFound = (followers: number, following: number, videos: number) =>
+  foundOutcome({ followers: [followers, 'followers'], following: [following, 'following'], posts: [videos, 'videos'] });
 const page = (name: string) => reply(200, fixture('tiktok', name), { 'content-type': 'text/html; charset=utf-8' });
 
 t.test('tiktok identifiers - usernames per TikTok syntax', async (t) => {

@@ -6,33 +6,16 @@ import { createUpstreamHttp } from '../http.js';
 import { emulatedAuthor } from './emulator.js';
 import { snowflakeTime, viewCountingSince, xAccount, xPost } from './identifiers.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string): ResourceRef => ({ platform: 'x', type: 'account', identifier });
 const post = (identifier: string): ResourceRef => ({ platform: 'x', type: 'post', identifier });
 
-const accountFound = (followers: number, following: number, posts: number, verified: boolean) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      followers: { value: followers, semantic: 'followers' },
-      following: { value: following, semantic: 'following' },
-      posts: { value: posts, semantic: 'posts' },
-    },
-    attributes: { verified: { value: verified, semantic: 'verified' } },
-  },
-});
-const postFound = (views: number | null, likes: number, reposts: number) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      views: { value: views, semantic: 'views' },
-      likes: { value: likes, semantic: 'likes' },
-      reposts: { value: reposts, semantic: 'reposts' },
-    },
-  },
-});
+const accountFound = (followers: number, following: number, posts: number, verified: boolean) =>
+  foundOutcome({ followers: [followers, 'followers'], following: [following, 'following'], posts: [posts, 'posts'] }, { verified: [verified, 'verified'] });
+const postFound = (views: number | null, likes: number, reposts: number) =>
+  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'] });
 
 t.test('x identifiers - usernames and username:id posts per X syntax', async (t) => {
   for (const ok of ['XDevelopers', 'x', 'a_b_1', 'y'.repeat(15)]) t.ok(xAccount.pattern.test(ok), ok);

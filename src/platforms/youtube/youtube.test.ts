@@ -6,32 +6,16 @@ import { createUpstreamHttp } from '../http.js';
 import { youtubeChannel, youtubeVideo } from './identifiers.js';
 import { nextPacificMidnight } from './quota.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const channel = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'account', identifier });
 const video = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'post', identifier });
 
-const channelFound = (subscribers: number | null, videos: number) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      followers: { value: subscribers, semantic: 'subscribers' },
-      following: { value: null, semantic: 'following' },
-      posts: { value: videos, semantic: 'videos' },
-    },
-  },
-});
-const videoFound = (views: number, likes: number | null) => ({
-  kind: 'found',
-  datapoints: {
-    metrics: {
-      views: { value: views, semantic: 'views' },
-      likes: { value: likes, semantic: 'likes' },
-      reposts: { value: null, semantic: 'reposts' },
-    },
-  },
-});
+const channelFound = (subscribers: number | null, videos: number) =>
+  foundOutcome({ followers: [subscribers, 'subscribers'], following: [null, 'following'], posts: [videos, 'videos'] });
+const videoFound = (views: number, likes: number | null) =>
+  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [null, 'reposts'] });
 
 t.test('youtube identifiers - channel ids, handles and video ids per YouTube syntax', async (t) => {
   for (const ok of ['UC_x5XG1OV2P6uZZ5FSM9Ttw', '@GoogleDevelopers', 'GoogleDevelopers', '@abc', 'a.b-c_d', '@' + 'x'.repeat(30), '@café', '@ユーチューブ'])
