@@ -16,6 +16,8 @@ export class QuotaMeter {
   /** Counts changed since the last flush (a month that just ended stays here until written). */
   private readonly unwritten = new Set<MonthCount>();
   private nextFlush: Promise<boolean> | null = null;
+  /** The write on its way to disk: at most one, so a busy server commits fewer, larger batches. */
+  private inFlight: Promise<boolean> | null = null;
 
   constructor(private readonly usage: UsageStore) {}
 
@@ -32,7 +34,10 @@ export class QuotaMeter {
     const current = this.current(account, now);
     current.used += 1;
     this.unwritten.add(current);
-    this.nextFlush ??= endOfTurn().then(() => this.flush());
+    if (!this.nextFlush) {
+      const flush = () => this.flush();
+      this.nextFlush = (this.inFlight ?? endOfTurn()).then(flush, flush);
+    }
     return this.nextFlush;
   }
 
@@ -40,7 +45,13 @@ export class QuotaMeter {
     const writes = [...this.unwritten].map(({ account, month, used }) => this.usage.write(account, month, used));
     this.unwritten.clear();
     this.nextFlush = null;
-    return Promise.all(writes).then((results) => results.every(Boolean));
+    const written = Promise.all(writes).then((results) => results.every(Boolean));
+    this.inFlight = written;
+    const done = () => {
+      if (this.inFlight === written) this.inFlight = null;
+    };
+    written.then(done, done);
+    return written;
   }
 
   private current(account: string, now: number): MonthCount {
