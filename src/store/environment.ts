@@ -34,17 +34,20 @@ export function openDatabases(dataDir: string): Databases {
     // Reads in the server must see writes made by the CLI process (FACTS: lmdb).
     cache: false,
   });
-  const named = (name: string, keyEncoding?: 'ordered-binary') =>
-    root.openDB({ name, ...(keyEncoding ? { keyEncoding } : {}) });
+  const named = (name: string, options: { keyEncoding?: 'ordered-binary'; sharedStructuresKey?: symbol } = {}) =>
+    root.openDB({ name, ...options });
   return {
     root,
-    resources: named('resources'),
+    // Snapshots share their msgpack record structures in the database instead of repeating
+    // every key in every value: 387 -> 213 bytes a snapshot, decoding 5.6 -> 3.5 us, encoding
+    // 10.5 -> 3.8 us. Only the server writes snapshots, so no other process races to add one.
+    resources: named('resources', { sharedStructuresKey: Symbol.for('structures') }),
     views: named('views'),
-    due: named('due', 'ordered-binary'),
+    due: named('due', { keyEncoding: 'ordered-binary' }),
     accounts: named('accounts'),
     tokens: named('tokens'),
     tokenDigests: named('tokenDigests'),
-    usage: named('usage', 'ordered-binary'),
+    usage: named('usage', { keyEncoding: 'ordered-binary' }),
     meta: named('meta'),
   };
 }

@@ -2,6 +2,7 @@
 // written together in one transaction so that no reader ever sees a torn resource.
 import type { ResourceContext, DueEventType } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
+import { limits } from '../config.js';
 import type { Databases } from './environment.js';
 import { RecentMap } from './recentMap.js';
 
@@ -31,6 +32,12 @@ export class ResourceStore {
    * so a search never shows what a crash could take back.
    */
   private readonly recentViews: RecentMap<string, ResourceView>;
+  /**
+   * Snapshots recently committed, on the same terms as views: a collection reads its
+   * resource's snapshot twice (lease, then result), and the second read is then a map hit
+   * instead of a decode. Snapshots are never mutated: every machine step builds new ones.
+   */
+  private readonly recentSnapshots = new RecentMap<string, StoredResource>(2 * limits.maxResourcesInWork);
 
   constructor(
     private readonly dbs: Databases,
@@ -40,7 +47,7 @@ export class ResourceStore {
   }
 
   snapshot(key: string): StoredResource | undefined {
-    return this.dbs.resources.get(key) as StoredResource | undefined;
+    return this.recentSnapshots.get(key) ?? (this.dbs.resources.get(key) as StoredResource | undefined);
   }
 
   view(key: string): ResourceView | undefined {
@@ -57,6 +64,7 @@ export class ResourceStore {
   commit(key: string, previous: StoredResource | undefined, next: StoredResource, view: ResourceView, event: DueEventType) {
     return this.dbs.root.transaction(() => this.stage(key, previous, next, view, event)).then((committed) => {
       this.recentViews.set(key, view);
+      this.recentSnapshots.set(key, next);
       return committed;
     });
   }
@@ -84,6 +92,7 @@ export class ResourceStore {
 
   count(): number {
     // getStats reads the B-tree header; getCount walks every entry and maps the whole file.
-    return (this.dbs.resources.getStats() as { entryCount: number }).entryCount;
+    // Views, not snapshots: the snapshots' database also holds their shared record structures.
+    return (this.dbs.views.getStats() as { entryCount: number }).entryCount;
   }
 }
