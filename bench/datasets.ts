@@ -2,7 +2,7 @@
 // temp directory under a fingerprint of the code that shapes their bytes, so a later
 // invocation reuses them instead of spending most of its five minutes seeding.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,11 +37,17 @@ export async function freshDataSet(label: string, plan: SeedPlan): Promise<DataS
 
 /** A seeded directory kept between invocations; `plan.due.at` is fixed when it is first seeded. */
 export async function cachedDataSet(label: string, plan: SeedPlan): Promise<DataSet> {
-  const dir = join(tmpdir(), 'datapoints-bench', `${label}-${fingerprint(plan)}`);
+  const cacheDir = join(tmpdir(), 'datapoints-bench');
+  const name = `${label}-${fingerprint(plan)}`;
+  const dir = join(cacheDir, name);
   const tokenFile = join(dir, 'bench-token');
   if (existsSync(tokenFile) && Date.now() - statSync(tokenFile).mtimeMs < seededFreshForMs / 2) return { dir, token: readFileSync(tokenFile, 'utf8'), seededMs: null };
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  // Sets seeded by older code are never read again; the 1M one alone takes over 1 GB.
+  mkdirSync(cacheDir, { recursive: true });
+  for (const entry of readdirSync(cacheDir)) {
+    if (entry.startsWith(`${label}-`)) rmSync(join(cacheDir, entry), { recursive: true, force: true });
+  }
+  mkdirSync(dir);
   const started = performance.now();
   const token = await seedDataDir(dir, plan);
   // Written last: a directory without it was interrupted while seeding and is seeded again.

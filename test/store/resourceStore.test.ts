@@ -19,7 +19,7 @@ function availableResource(followers: number): StoredResource {
   const [available] = transition(machine, pending, {
     type: 'COLLECTED',
     at,
-    datapoints: { metrics: { followers: { value: followers, semantic: 'followers' } }, attributes: { name: `n${followers}` } },
+    datapoints: { metrics: { followers: { value: followers, semantic: 'followers' } }, attributes: { likes: { value: followers * 3, semantic: 'likes' } } },
   });
   return { value: available.value as StoredResource['value'], context: available.context };
 }
