@@ -38,8 +38,7 @@ export async function freshDataSet(label: string, plan: SeedPlan): Promise<DataS
 /** A seeded directory kept between invocations; `plan.due.at` is fixed when it is first seeded. */
 export async function cachedDataSet(label: string, plan: SeedPlan): Promise<DataSet> {
   const cacheDir = join(tmpdir(), 'datapoints-bench');
-  const name = `${label}-${fingerprint(plan)}`;
-  const dir = join(cacheDir, name);
+  const dir = join(cacheDir, `${label}-${fingerprint(plan)}`);
   const tokenFile = join(dir, 'bench-token');
   if (existsSync(tokenFile) && Date.now() - statSync(tokenFile).mtimeMs < seededFreshForMs / 2) return { dir, token: readFileSync(tokenFile, 'utf8'), seededMs: null };
   // Sets seeded by older code are never read again; the 1M one alone takes over 1 GB.

@@ -40,7 +40,8 @@ export function openDatabases(dataDir: string): Databases {
     root,
     // Snapshots share their msgpack record structures in the database instead of repeating
     // every key in every value: 387 -> 213 bytes a snapshot, decoding 5.6 -> 3.5 us, encoding
-    // 10.5 -> 3.8 us. Only the server writes snapshots, so no other process races to add one.
+    // 10.5 -> 3.8 us. One process at a time writes snapshots (the server, or the bench seeder
+    // before it starts), so no two processes race to add a structure.
     resources: named('resources', { sharedStructuresKey: Symbol.for('structures') }),
     views: named('views'),
     due: named('due', { keyEncoding: 'ordered-binary' }),
