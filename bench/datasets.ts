@@ -43,8 +43,9 @@ export async function cachedDataSet(label: string, plan: SeedPlan): Promise<Data
   if (existsSync(tokenFile) && Date.now() - statSync(tokenFile).mtimeMs < seededFreshForMs / 2) return { dir, token: readFileSync(tokenFile, 'utf8'), seededMs: null };
   // Sets seeded by older code are never read again; the 1M one alone takes over 1 GB.
   mkdirSync(cacheDir, { recursive: true });
+  const olderSet = new RegExp(`^${label}-[0-9a-f]{16}$`);
   for (const entry of readdirSync(cacheDir)) {
-    if (entry.startsWith(`${label}-`)) rmSync(join(cacheDir, entry), { recursive: true, force: true });
+    if (olderSet.test(entry)) rmSync(join(cacheDir, entry), { recursive: true, force: true });
   }
   mkdirSync(dir);
   const started = performance.now();

@@ -10,12 +10,24 @@ import { AccountStore } from '../src/store/accountStore.js';
 import { openDatabases, type Databases } from '../src/store/environment.js';
 import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
 
-/** The github account identifiers the benchmark tracks: `bench-<n>`. */
-export const benchIdentifier = (index: number) => `bench-${index}`;
+/**
+ * The accounts the benchmark tracks, per platform it seeds: github, which allows one
+ * resource per upstream call, and x, which looks up to 100 in one call. Each holds the
+ * semantic its collector reports for `posts`.
+ */
+export const benchPlatforms = {
+  github: { identifier: (index: number) => `bench-${index}`, postsSemantic: 'repositories' },
+  x: { identifier: (index: number) => `bench_${index}`, postsSemantic: 'posts' },
+} as const;
+export type BenchPlatform = keyof typeof benchPlatforms;
+
+/** The github account identifiers the search scenarios use: `bench-<n>`. */
+export const benchIdentifier = benchPlatforms.github.identifier;
 
 export interface SeedPlan {
-  /** Resources `bench-0` ... `bench-<count - 1>`, all available. */
+  /** Accounts `0` ... `count - 1` of the platform (github by default), all available. */
   count: number;
+  platform?: BenchPlatform;
   /** Resources from index `from` on fall due at `at` (by default after the freshness window). */
   due?: { from: number; at: number };
 }
@@ -43,7 +55,8 @@ export async function seedDataDir(dataDir: string, plan: SeedPlan): Promise<stri
 
 function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
   const store = new ResourceStore(dbs);
-  const template = availableTemplate(now);
+  const platform = benchPlatforms[plan.platform ?? 'github'];
+  const template = availableTemplate(now, platform.postsSemantic);
   const status: ResourceStatus = 'available';
   for (let start = 0; start < plan.count; start += seedChunk) {
     dbs.root.transactionSync(() => {
@@ -58,7 +71,7 @@ function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
           nextDueAt: plan.due && index >= plan.due.from ? plan.due.at : template.nextDueAt,
         };
         const next: StoredResource = { value: status, context };
-        store.stage(`github/account/${benchIdentifier(index)}`, undefined, next, renderView(status, context), dueEventFor[status]);
+        store.stage(`${plan.platform ?? 'github'}/account/${platform.identifier(index)}`, undefined, next, renderView(status, context), dueEventFor[status]);
       }
     });
   }
@@ -70,8 +83,8 @@ function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
  */
 export const seededFreshForMs = 30 * 24 * 3_600_000;
 
-/** One real `available` github account context, computed by the machine itself. */
-function availableTemplate(now: number): ResourceContext {
+/** One real `available` account context, computed by the machine itself. */
+function availableTemplate(now: number, postsSemantic: string): ResourceContext {
   const machine = createResourceMachine({ ...defaultPolicy, freshForMs: seededFreshForMs });
   const [pending] = initialTransition(machine, { createdAt: now });
   const [available] = transition(machine, pending, {
@@ -81,7 +94,7 @@ function availableTemplate(now: number): ResourceContext {
       metrics: {
         followers: { value: 1_000, semantic: 'followers' },
         following: { value: 10, semantic: 'following' },
-        posts: { value: 5, semantic: 'repositories' },
+        posts: { value: 5, semantic: postsSemantic },
       },
     },
   });
