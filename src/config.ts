@@ -18,6 +18,13 @@ export const limits = {
   dueScanBatch: 250,
   /** Resources being transitioned or collected at once, beyond which due work waits in the index. */
   maxResourcesInWork: 2_000,
+  /**
+   * Resource work started per event-loop turn (src/resources/workPace.ts): many while nobody
+   * searches, so a backlog drains fast; few while searches arrive, so that a search waits
+   * behind a couple of machine steps, not a long turn of them. Searching counts as arriving
+   * until `quietAfterMs` after the last one.
+   */
+  workPerTurn: { idle: 64, searching: 2, quietAfterMs: 250 },
   /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
   shutdownGraceMs: 4_000,
 } as const;

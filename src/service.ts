@@ -19,6 +19,7 @@ import type { Logger } from './log.js';
 import { createCollectors } from './platforms/collectors.js';
 import { createUpstreamHttp } from './platforms/http.js';
 import { ResourceHost } from './resources/host.js';
+import { WorkPace } from './resources/workPace.js';
 import { AccountStore } from './store/accountStore.js';
 import { openDatabases } from './store/environment.js';
 import { ResourceStore } from './store/resourceStore.js';
@@ -60,12 +61,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   const demand = new Subject<string>();
   const inFlight = new InFlight();
+  const workPace = new WorkPace(Date.now);
   const host = new ResourceHost({
     store,
     machine: createResourceMachine(options.policy),
     requestCollection: (key) => demand.next(key),
     now: Date.now,
     onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
+    workPerTurn: () => workPace.perTurn(),
   });
 
   const collection = collectResources(demand.pipe(inFlight.admit()), {
@@ -95,6 +98,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     authenticator,
     admissions: new Admissions(new QuotaMeter(new UsageStore(dbs)), new RateLimiter()),
     host,
+    workPace,
     log,
     nextRequestId: requestIdSource(),
     now: Date.now,

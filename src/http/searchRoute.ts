@@ -8,6 +8,7 @@ import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearch } from '../api/validation.js';
 import type { Logger } from '../log.js';
 import type { ResourceHost } from '../resources/host.js';
+import type { WorkPace } from '../resources/workPace.js';
 import { readBody, type BodyResult } from './body.js';
 import { apiErrors } from './errors.js';
 import { writeReply, type Reply } from './reply.js';
@@ -17,6 +18,8 @@ export interface SearchRouteDeps {
   authenticator: Authenticator;
   admissions: Admissions;
   host: ResourceHost;
+  /** Told of every search, so background resource work yields to searches. */
+  workPace: Pick<WorkPace, 'searched'>;
   log: Logger;
   nextRequestId(): string;
   now(): number;
@@ -44,6 +47,7 @@ export function searchRoute(deps: SearchRouteDeps) {
     const authorization = req.getHeader('authorization');
     const declaredLength = Number(req.getHeader('content-length') || 0);
     const now = deps.now();
+    deps.workPace.searched(now);
 
     const authentication = deps.authenticator.authenticate(authorization, now);
     if (authentication.kind !== 'authenticated') {

@@ -14,6 +14,8 @@ export interface ResourceHostOptions {
   requestCollection(key: string): void;
   now(): number;
   onError(key: string, error: unknown): void;
+  /** How many pieces of resource work may start this turn (WorkPace); all at once when absent. */
+  workPerTurn?(): number;
 }
 
 export class ResourceHost {
@@ -22,7 +24,7 @@ export class ResourceHost {
   private readonly step: ResourceStepper;
 
   constructor(private readonly options: ResourceHostOptions) {
-    this.queue = new KeyedQueue(options.onError);
+    this.queue = new KeyedQueue(options.onError, options.workPerTurn ?? (() => Number.POSITIVE_INFINITY));
     this.step = stepperFor(options.machine);
   }
 

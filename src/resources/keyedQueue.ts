@@ -1,7 +1,7 @@
 // Per-key single flight: work for one key runs strictly one after another, work for
 // different keys runs freely. The map only holds keys with work queued.
 //
-// Work starts at most `perTurn` pieces per turn of the event loop, the rest in later turns:
+// Work starts at most `perTurn()` pieces per turn of the event loop, the rest in later turns:
 // promise chains would otherwise run a whole due-scan or collection burst before the loop
 // reads another socket, and searches on the same thread would wait behind it.
 export class KeyedQueue {
@@ -11,7 +11,7 @@ export class KeyedQueue {
 
   constructor(
     private readonly onError: (key: string, error: unknown) => void,
-    private readonly perTurn = 16,
+    private readonly perTurn: () => number,
   ) {}
 
   run(key: string, work: () => Promise<void> | void): Promise<void> {
@@ -45,7 +45,7 @@ export class KeyedQueue {
     this.turnScheduled = true;
     setImmediate(() => {
       this.turnScheduled = false;
-      for (const start of this.ready.splice(0, this.perTurn)) start();
+      for (const start of this.ready.splice(0, this.perTurn())) start();
       if (this.ready.length > 0) this.scheduleTurn();
     });
   }
