@@ -27,9 +27,16 @@ export const median = (values: readonly number[]): number => {
 };
 
 let nonces = 0;
+const nonce = () => `n${process.pid.toString(36)}x${(nonces++).toString(36)}x`;
+
+const summary = (runs: WrkResult[]): Measurement => ({
+  requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+  p50Ms: median(runs.map((run) => run.p50Ms)),
+  p99Ms: median(runs.map((run) => run.p99Ms)),
+  runs,
+});
 
 export async function measure<T>(url: string, shape: LoadShape, timing: Timing, hooks: RunHooks<T> = {}): Promise<Measurement> {
-  const nonce = () => `n${process.pid.toString(36)}x${(nonces++).toString(36)}x`;
   if (timing.warmupSeconds > 0) await runWrk(url, shape, timing.warmupSeconds, nonce());
   const runs: WrkResult[] = [];
   for (let run = 0; run < timing.runs; run++) {
@@ -38,10 +45,18 @@ export async function measure<T>(url: string, shape: LoadShape, timing: Timing, 
     hooks.after?.(start as T, result);
     runs.push(result);
   }
-  return {
-    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
-    p50Ms: median(runs.map((run) => run.p50Ms)),
-    p99Ms: median(runs.map((run) => run.p99Ms)),
-    runs,
-  };
+  return summary(runs);
+}
+
+/**
+ * The same load against several servers in turn, run by run (A B C A B C ...), so that the
+ * machine's drift between runs falls on all of them alike and cancels in their ratios.
+ */
+export async function measureInterleaved(urls: readonly string[], shape: LoadShape, timing: Timing): Promise<Measurement[]> {
+  if (timing.warmupSeconds > 0) for (const url of urls) await runWrk(url, shape, timing.warmupSeconds, nonce());
+  const runs = urls.map((): WrkResult[] => []);
+  for (let run = 0; run < timing.runs; run++) {
+    for (const [index, url] of urls.entries()) runs[index]!.push(await runWrk(url, shape, timing.runSeconds, nonce()));
+  }
+  return runs.map(summary);
 }

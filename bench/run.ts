@@ -11,10 +11,10 @@ import { UsageStore } from '../src/store/usageStore.js';
 import { platformCodes } from '../src/model.js';
 import { CollectionProgress, collectionsPerSecond, type CollectionCounts } from './collectionProgress.js';
 import { cachedDataSet, copyOf, freshDataSet, type DataSet } from './datasets.js';
-import { measure, median, type Timing } from './measure.js';
+import { measure, measureInterleaved, median, type Measurement, type Timing } from './measure.js';
 import { preflight } from './preflight.js';
 import { memoryOf, startPinned, loadCore, serverCore, type RunningServer } from './processes.js';
-import { ratios, table, targetTable, writeRecord, type Baselines, type Profile, type ScenarioResult, type Target } from './report.js';
+import { ratios, table, targetTable, writeRecord, type Baselines, type ScenarioResult, type Target } from './report.js';
 import { coldTen, serviceScenarios, warmTen, type ScenarioShape } from './scenarios.js';
 import type { BenchPlatform } from './seed.js';
 import { ensureWrk } from './wrk.js';
@@ -39,13 +39,33 @@ const serve = (data: string, upstream = 'emulator') =>
 async function runScenario(server: RunningServer, scenario: ScenarioShape, notes: ScenarioResult['notes'] = {}, hooks = {}): Promise<ScenarioResult> {
   log(`  ${scenario.name}`);
   const answer = await preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check);
-  const measurement = await measure(server.url, scenario.shape, timing, hooks);
+  return resultOf(server, scenario, answer.bytes, await measure(server.url, scenario.shape, timing, hooks), notes);
+}
+
+/**
+ * A scenario measured run by run with both baselines answering a body of its size, all three
+ * servers up on the server core (the idle ones cost nothing), so their ratios see one machine.
+ */
+async function runWithBaselines(server: RunningServer, scenario: ScenarioShape): Promise<{ result: ScenarioResult; uws: Measurement; fastify: Measurement }> {
+  log(`  ${scenario.name}, run by run with uws-static and fastify-static`);
+  const answer = await preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check);
+  const baselineServers: RunningServer[] = [];
+  try {
+    for (const entry of ['uwsStatic', 'fastifyStatic']) baselineServers.push(await startPinned(serverCore, [baselineEntry(entry), String(answer.bytes)]));
+    const [measurement, uws, fastify] = await measureInterleaved([server.url, ...baselineServers.map(({ url }) => url)], scenario.shape, timing);
+    return { result: resultOf(server, scenario, answer.bytes, measurement!), uws: uws!, fastify: fastify! };
+  } finally {
+    await Promise.all(baselineServers.map((baseline) => baseline.stop()));
+  }
+}
+
+function resultOf(server: RunningServer, scenario: ScenarioShape, answerBytes: number, measurement: Measurement, notes: ScenarioResult['notes'] = {}): ScenarioResult {
   const memory = memoryOf(server.pid);
   const served = measurement.runs.reduce((sum, run) => sum + run.requests, 0);
   const wrong = measurement.runs.reduce((sum, run) => sum + (scenario.expectStatus === 200 ? run.non2xx : run.requests - run.non2xx) + run.socketErrors, 0);
   if (wrong > 0) notes = { ...notes, unexpectedAnswers: wrong };
   return {
-    name: scenario.name, what: scenario.what, profile: scenario.profile, answerBytes: answer.bytes, measurement,
+    name: scenario.name, what: scenario.what, profile: scenario.profile, answerBytes, measurement,
     peakRssMiB: memory.peakRssMiB, anonRssMiB: memory.anonMiB, notes: { ...notes, measuredRequests: served },
   };
 }
@@ -60,33 +80,26 @@ async function persistedUsage(dir: string): Promise<number> {
   }
 }
 
-async function warmScenarios(warm: DataSet): Promise<ScenarioResult[]> {
+/** The first scenario of each profile is measured run by run with that profile's baselines. */
+async function warmScenarios(warm: DataSet): Promise<{ results: ScenarioResult[]; baselines: Baselines }> {
   const results: ScenarioResult[] = [];
+  const baselines = { uws: {}, fastify: {} } as Baselines;
   for (const scenario of serviceScenarios(warm.token)) {
     const server = await serve(warm.dir);
     try {
-      results.push(await runScenario(server, scenario));
+      if (baselines.uws[scenario.profile]) {
+        results.push(await runScenario(server, scenario));
+        continue;
+      }
+      const paired = await runWithBaselines(server, scenario);
+      results.push(paired.result);
+      baselines.uws[scenario.profile] = paired.uws;
+      baselines.fastify[scenario.profile] = paired.fastify;
     } finally {
       await server.stop();
     }
   }
-  return results;
-}
-
-async function baselines(shapes: Record<Profile, ScenarioShape>, sizes: Record<Profile, number>): Promise<Baselines> {
-  const result = { uws: {}, fastify: {} } as Baselines;
-  for (const [kind, entry] of [['uws', 'uwsStatic'], ['fastify', 'fastifyStatic']] as const) {
-    for (const profile of ['search10', 'search1'] as const) {
-      log(`  ${entry} (${profile}, ${sizes[profile]} bytes)`);
-      const server = await startPinned(serverCore, [baselineEntry(entry), String(sizes[profile])]);
-      try {
-        result[kind][profile] = await measure(server.url, shapes[profile].shape, timing);
-      } finally {
-        await server.stop();
-      }
-    }
-  }
-  return result;
+  return { results, baselines };
 }
 
 async function millionScenario(): Promise<{ result: ScenarioResult; startupMs: number; startRssMiB: number; seededMs: number | null }> {
@@ -220,13 +233,9 @@ async function main(): Promise<void> {
 
   const warm = await freshDataSet('warm', { count: 1_000 });
   log('service, warm data');
-  const warmResults = await warmScenarios(warm);
+  const { results: warmResults, baselines: base } = await warmScenarios(warm);
   const byName = new Map(warmResults.map((result) => [result.name, result]));
   const usage = await persistedUsage(warm.dir);
-  log('baselines');
-  const profileShapes = { search10: serviceScenarios(warm.token)[0]!, search1: serviceScenarios(warm.token)[1]! };
-  const sizes = { search10: byName.get('search-10-warm')!.answerBytes, search1: byName.get('search-1-warm')!.answerBytes };
-  const base = await baselines(profileShapes, sizes);
   rmSync(warm.dir, { recursive: true, force: true });
 
   log('service, 1M resources');
