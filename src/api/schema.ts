@@ -1,7 +1,10 @@
-// One schema is both the TypeScript type of a search request and its compiled validator
-// (STYLE: HTTP edge). It is built from the platform registry, so each platform's address
-// syntax (decisions 8) is checked in the same compiled pass as the request's shape.
-import Type, { type TSchema } from 'typebox';
+// The schemas of a search request are both its TypeScript types and its compiled validators
+// (STYLE: HTTP edge): the envelope (an object with 1-10 references of three strings) in one
+// compiled check, then each identifier against its platform and type's compiled address
+// syntax (decisions 8), found by name. One union of every platform's reference schema would
+// try them in turn for every reference; measured in the server, that cost a quarter of a
+// warm 10-resource search.
+import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { limits } from '../config.js';
 import type { ResourceType } from '../model.js';
@@ -11,34 +14,36 @@ import type { IdentifierRule } from '../platforms/types.js';
 export const identifierSchema = (rule: IdentifierRule) =>
   Type.String({ pattern: rule.pattern.source, maxLength: rule.maxLength, minLength: 1 });
 
-const referenceSchemas: TSchema[] = [];
 const identifierValidators = new Map<string, ReturnType<typeof Compile>>();
 for (const platform of platforms.values()) {
   for (const [type, rule] of Object.entries(platform.identifiers) as Array<[ResourceType, IdentifierRule]>) {
-    referenceSchemas.push(
-      Type.Object({ platform: Type.Literal(platform.code), type: Type.Literal(type), identifier: identifierSchema(rule) }),
-    );
     identifierValidators.set(`${platform.code}/${type}`, Compile(identifierSchema(rule)));
   }
 }
 
 /**
- * Whether an identifier is valid for an accepted platform and type, judged by the same
- * compiled schema as the fast path, so an explanation never disagrees with the check.
+ * Whether an identifier is valid for a platform and type; false for a platform or type
+ * that does not exist. The fast path and the explanations of a 422 both judge by it.
  */
 export function isValidIdentifier(platform: string, type: string, identifier: string): boolean {
-  return identifierValidators.get(`${platform}/${type}`)!.Check(identifier);
+  return identifierValidators.get(`${platform}/${type}`)?.Check(identifier) ?? false;
 }
 
-export const SearchRequest = Type.Object({
-  resources: Type.Array(Type.Union(referenceSchemas), { minItems: 1, maxItems: limits.maxResourcesPerRequest }),
+export const ResourceReference = Type.Object({ platform: Type.String(), type: Type.String(), identifier: Type.String() });
+export type ResourceReference = Static<typeof ResourceReference>;
+
+export const SearchEnvelope = Type.Object({
+  resources: Type.Array(ResourceReference, { minItems: 1, maxItems: limits.maxResourcesPerRequest }),
 });
+export type SearchEnvelope = Static<typeof SearchEnvelope>;
 
-export interface ResourceReference {
-  platform: string;
-  type: string;
-  identifier: string;
+const envelopeValidator = Compile(SearchEnvelope);
+
+/** The fast path: whether a parsed body is a valid search request, in compiled checks only. */
+export function isValidSearch(body: unknown): body is SearchEnvelope {
+  if (!envelopeValidator.Check(body)) return false;
+  for (const { platform, type, identifier } of body.resources) {
+    if (!isValidIdentifier(platform, type, identifier)) return false;
+  }
+  return true;
 }
-
-/** The whole request in one compiled check: the fast path for valid requests. */
-export const searchRequestValidator = Compile(SearchRequest);
