@@ -2,7 +2,7 @@
 // (STYLE: HTTP edge): the envelope (an object with 1-10 references of three strings) in one
 // compiled check, then each identifier against its platform and type's compiled address
 // syntax (decisions 8), found by name: a union of every platform's reference schema would
-// try its alternatives in turn, up to twenty for a reference of the last platform.
+// try its alternatives in turn, all fifteen for a reference of the last platform.
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { limits } from '../config.js';
