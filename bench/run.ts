@@ -115,15 +115,25 @@ async function millionScenario(): Promise<{ result: ScenarioResult; startupMs: n
   }
 }
 
+interface CollectingServer {
+  server: RunningServer;
+  data: DataSet;
+  emulatorUrl: string;
+  /** Counts the server's completed collections from outside, in its LMDB. */
+  progress: CollectionProgress;
+}
+
 /** The emulator is the upstream, not the system under test: it runs beside wrk, on the load core. */
-async function withCollectingServer<T>(label: string, platform: BenchPlatform, run: (server: RunningServer, data: DataSet, emulatorUrl: string) => Promise<T>): Promise<T> {
+async function withCollectingServer<T>(label: string, platform: BenchPlatform, run: (collecting: CollectingServer) => Promise<T>): Promise<T> {
   const template = await cachedDataSet(`collect-${platform}`, { platform, count: dueCount + 100, due: { from: 100, at: Date.now() } });
   const data = copyOf(template, label);
   const emulator = await startPinned(loadCore, [cli, 'emulator', '--port', '0']);
   const server = await serve(data.dir, emulator.url);
+  const progress = new CollectionProgress(data.dir);
   try {
-    return await run(server, data, emulator.url);
+    return await run({ server, data, emulatorUrl: emulator.url, progress });
   } finally {
+    await progress.close();
     await server.stop();
     await emulator.stop();
     rmSync(data.dir, { recursive: true, force: true });
@@ -139,46 +149,34 @@ async function collectOnlyRate(progress: CollectionProgress): Promise<number> {
 }
 
 async function collectionScenario(): Promise<{ result: ScenarioResult; collectOnlyPerSecond: number; duringSearchPerSecond: number; ranDry: boolean }> {
-  return withCollectingServer('collect', 'github', async (server, data) => {
-    const progress = new CollectionProgress(data.dir);
-    try {
-      const collectOnlyPerSecond = await collectOnlyRate(progress);
-      const during: number[] = [];
-      let ranDry = false;
-      const hooks = {
-        before: () => progress.count(),
-        after: (start: CollectionCounts) => {
-          const end = progress.count();
-          during.push(collectionsPerSecond(start, end));
-          if (end.waiting === 0) ranDry = true;
-        },
-      };
-      const scenario = { ...warmTen(data.token), name: 'search-10-warm+collecting', what: 'search-10-warm while the collector refreshes due resources from an emulator on the other core' };
-      const result = await runScenario(server, scenario, {}, hooks);
-      const duringSearchPerSecond = median(during);
-      result.notes = { ...result.notes, collectOnlyPerSecond, collectPerSecondDuringSearch: duringSearchPerSecond, ranDry };
-      return { result, collectOnlyPerSecond, duringSearchPerSecond, ranDry };
-    } finally {
-      await progress.close();
-    }
+  return withCollectingServer('collect', 'github', async ({ server, data, progress }) => {
+    const collectOnlyPerSecond = await collectOnlyRate(progress);
+    const during: number[] = [];
+    let ranDry = false;
+    const hooks = {
+      before: () => progress.count(),
+      after: (start: CollectionCounts) => {
+        const end = progress.count();
+        during.push(collectionsPerSecond(start, end));
+        if (end.waiting === 0) ranDry = true;
+      },
+    };
+    const scenario = { ...warmTen(data.token), name: 'search-10-warm+collecting', what: 'search-10-warm while the collector refreshes due resources from an emulator on the other core' };
+    const result = await runScenario(server, scenario, {}, hooks);
+    const duringSearchPerSecond = median(during);
+    result.notes = { ...result.notes, collectOnlyPerSecond, collectPerSecondDuringSearch: duringSearchPerSecond, ranDry };
+    return { result, collectOnlyPerSecond, duringSearchPerSecond, ranDry };
   });
 }
 
 /** The same pipeline on x, whose collector looks up to 100 accounts in one upstream call. */
 async function batchedCollectionRate(): Promise<number> {
-  return withCollectingServer('collect-batched', 'x', async (_server, data) => {
-    const progress = new CollectionProgress(data.dir);
-    try {
-      return await collectOnlyRate(progress);
-    } finally {
-      await progress.close();
-    }
-  });
+  return withCollectingServer('collect-batched', 'x', ({ progress }) => collectOnlyRate(progress));
 }
 
 /** Searches while every platform hangs: due refreshes time out and the breakers open (issue 5). */
 async function hangingScenario(): Promise<ScenarioResult> {
-  return withCollectingServer('hanging', 'github', async (server, data, emulatorUrl) => {
+  return withCollectingServer('hanging', 'github', async ({ server, data, emulatorUrl }) => {
     for (const platform of platformCodes) {
       const answer = await fetch(`${emulatorUrl}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ platform, identifier: '*', mode: 'timeout' }) });
       if (answer.status !== 204) throw new Error(`the emulator refused the ${platform} fault: ${answer.status}`);

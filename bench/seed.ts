@@ -55,7 +55,8 @@ export async function seedDataDir(dataDir: string, plan: SeedPlan): Promise<stri
 
 function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
   const store = new ResourceStore(dbs);
-  const platform = benchPlatforms[plan.platform ?? 'github'];
+  const code = plan.platform ?? 'github';
+  const platform = benchPlatforms[code];
   const template = availableTemplate(now, platform.postsSemantic);
   const status: ResourceStatus = 'available';
   for (let start = 0; start < plan.count; start += seedChunk) {
@@ -71,7 +72,7 @@ function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
           nextDueAt: plan.due && index >= plan.due.from ? plan.due.at : template.nextDueAt,
         };
         const next: StoredResource = { value: status, context };
-        store.stage(`${plan.platform ?? 'github'}/account/${platform.identifier(index)}`, undefined, next, renderView(status, context), dueEventFor[status]);
+        store.stage(`${code}/account/${platform.identifier(index)}`, undefined, next, renderView(status, context), dueEventFor[status]);
       }
     });
   }
