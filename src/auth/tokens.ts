@@ -1,5 +1,5 @@
 // Token secrets: a recognisable prefix, 192 random bits, stored only as a SHA-256 digest.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const tokenPrefix = 'dp_';
 
@@ -8,8 +8,9 @@ export function generateToken(): { secret: string; id: string; digest: string } 
   return { secret, id: 'tok_' + randomBytes(6).toString('hex'), digest: digestToken(secret) };
 }
 
+/** Every authenticated request digests its token: the one-shot hash is ~3x a Hash object's cost. */
 export function digestToken(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Compares digests in constant time; the lookup by digest already hides the secret. */

@@ -24,7 +24,7 @@ export function startEmulator(port = 0, now: () => number = Date.now): Promise<R
   app.post('/_emulator/faults', (res) => {
     res.onAborted(() => undefined);
     readBody(res, maxFaultBody, (result) => {
-      const problem = result.kind === 'complete' ? applyFault(world, result.body) : 'body too large';
+      const problem = result.kind === 'complete' ? applyFault(world, result.text) : 'body too large';
       res.cork(() => {
         if (problem) res.writeStatus('400 Bad Request').writeHeader('content-type', 'application/json').end(JSON.stringify({ error: problem }));
         else res.writeStatus('204 No Content').endWithoutBody();
@@ -91,10 +91,10 @@ function send(res: HttpResponse, reply: EmulatorReply): void {
   });
 }
 
-function applyFault(world: EmulatorWorld, body: Buffer): string | undefined {
+function applyFault(world: EmulatorWorld, body: string): string | undefined {
   let fault: unknown;
   try {
-    fault = JSON.parse(body.toString('utf8'));
+    fault = JSON.parse(body);
   } catch {
     return 'body must be JSON';
   }

@@ -91,7 +91,7 @@ function answer(body: BodyResult, deps: SearchRouteDeps): Reply {
   if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.body.toString('utf8'));
+    parsed = JSON.parse(body.text);
   } catch {
     return apiErrors.invalid(['Request body must be valid JSON']);
   }

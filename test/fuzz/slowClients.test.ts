@@ -19,12 +19,13 @@ const head = (token: string, length: number) =>
 /** Everything the server sends until it has sent a whole response with a body. */
 function response(socket: Socket): Promise<string> {
   return new Promise((resolve) => {
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk.toString();
-      const end = text.indexOf('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(text);
-      if (end >= 0 && length && text.length >= end + 4 + Number(length[1])) resolve(text);
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      // Counted in bytes, as Content-Length is, and decoded once whole.
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(received.toString('latin1'));
+      if (end >= 0 && length && received.length >= end + 4 + Number(length[1])) resolve(received.toString('utf8'));
     });
   });
 }
@@ -78,4 +79,24 @@ t.test('slow clients - connections dropped mid-body or stalled leak nothing and 
   await ts.service.stop();
   const stopMs = Date.now() - stopping;
   t.ok(stopMs < 1_000, `graceful stop took ${stopMs} ms, not the shutdown grace period`);
+});
+
+t.test('slow clients - a character split between body chunks is read whole', async (t) => {
+  const ts = await startTestService(t);
+  const token = await ts.tokenFor('split', { plan: 'paid' });
+  // Not a valid GitHub login, so the 422 echoes it: the echo shows how the body was decoded.
+  const identifier = 'caf\u00e9-\u{1F600}';
+  const split = Buffer.from(JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier }] }));
+  const socket = await rawSocket(ts);
+  t.teardown(() => socket.destroy());
+  const answered = response(socket);
+  socket.write(head(token, split.length));
+  // One byte at a time: every multi-byte character arrives in pieces, in separate chunks.
+  for (const byte of split) {
+    socket.write(Buffer.of(byte));
+    await sleep(2);
+  }
+  const text = await answered;
+  t.match(text, /^HTTP\/1\.1 422 /, 'the invalid identifier is refused');
+  t.ok(text.includes(`'${identifier}'`), 'and echoed with every character intact');
 });
