@@ -1,6 +1,5 @@
 // Monthly quota per account (service-spec 8, decisions 15, 18). Counting is synchronous, so
 // concurrent requests can never overshoot; the returned promise is the durable commit.
-import { limits } from '../config.js';
 import type { UsageStore } from '../store/usageStore.js';
 import { monthOf } from './calendar.js';
 
@@ -10,15 +9,7 @@ interface MonthCount {
   used: number;
 }
 
-export interface QuotaMeterOptions {
-  /** How long counts gather after a write lands before the next write starts. */
-  pauseAfterWriteMs?: number;
-  /** Resolves after `ms` (tests hold it to decide when a pause ends). */
-  wait?(ms: number): Promise<unknown>;
-}
-
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
-const timer = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class QuotaMeter {
   private readonly counts = new Map<string, MonthCount>();
@@ -28,13 +19,7 @@ export class QuotaMeter {
   /** The write on its way to disk: at most one, so a busy server commits fewer, larger batches. */
   private inFlight: Promise<boolean> | null = null;
 
-  private readonly afterWrite: () => Promise<unknown>;
-
-  constructor(private readonly usage: UsageStore, options: QuotaMeterOptions = {}) {
-    const pauseMs = options.pauseAfterWriteMs ?? limits.quotaPauseAfterWriteMs;
-    const wait = options.wait ?? timer;
-    this.afterWrite = pauseMs > 0 ? () => wait(pauseMs) : endOfTurn;
-  }
+  constructor(private readonly usage: UsageStore) {}
 
   used(account: string, now: number): number {
     return this.current(account, now).used;
@@ -44,9 +29,6 @@ export class QuotaMeter {
    * Counts one request and resolves when the new count is on disk. Every request counted in
    * one turn of the event loop shares one write per account (group commit, issue 4): a busy
    * account costs one put per commit, not one per request; lmdb groups the puts into commits.
-   * While a write is on its way, counts gather until it lands and a short pause after: each
-   * commit costs the server's core ~100 us, so a busy server commits less often, in bigger
-   * batches, and an idle one still writes at the end of the turn.
    */
   count(account: string, now: number): Promise<boolean> {
     const current = this.current(account, now);
@@ -54,7 +36,7 @@ export class QuotaMeter {
     this.unwritten.add(current);
     if (!this.nextFlush) {
       const flush = () => this.flush();
-      this.nextFlush = (this.inFlight ? this.inFlight.then(this.afterWrite, this.afterWrite) : endOfTurn()).then(flush, flush);
+      this.nextFlush = (this.inFlight ?? endOfTurn()).then(flush, flush);
     }
     return this.nextFlush;
   }

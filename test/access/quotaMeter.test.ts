@@ -1,7 +1,6 @@
 // Group commit of quota counts (issue 4): counts of one turn share one write per account, at
-// most one write is on its way at a time, the next starts only after a pause once it landed,
-// and a request is answered only once the write that holds its count has landed (issue 2: a
-// counted request survives a crash).
+// most one write is on its way at a time, and a request is answered only once the write that
+// holds its count has landed (issue 2: a counted request survives a crash).
 import t from 'tap';
 import { QuotaMeter } from '../../src/access/quotaMeter.js';
 import type { UsageStore } from '../../src/store/usageStore.js';
@@ -29,13 +28,6 @@ function heldUsage(stored: Record<string, number> = {}) {
   return { usage: usage as unknown as UsageStore, writes };
 }
 
-/** Pauses between writes that end only when the test says so. */
-function heldPauses() {
-  const pauses: Array<{ ms: number; end(): void }> = [];
-  const wait = (ms: number) => new Promise<void>((resolve) => pauses.push({ ms, end: resolve }));
-  return { wait, pauses };
-}
-
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Whether a promise has settled, after letting pending callbacks run. */
@@ -59,14 +51,12 @@ t.test('quota meter - counts of one turn share one write per account, holding th
   t.same(await Promise.all(counted), [true, true, true]);
 });
 
-t.test('quota meter - counts made while a write is on its way go in one write, a pause after it lands', async (t) => {
+t.test('quota meter - counts made while a write is on its way go in one write after it lands', async (t) => {
   const { usage, writes } = heldUsage();
-  const { wait, pauses } = heldPauses();
-  const meter = new QuotaMeter(usage, { pauseAfterWriteMs: 3, wait });
+  const meter = new QuotaMeter(usage);
   const first = meter.count('acme', now);
   await endOfTurn();
-  t.equal(writes.length, 1, 'with no write on its way, the count is written at the end of its turn');
-  t.same(pauses, [], 'without a pause');
+  t.equal(writes.length, 1);
   const later = [meter.count('acme', now)];
   await endOfTurn();
   later.push(meter.count('acme', now));
@@ -75,30 +65,21 @@ t.test('quota meter - counts made while a write is on its way go in one write, a
   writes[0]!.land();
   t.equal(await first, true);
   await endOfTurn();
-  t.equal(writes.length, 1, 'nor while the pause after it lasts');
-  t.same(pauses.map(({ ms }) => ms), [3], 'the pause is the configured one');
-  later.push(meter.count('acme', now));
-  pauses[0]!.end();
-  await endOfTurn();
-  t.equal(writes.length, 2, 'the waiting counts are written together once the pause ends');
-  t.equal(writes[1]!.count, 4, 'including those made during the pause');
+  t.equal(writes.length, 2, 'the waiting counts are written together once the first landed');
+  t.equal(writes[1]!.count, 3);
   t.notOk(await settled(Promise.all(later)), 'their requests wait for their own write');
   writes[1]!.land();
-  t.same(await Promise.all(later), [true, true, true]);
+  t.same(await Promise.all(later), [true, true]);
 });
 
 t.test('quota meter - a failed write fails its requests, and the next counts are still written', async (t) => {
   const { usage, writes } = heldUsage();
-  const { wait, pauses } = heldPauses();
-  const meter = new QuotaMeter(usage, { wait });
+  const meter = new QuotaMeter(usage);
   const lost = meter.count('acme', now);
   await endOfTurn();
   const next = meter.count('acme', now);
   writes[0]!.fail(new Error('disk full'));
   await t.rejects(lost, /disk full/);
-  await endOfTurn();
-  t.equal(writes.length, 1, 'a failed write is paused after like any other');
-  pauses[0]!.end();
   await endOfTurn();
   t.equal(writes.length, 2, 'the counts waiting behind the failed write are written');
   t.equal(writes[1]!.count, 2, 'the write carries every count made so far');
