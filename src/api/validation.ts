@@ -4,7 +4,7 @@
 import { limits } from '../config.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
 import { platforms } from '../platforms/registry.js';
-import { isValidIdentifier, isValidSearch, type ResourceReference } from './schema.js';
+import { identifierSyntax, isSearchEnvelope, type ResourceReference } from './schema.js';
 
 export interface RequestedResource {
   platform: PlatformCode;
@@ -18,16 +18,22 @@ export interface RequestedResource {
 export type SearchValidation = { ok: true; resources: RequestedResource[] } | { ok: false; errors: string[] };
 
 export function validateSearch(body: unknown): SearchValidation {
-  if (isValidSearch(body)) return { ok: true, resources: requested(body.resources) };
-  return { ok: false, errors: explain(body) };
+  const resources = isSearchEnvelope(body) ? requested(body.resources) : undefined;
+  return resources ? { ok: true, resources } : { ok: false, errors: explain(body) };
 }
 
-function requested(references: ResourceReference[]): RequestedResource[] {
+/**
+ * The resources a valid envelope asks for, in one pass that checks, normalizes and keys each
+ * reference; undefined as soon as one is invalid (explain() then says why).
+ */
+function requested(references: ResourceReference[]): RequestedResource[] | undefined {
   const resources: RequestedResource[] = [];
-  for (const { platform, type, identifier } of references) {
+  for (let index = 0; index < references.length; index++) {
+    const { platform, type, identifier } = references[index]!;
+    const syntax = identifierSyntax(platform, type);
+    if (!syntax?.isValid(identifier)) return undefined;
     if (sentBefore(resources, platform, type, identifier)) continue;
-    const rule = platforms.get(platform as PlatformCode)!.identifiers[type as ResourceType]!;
-    const ref = { platform: platform as PlatformCode, type: type as ResourceType, identifier: rule.normalize(identifier) };
+    const ref = { platform: platform as PlatformCode, type: type as ResourceType, identifier: syntax.rule.normalize(identifier) };
     resources.push({ platform: ref.platform, type: ref.type, identifier, key: resourceKey(ref) });
   }
   return resources;
@@ -84,11 +90,10 @@ function explainReference(element: unknown, index: number): string[] {
   const platform = platforms.get(platformCode as PlatformCode);
   if (!platform) return [...errors, `Resources platform '${echo(platformCode)}' is not supported`];
   if (type === undefined) return errors;
-  // hasOwn: a type such as 'constructor' must not find Object.prototype's members.
-  const rule = Object.hasOwn(platform.identifiers, type) ? platform.identifiers[type as ResourceType] : undefined;
-  if (!rule) return [...errors, `Resources type '${echo(type)}' is not supported on platform '${platform.code}'`];
-  if (identifier !== undefined && !isValidIdentifier(platform.code, type, identifier)) {
-    errors.push(`Resources identifier '${echo(identifier)}' is not valid on platform '${platform.code}': ${rule.hint}`);
+  const syntax = identifierSyntax(platform.code, type);
+  if (!syntax) return [...errors, `Resources type '${echo(type)}' is not supported on platform '${platform.code}'`];
+  if (identifier !== undefined && !syntax.isValid(identifier)) {
+    errors.push(`Resources identifier '${echo(identifier)}' is not valid on platform '${platform.code}': ${syntax.rule.hint}`);
   }
   return errors;
 }

@@ -3,7 +3,7 @@
 // its one place of the platform's URL and decodes back to exactly the (normalized) identifier.
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
-import { isValidIdentifier } from '../../src/api/schema.js';
+import { identifierSyntax } from '../../src/api/schema.js';
 import { limits } from '../../src/config.js';
 import { eventually, startTestService, type SearchAnswer } from '../helpers/service.js';
 import { canaryOf, rules, type Rule } from './canaries.js';
@@ -82,7 +82,7 @@ async function lookUpAll(lookup: (lookups: Lookup[]) => Promise<SearchAnswer>, l
 
 const refusedWith = (chunk: Lookup[]) => ({ status: 422, body: { errors: chunk.map(({ rule, identifier }) => invalidMessage(rule, identifier)) } });
 const acceptedWith = () => ({ status: 200 });
-const isValid = ({ rule, identifier }: Lookup) => isValidIdentifier(rule.platform, rule.type, identifier);
+const isValid = ({ rule, identifier }: Lookup) => identifierSyntax(rule.platform, rule.type)!.isValid(identifier);
 
 /** Waits until the upstream has seen every expected part, then reads every target it got. */
 async function upstreamParts(upstream: RecordingUpstream, expected: Set<Part>) {
