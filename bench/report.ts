@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Measurement } from './measure.js';
+import { median, type Measurement } from './measure.js';
 
 export type Profile = 'search10' | 'search1';
 
@@ -24,6 +24,8 @@ export interface ScenarioResult {
 export interface Baselines {
   uws: Record<Profile, Measurement>;
   fastify: Record<Profile, Measurement>;
+  /** The scenario of each profile measured run by run with its baselines. */
+  pairedWith: Record<Profile, string>;
 }
 
 export interface Target {
@@ -34,12 +36,17 @@ export interface Target {
 
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
+/**
+ * Requests/s over each baseline's. For the scenario run by run with its baselines, the
+ * median of the ratios of each run's neighbours: each ratio then sees one state of the
+ * machine, where the ratio of medians could pair a fast run with a slow one.
+ */
 export function ratios(result: ScenarioResult, baselines: Baselines) {
-  const rps = result.measurement.requestsPerSecond;
-  return {
-    vsUws: rps / baselines.uws[result.profile].requestsPerSecond,
-    vsFastify: rps / baselines.fastify[result.profile].requestsPerSecond,
-  };
+  const over = (baseline: Measurement) =>
+    baselines.pairedWith[result.profile] === result.name
+      ? median(result.measurement.runs.map((run, index) => run.requestsPerSecond / baseline.runs[index]!.requestsPerSecond))
+      : result.measurement.requestsPerSecond / baseline.requestsPerSecond;
+  return { vsUws: over(baselines.uws[result.profile]), vsFastify: over(baselines.fastify[result.profile]) };
 }
 
 export function table(results: readonly ScenarioResult[], baselines: Baselines): string {

@@ -24,7 +24,7 @@ const cli = join(distRoot, 'src', 'cli.js');
 const baselineEntry = (name: string) => join(distRoot, 'bench', 'baselines', `${name}.js`);
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
-const timing: Timing = flags.quick ? { warmupSeconds: 1, runs: 1, runSeconds: 2 } : { warmupSeconds: 2, runs: 3, runSeconds: 3 };
+const timing: Timing = flags.quick ? { warmupSeconds: 1, runs: 1, runSeconds: 2 } : { warmupSeconds: 2, runs: 5, runSeconds: 2 };
 const millionCount = 1_000_000;
 /** Enough due resources to keep the collector busy through the whole collection scenario. */
 const dueCount = 200_000;
@@ -83,7 +83,7 @@ async function persistedUsage(dir: string): Promise<number> {
 /** The first scenario of each profile is measured run by run with that profile's baselines. */
 async function warmScenarios(warm: DataSet): Promise<{ results: ScenarioResult[]; baselines: Baselines }> {
   const results: ScenarioResult[] = [];
-  const baselines = { uws: {}, fastify: {} } as Baselines;
+  const baselines = { uws: {}, fastify: {}, pairedWith: {} } as Baselines;
   for (const scenario of serviceScenarios(warm.token)) {
     const server = await serve(warm.dir);
     try {
@@ -95,6 +95,7 @@ async function warmScenarios(warm: DataSet): Promise<{ results: ScenarioResult[]
       results.push(paired.result);
       baselines.uws[scenario.profile] = paired.uws;
       baselines.fastify[scenario.profile] = paired.fastify;
+      baselines.pairedWith[scenario.profile] = scenario.name;
     } finally {
       await server.stop();
     }
