@@ -45,3 +45,23 @@ t.test('resource store - snapshots in the older inline format read back beside s
   t.equal(store.count(), 1, 'resources are counted by their views: only the newer one has one');
   t.same([...reopened.resources.getKeys()], ['github/account/newer', 'github/account/older'], 'the shared structures are no resource');
 });
+
+t.test('resource store - a view read from disk is kept in memory from its second read on', async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const key = 'github/account/octocat';
+  const viewOf = (followers: number) => renderView('available', availableResource(followers).context);
+  // Written behind the store's back, so that what it answers shows where it read from.
+  const writeBehind = (followers: number) => {
+    const view = viewOf(followers);
+    return dbs.views.put(key, [view.tail, view.refreshAfter]);
+  };
+  const store = new ResourceStore(dbs);
+  await writeBehind(1);
+  t.same(store.view(key), viewOf(1), 'the first read comes from disk');
+  await writeBehind(2);
+  t.same(store.view(key), viewOf(2), 'so does the second: one read did not cache it');
+  await writeBehind(3);
+  t.same(store.view(key), viewOf(2), 'the third is served from memory: the second read cached it');
+  t.equal(store.view('github/account/nobody'), undefined, 'a resource never written has no view');
+});
