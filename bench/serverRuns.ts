@@ -32,7 +32,13 @@ export async function runWithBaselines(server: RunningServer, scenario: Scenario
   const answer = await preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check);
   const baselineServers: RunningServer[] = [];
   try {
-    for (const name of baselineNames) baselineServers.push(await startPinned([serverCore], [baselineEntry(baselineEntries[name]), String(answer.bytes)]));
+    for (const name of baselineNames) {
+      const baseline = await startPinned([serverCore], [baselineEntry(baselineEntries[name]), String(answer.bytes)]);
+      baselineServers.push(baseline);
+      // A baseline must answer the scenario's request with 200 and as many bytes as the service.
+      const check = await preflight(baseline.url, scenario.shape, 200);
+      if (check.bytes !== answer.bytes) throw new Error(`${name} answered ${check.bytes} bytes, the service ${answer.bytes}`);
+    }
     const memory = sampleMemory(server.pid);
     const [measurement, ...measured] = await measureInterleaved([server.url, ...baselineServers.map(({ url }) => url)], scenario.shape, timing);
     const of = (name: BaselineName) => measured[baselineNames.indexOf(name)]!;
