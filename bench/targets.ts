@@ -28,7 +28,8 @@ interface TargetRow {
 }
 
 const ratio = (value: number) => `${value.toFixed(2)} x`;
-const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
+const whole = (value: number) => Math.round(value).toLocaleString('en-US');
+const perSecond = (value: number) => `${whole(value)}/s`;
 const mib = (value: number) => `${value.toFixed(0)} MiB`;
 
 function checked(scenario: string, target: string, checks: readonly Check[], context = ''): TargetRow {
@@ -42,7 +43,7 @@ function checked(scenario: string, target: string, checks: readonly Check[], con
 }
 
 const p99Check = (result: ScenarioResult): Check => ({ label: 'p99', measured: `${result.measurement.p99Ms.toFixed(2)} ms`, met: result.measurement.p99Ms <= 5 });
-const requestsOf = (result: ScenarioResult) => `${perSecond(result.measurement.requestsPerSecond).replace('/s', '')} req/s`;
+const requestsOf = (result: ScenarioResult) => `${whole(result.measurement.requestsPerSecond)} req/s`;
 
 function threadsRow(threads: ThreadsFigures | null): TargetRow {
   const scenario = '`--threads 2` vs `--threads 1`, server on both cores';
