@@ -5,7 +5,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 
 export interface Databases {
   root: RootDatabase;
-  /** resource key -> persisted machine snapshot ({ value, context }) */
+  /** resource key -> persisted machine snapshot ({ value, context }), versioned by its commits */
   resources: Database;
   /** resource key -> pre-rendered result view, read by every search */
   views: Database;
@@ -34,7 +34,7 @@ export function openDatabases(dataDir: string): Databases {
     // Reads in the server must see writes made by the CLI process (FACTS: lmdb).
     cache: false,
   });
-  const named = (name: string, options: { keyEncoding?: 'ordered-binary'; sharedStructuresKey?: symbol } = {}) =>
+  const named = (name: string, options: { keyEncoding?: 'ordered-binary'; sharedStructuresKey?: symbol; useVersions?: boolean } = {}) =>
     root.openDB({ name, ...options });
   return {
     root,
@@ -42,7 +42,7 @@ export function openDatabases(dataDir: string): Databases {
     // every key in every value: 387 -> 213 bytes a snapshot, decoding 5.6 -> 3.5 us, encoding
     // 10.5 -> 3.8 us. One process at a time writes snapshots (the server, or the bench seeder
     // before it starts), so no two processes race to add a structure.
-    resources: named('resources', { sharedStructuresKey: Symbol.for('structures') }),
+    resources: named('resources', { sharedStructuresKey: Symbol.for('structures'), useVersions: true }),
     views: named('views'),
     due: named('due', { keyEncoding: 'ordered-binary' }),
     accounts: named('accounts'),
