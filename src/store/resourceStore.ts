@@ -5,7 +5,7 @@
 import type { ResourceContext, DueEventType } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
 import { limits } from '../config.js';
-import type { Databases } from './environment.js';
+import { entryCount, type Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
 import { RecentMap } from './recentMap.js';
 
@@ -71,13 +71,13 @@ export class ResourceStore {
     const recent = this.recentSnapshots.get(key);
     if (recent) return recent;
     const stored = this.dbs.resources.getEntry(key);
-    return stored && { resource: stored.value as StoredResource, version: stored.version ?? 0 };
+    return stored && { resource: stored.value, version: stored.version ?? 0 };
   }
 
   view(key: string): ResourceView | undefined {
     const recent = this.recentViews.get(key);
     if (recent) return recent;
-    const stored = this.dbs.views.get(key) as [string, number] | undefined;
+    const stored = this.dbs.views.get(key);
     if (!stored) return undefined;
     const view = { tail: stored[0], refreshAfter: stored[1] };
     if (this.viewDoorkeeper.admit(key)) this.recentViews.set(key, view);
@@ -137,8 +137,8 @@ export class ResourceStore {
   dueBefore(now: number, limit: number): DueEntry[] {
     const entries: DueEntry[] = [];
     for (const { key, value } of this.dbs.due.getRange({ start: [0], end: [now + 1], limit })) {
-      const [dueAt, resourceKey] = key as [number, string];
-      entries.push({ key: resourceKey, dueAt, event: value as DueEventType });
+      const [dueAt, resourceKey] = key;
+      entries.push({ key: resourceKey, dueAt, event: value });
     }
     return entries;
   }
@@ -146,7 +146,7 @@ export class ResourceStore {
   count(): number {
     // getStats reads the B-tree header; getCount walks every entry and maps the whole file.
     // Views, not snapshots: the snapshots' database also holds their shared record structures.
-    return (this.dbs.views.getStats() as { entryCount: number }).entryCount;
+    return entryCount(this.dbs.views);
   }
 }
 

@@ -1,0 +1,28 @@
+// The data directory as a server holds it: opened, then claimed for this process alone, and
+// given up again on a clean stop (docs/storage.md, "One server per data directory").
+import { claimDataDirectory } from './dataDirectoryClaim.js';
+import { openDatabases, type Databases } from './environment.js';
+
+export interface ServerDirectory {
+  dbs: Databases;
+  /** Releases the claim and closes the databases; call it once everything else has stopped. */
+  close(): Promise<void>;
+}
+
+/** Throws a DataDirectoryError, having closed what it opened, when the directory is not this server's to use. */
+export async function openServerDirectory(dataDir: string): Promise<ServerDirectory> {
+  const dbs = openDatabases(dataDir);
+  try {
+    const claim = await claimDataDirectory(dbs);
+    return {
+      dbs,
+      async close() {
+        await claim.release();
+        await dbs.root.close();
+      },
+    };
+  } catch (error) {
+    await dbs.root.close();
+    throw error;
+  }
+}
