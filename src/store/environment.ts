@@ -1,10 +1,12 @@
 // The one place that knows the LMDB layout: which databases exist, how their keys are built
 // and what their values are (docs/storage.md, "Layout").
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { DueEventType } from '../../machines/resource.js';
 import type { AccountRecord, TokenRecord } from './accountStore.js';
+import { DataDirectoryError } from './dataDirectoryError.js';
+import { checkFormat } from './formatVersion.js';
 import type { StoredResource } from './resourceStore.js';
 
 /** A server's claim on its data directory (dataDirectoryClaim.ts). */
@@ -56,11 +58,26 @@ export interface Databases {
   meta: MetaDatabase;
 }
 
-export function openDatabases(dataDir: string): Databases {
-  mkdirSync(dataDir, { recursive: true });
+export interface OpenOptions {
+  /**
+   * false: refuse, with a DataDirectoryError, a directory that holds no data file instead of
+   * creating one (for commands that only read, where a mistyped --data must not leave an empty
+   * store behind). true by default.
+   */
+  create?: boolean;
+}
+
+/**
+ * Opens the data directory, creating it unless told not to, and checks its format. Throws a
+ * DataDirectoryError when the directory is missing (create: false) or of another format.
+ */
+export function openDatabases(dataDir: string, { create = true }: OpenOptions = {}): Databases {
+  // lmdb-js treats the path as the data file; the directory holds it and its lock file.
+  const path = join(dataDir, 'datapoints.mdb');
+  if (create) mkdirSync(dataDir, { recursive: true });
+  else if (!existsSync(path)) throw new DataDirectoryError(`no data directory at ${dataDir} (start the server once, or pass --data)`);
   const root = open({
-    // lmdb-js treats the path as the data file; the directory holds it and its lock file.
-    path: join(dataDir, 'datapoints.mdb'),
+    path,
     // Large enough for millions of resources; LMDB grows the file lazily.
     mapSize: 64 * 1024 ** 3,
     maxDbs: 16,
@@ -70,7 +87,7 @@ export function openDatabases(dataDir: string): Databases {
   // lmdb types a database by one value type; the meta database holds one type per key, which
   // MetaDatabase states key by key (every write goes through it, so every read is of that type).
   const meta: Database = root.openDB({ name: 'meta' });
-  return {
+  const dbs: Databases = {
     root,
     dataDir,
     // Snapshots share their msgpack record structures in the database instead of repeating
@@ -86,10 +103,11 @@ export function openDatabases(dataDir: string): Databases {
     usage: root.openDB({ name: 'usage', keyEncoding: 'ordered-binary' }),
     meta,
   };
-}
-
-/** How many entries a database holds, from its B-tree header (getCount would walk them all). */
-export function entryCount(db: Pick<Database, 'getStats'>): number {
-  const stats: { entryCount?: unknown } = db.getStats();
-  return typeof stats.entryCount === 'number' ? stats.entryCount : 0;
+  try {
+    checkFormat(dbs, create);
+  } catch (error) {
+    void root.close();
+    throw error;
+  }
+  return dbs;
 }

@@ -5,7 +5,8 @@
 import type { ResourceContext, DueEventType } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
 import { limits } from '../config.js';
-import { entryCount, type Databases } from './environment.js';
+import { entryCount } from './entryCount.js';
+import type { Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
 import { RecentMap } from './recentMap.js';
 

@@ -7,6 +7,7 @@ import { DataDirectoryError } from '../../src/store/dataDirectoryError.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
 import { cli, cliPath, startServer } from '../helpers/cli.js';
 import { tempDataDir } from '../helpers/service.js';
+import { serveArgs, serveRefused } from './refusedServe.js';
 
 function openOn(t: Test, dataDir: string): Databases {
   const dbs = openDatabases(dataDir);
@@ -48,14 +49,6 @@ t.test('data directory claim - the claim of a process that is gone, or of a reus
   t.not(dbs.meta.get('serverClaim')?.started, 'another start', 'a reused pid holds nothing');
   await overReused.release();
 });
-
-const serveArgs = (dataDir: string) => ['serve', '--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--upstream', 'emulator'];
-
-/** A `serve` that is expected to refuse: it must end on its own (a started server would not). */
-function serveRefused(dataDir: string) {
-  const result = spawnSync(process.execPath, [cliPath, ...serveArgs(dataDir)], { encoding: 'utf8', timeout: 30_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 t.test('one server per data directory - a second serve is refused with one line naming the holder', async (t) => {
   const dataDir = tempDataDir(t);
