@@ -23,6 +23,7 @@ import { WorkPace } from './resources/workPace.js';
 import { AccountStore } from './store/accountStore.js';
 import { ResourceStore } from './store/resourceStore.js';
 import { openServerDirectory } from './store/serverDirectory.js';
+import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
 
 export interface ServiceOptions {
@@ -49,7 +50,7 @@ export interface RunningService {
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { log } = options;
-  const dataDirectory = await openServerDirectory(options.dataDir);
+  const dataDirectory = await openServerDirectory(options.dataDir, upstreamKindOf(options.upstream));
   const { dbs } = dataDirectory;
   const store = new ResourceStore(dbs);
   const emulator = options.upstream === 'emulator' ? await startEmulator(0) : undefined;

@@ -1,7 +1,9 @@
-// The data directory as a server holds it: opened, then claimed for this process alone, and
-// given up again on a clean stop (docs/storage.md, "One server per data directory").
+// The data directory as a server holds it: opened, claimed for this process alone, checked
+// against the server's upstream, and given up again on a clean stop (docs/storage.md, "One
+// server per data directory" and "Where the counts came from").
 import { claimDataDirectory } from './dataDirectoryClaim.js';
-import { openDatabases, type Databases } from './environment.js';
+import { openDatabases, type Databases, type UpstreamKind } from './environment.js';
+import { adoptUpstreamKind } from './upstreamKind.js';
 
 export interface ServerDirectory {
   dbs: Databases;
@@ -10,10 +12,16 @@ export interface ServerDirectory {
 }
 
 /** Throws a DataDirectoryError, having closed what it opened, when the directory is not this server's to use. */
-export async function openServerDirectory(dataDir: string): Promise<ServerDirectory> {
+export async function openServerDirectory(dataDir: string, upstream: UpstreamKind): Promise<ServerDirectory> {
   const dbs = openDatabases(dataDir);
   try {
     const claim = await claimDataDirectory(dbs);
+    try {
+      await adoptUpstreamKind(dbs, upstream);
+    } catch (error) {
+      await claim.release();
+      throw error;
+    }
     return {
       dbs,
       async close() {
