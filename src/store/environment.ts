@@ -14,6 +14,8 @@ export interface ServerClaim {
   pid: number;
   /** The holder's start time (clock ticks since boot, from /proc), so a reused pid holds nothing; null where unknown. */
   started: string | null;
+  /** The claimed directory's device and inode, so a claim copied with the data (a backup) holds nothing. */
+  directory: string;
 }
 
 /** Where a directory's resources were collected from: the platforms themselves, or the emulator. */
