@@ -109,7 +109,8 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
   try {
     checkFormat(dbs, create);
   } catch (error) {
-    void root.close();
+    // The refusal is what the caller needs to hear; a failure to close behind it is not.
+    root.close().catch(() => undefined);
     throw error;
   }
   return dbs;
