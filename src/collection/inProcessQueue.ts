@@ -18,6 +18,8 @@ export class InProcessCollectionQueue implements CollectionQueue {
   private readonly redeliveries: Waiting[] = [];
   /** Leases out, in the order they were taken, which with one lease length is expiry order. */
   private readonly leased = new Map<Lease, number>();
+  /** Keys of the leases out: each is out once at most. */
+  private readonly leasedKeys = new Set<string>();
   private readonly signal = new Subject<void>();
   readonly waiting: Observable<void> = this.signal.asObservable();
 
@@ -27,7 +29,7 @@ export class InProcessCollectionQueue implements CollectionQueue {
   ) {}
 
   request(key: string): Promise<void> {
-    if (!this.waitingByKey.has(key)) {
+    if (!this.waitingByKey.has(key) && !this.leasedKeys.has(key)) {
       this.waitingByKey.set(key, 0);
       this.signal.next();
     }
@@ -51,13 +53,14 @@ export class InProcessCollectionQueue implements CollectionQueue {
   }
 
   ack(lease: Lease): Promise<void> {
-    this.leased.delete(lease);
+    if (this.leased.delete(lease)) this.leasedKeys.delete(lease.key);
     return Promise.resolve();
   }
 
   release(lease: Lease): Promise<void> {
     // A lease that expired meanwhile was queued again already.
     if (this.leased.delete(lease)) {
+      this.leasedKeys.delete(lease.key);
       this.redeliveries.push({ key: lease.key, delivered: lease.delivery });
       this.signal.next();
     }
@@ -67,6 +70,7 @@ export class InProcessCollectionQueue implements CollectionQueue {
   private lease(key: string, delivered: number, expiresAt: number): Lease {
     const lease: Lease = { key, delivery: delivered + 1 };
     this.leased.set(lease, expiresAt);
+    this.leasedKeys.add(key);
     return lease;
   }
 
@@ -75,6 +79,7 @@ export class InProcessCollectionQueue implements CollectionQueue {
     for (const [lease, expiresAt] of this.leased) {
       if (expiresAt > now) break;
       this.leased.delete(lease);
+      this.leasedKeys.delete(lease.key);
       this.redeliveries.push({ key: lease.key, delivered: lease.delivery });
     }
   }

@@ -14,7 +14,10 @@ export interface Lease {
 }
 
 export interface CollectionQueue {
-  /** Asks for the resource `key` to be collected. A key already waiting is not queued twice. */
+  /**
+   * Asks for the resource `key` to be collected. A key already waiting, or leased and not yet
+   * acknowledged, is not queued again: the collection coming or under way answers this request.
+   */
   request(key: string): Promise<void>;
   /**
    * Takes up to `limit` waiting requests (possibly none), oldest first, each leased to the caller.
