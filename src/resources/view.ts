@@ -1,5 +1,6 @@
 // Pre-renders the part of a search result that depends on the resource alone, so that a
-// search concatenates strings instead of building and serializing objects (issue 4).
+// search concatenates strings instead of building and serializing objects
+// (docs/architecture.md, "The path of a search").
 import type { ResourceContext } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
 import type { ResourceView } from '../store/resourceStore.js';
