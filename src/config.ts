@@ -32,6 +32,11 @@ export const limits = {
    * "Stopping"); it ends before the shutdown grace so that giving back fits in it.
    */
   collectionStopGraceMs: 3_500,
+  /**
+   * A machine step whose conditional commit loses to another writer is computed again from the
+   * winner's snapshot, at most this many times in all (docs/architecture.md, "Conditional commits").
+   */
+  commitAttempts: 5,
   /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
   shutdownGraceMs: 4_000,
 } as const;

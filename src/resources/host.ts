@@ -1,14 +1,16 @@
 // Resources are virtual actors: no live actor or timer per resource. An event loads the
 // snapshot from LMDB, a pure step of the machine computes the next one (machines/step.ts), the
-// result is persisted, and only then are the machine's effects run (docs/architecture.md,
-// "The path of a collection"). Every step goes through the work registry, one at a time per
-// resource. The host is written to only: searches read views from the store, and ask for
-// work through `wanted` after their answer is rendered.
+// result is committed on condition that the snapshot is still the one read, and only then are
+// the machine's effects run (docs/architecture.md, "The path of a collection" and "Conditional
+// commits"). Every step goes through the work registry, one at a time per resource. The host is
+// written to only: searches read views from the store, and ask for work through `wanted` after
+// their answer is rendered.
 import { eventForOutcome } from '../../machines/outcomeEvent.js';
 import { dueEventFor, type ResourceEvent, type ResourceMachine } from '../../machines/resource.js';
 import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../machines/step.js';
+import { limits } from '../config.js';
 import type { CollectionOutcome } from '../model.js';
-import type { ResourceStore, StoredResource } from '../store/resourceStore.js';
+import type { ResourceStore, StoredResource, VersionedResource } from '../store/resourceStore.js';
 import type { ResourceDemand } from './demand.js';
 import { renderView } from './view.js';
 import type { WorkRegistry } from './workRegistry.js';
@@ -63,10 +65,12 @@ export class ResourceHost implements ResourceDemand {
    */
   abandoned(key: string): Promise<void> {
     return this.options.work.step(key, async () => {
-      const stored = this.options.store.snapshot(key);
+      const stored = this.options.store.snapshotEntry(key);
       const at = this.options.now();
-      if (!stored || stored.context.nextDueAt <= at) return;
-      await this.persist(key, stored, { value: stored.value, context: { ...stored.context, nextDueAt: at } });
+      if (!stored || stored.resource.context.nextDueAt <= at) return;
+      const { value, context } = stored.resource;
+      // Lost to another writer: the stored due time is no longer this collection's lease.
+      await this.commit(key, stored, { value, context: { ...context, nextDueAt: at } });
     });
   }
 
@@ -76,23 +80,36 @@ export class ResourceHost implements ResourceDemand {
   }
 
   private async createOrRefresh(key: string, at: number): Promise<void> {
-    if (this.options.store.snapshot(key)) return this.apply(key, { type: 'REFRESH_DUE', at });
+    if (this.options.store.snapshotEntry(key)) return this.apply(key, { type: 'REFRESH_DUE', at });
     const [snapshot, actions] = this.step.initial(at);
-    await this.persist(key, undefined, storedFrom(snapshot));
-    this.act(key, actions);
+    // Lost: another writer created the resource, and asked for its collection itself.
+    if (await this.commit(key, undefined, storedFrom(snapshot))) this.act(key, actions);
   }
 
+  /**
+   * Steps the machine from the stored snapshot and commits the result if that snapshot is still
+   * the stored one. When another writer committed first, the step is computed again from what
+   * it wrote, a bounded number of times.
+   */
   private async apply(key: string, event: ResourceEvent): Promise<void> {
-    const stored = this.options.store.snapshot(key);
-    if (!stored) return;
-    const snapshot = this.options.machine.resolveState(stored);
-    const [next, actions] = this.step.next(snapshot, event);
-    if (next !== snapshot) await this.persist(key, stored, storedFrom(next));
-    this.act(key, actions);
+    for (let attempt = 1; ; attempt++) {
+      const stored = this.options.store.snapshotEntry(key);
+      if (!stored) return;
+      const snapshot = this.options.machine.resolveState(stored.resource);
+      const [next, actions] = this.step.next(snapshot, event);
+      if (next === snapshot || (await this.commit(key, stored, storedFrom(next)))) {
+        this.act(key, actions);
+        return;
+      }
+      if (attempt >= limits.commitAttempts) {
+        throw new Error(`${event.type} for ${key} not committed: another writer changed it ${attempt} times in a row`);
+      }
+    }
   }
 
-  private persist(key: string, previous: StoredResource | undefined, next: StoredResource) {
-    return this.options.store.commit(key, previous, next, renderView(next.value, next.context), dueEventFor[next.value]);
+  private commit(key: string, stored: VersionedResource | undefined, next: StoredResource): Promise<boolean> {
+    const view = renderView(next.value, next.context);
+    return this.options.store.commit(key, stored?.version, stored?.resource, next, view, dueEventFor[next.value]);
   }
 
   private act(key: string, actions: ReadonlyArray<{ type: string }>): void {
