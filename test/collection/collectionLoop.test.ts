@@ -25,6 +25,7 @@ interface Options {
   /** Virtual milliseconds until the platform answers for an identifier; Infinity: never. */
   answerAfterMs?(identifier: string): number;
   maxCollecting?: number;
+  leaseMs?: number;
   sink?: Partial<OutcomeSink>;
   /** Wraps the collection pipeline (to make it fail). */
   wrapCollect?(collect: (keys: Observable<string>) => Observable<CollectionResult>): (keys: Observable<string>) => Observable<CollectionResult>;
@@ -32,7 +33,7 @@ interface Options {
 
 function loopWorld(t: Test, options: Options = {}) {
   const time = new VirtualTime();
-  const queue = new InProcessCollectionQueue(leaseMs, time.now);
+  const queue = new InProcessCollectionQueue(options.leaseMs ?? leaseMs, time.now);
   const work = new WorkRegistry(new WorkPace(1));
   const health = new Health(time.now);
   const calls: Array<{ identifier: string; at: number; signal: AbortSignal }> = [];
@@ -169,6 +170,19 @@ t.test('collection loop - room is counted once per resource and never exceeded',
   await step;
   world.work.releaseCollection(key('d'));
   t.equal(world.work.size, 0);
+});
+
+t.test('collection loop - a lease delivered again while its collection is still out is acknowledged, not collected twice', async (t) => {
+  const world = loopWorld(t, { leaseMs: 500, answerAfterMs: (identifier) => (identifier === 'a' ? 800 : 100) });
+  await world.queue.request(key('a'));
+  await world.time.advance(600);
+  await world.queue.request(key('b'));
+  await world.time.advance(0);
+  t.same(world.calls.map((call) => call.identifier), ['a', 'b'], 'the expired lease of a came back with b and was not collected again');
+  await world.time.advance(200);
+  t.same(world.delivered.map((entry) => [entry.key, entry.at]), [[key('b'), 700], [key('a'), 800]]);
+  await world.time.advance(5_000);
+  t.equal(world.calls.length, 2, 'nothing left to deliver again');
 });
 
 t.test('collection loop - a failing pipeline is logged, reported, started again, and its work redelivered', async (t) => {

@@ -1,0 +1,85 @@
+// The pace of resource work: queued pieces run in slices of at most `sliceMs` per turn of the
+// event loop (at least one piece a turn), in the order they came, settling as the work does.
+import t from 'tap';
+import { WorkPace } from '../../src/resources/workPace.js';
+
+/** A loop whose turns the test runs by hand, and a clock each piece of work moves on. */
+function manualLoop() {
+  const turns: Array<() => void> = [];
+  let now = 0;
+  return {
+    clock: () => now,
+    spend: (ms: number) => void (now += ms),
+    nextTurn: (run: () => void) => void turns.push(run),
+    /** Runs the next turn; returns false when none is scheduled. */
+    turn: () => {
+      const run = turns.shift();
+      run?.();
+      return run !== undefined;
+    },
+  };
+}
+
+t.test('work pace - a turn runs pieces until its slice is used, the rest in later turns', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace(1, loop.clock, loop.nextTurn);
+  const ran: number[][] = [];
+  let current: number[] = [];
+  // Each piece takes 0.4 ms: a 1 ms slice fits three (0, 0.4, 0.8 started under 1 ms).
+  const pieces = Array.from({ length: 7 }, (_, index) => pace.run(() => {
+    current.push(index);
+    loop.spend(0.4);
+  }));
+  t.equal(pace.waiting, 7, 'nothing runs in the turn that queued it');
+  while (loop.turn()) {
+    ran.push(current);
+    current = [];
+  }
+  t.same(ran, [[0, 1, 2], [3, 4, 5], [6]]);
+  t.equal(pace.waiting, 0);
+  await Promise.all(pieces);
+});
+
+t.test('work pace - a piece longer than the slice still runs, one a turn', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace(1, loop.clock, loop.nextTurn);
+  const ran: string[] = [];
+  for (const name of ['a', 'b']) void pace.run(() => {
+    ran.push(name);
+    loop.spend(5);
+  });
+  loop.turn();
+  t.same(ran, ['a']);
+  loop.turn();
+  t.same(ran, ['a', 'b']);
+});
+
+t.test('work pace - each run settles as its work does', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace(1, loop.clock, loop.nextTurn);
+  const value = pace.run(async () => undefined);
+  const thrown = pace.run(() => {
+    throw new Error('step failed');
+  });
+  const rejected = pace.run(() => Promise.reject(new Error('commit failed')));
+  loop.turn();
+  await t.resolves(value);
+  await t.rejects(thrown, { message: 'step failed' });
+  await t.rejects(rejected, { message: 'commit failed' });
+});
+
+t.test('work pace - with the real event loop, other callbacks run between slices', async (t) => {
+  const pace = new WorkPace(1);
+  const order: string[] = [];
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  const pieces = Array.from({ length: 4 }, (_, index) => pace.run(() => {
+    order.push(`piece ${index}`);
+    busy(2);
+  }));
+  setImmediate(() => order.push('other callback'));
+  await Promise.all(pieces);
+  t.same(order.slice(0, 2), ['piece 0', 'other callback'], 'a callback queued meanwhile runs after the first slice');
+});
