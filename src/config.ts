@@ -19,10 +19,12 @@ export const limits = {
   /** Resources being transitioned or collected at once, beyond which due work waits in the index. */
   maxResourcesInWork: 2_000,
   /**
-   * Resource work runs in slices of at most this many milliseconds per event-loop turn
-   * (docs/architecture.md, "Pacing background work"), so a search waits behind one slice at most.
+   * Resource work runs in slices of at most `sliceMs` per event-loop turn, so a search waits
+   * behind one slice at most, and at most `maxRunning` steps are unfinished at once, so a
+   * search's usage commit waits behind few resource commits (docs/architecture.md, "Pacing
+   * background work").
    */
-  workSliceMs: 1,
+  resourceWork: { sliceMs: 1, maxRunning: 16 },
   /** How often the collection loop asks its queue for work besides the queue's own signal. */
   collectionPollMs: 25,
   /** A failed background pipeline (collection, due work) starts again after this pause. */

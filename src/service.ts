@@ -67,7 +67,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
 
   const health = new Health();
-  const work = new WorkRegistry(new WorkPace(limits.workSliceMs));
+  const work = new WorkRegistry(new WorkPace(limits.resourceWork));
   const queue = new InProcessCollectionQueue(options.policy.leaseMs, Date.now);
   const host = new ResourceHost({
     store,

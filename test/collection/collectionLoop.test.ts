@@ -34,7 +34,7 @@ interface Options {
 function loopWorld(t: Test, options: Options = {}) {
   const time = new VirtualTime();
   const queue = new InProcessCollectionQueue(options.leaseMs ?? leaseMs, time.now);
-  const work = new WorkRegistry(new WorkPace(1));
+  const work = new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 }));
   const health = new Health(time.now);
   const calls: Array<{ identifier: string; at: number; signal: AbortSignal }> = [];
   let inFlight = 0;

@@ -19,7 +19,7 @@ outcomeSinkContract(t, 'resource host as outcome sink', async (t) => {
   const host = new ResourceHost({
     store,
     machine: createResourceMachine(defaultPolicy),
-    work: new WorkRegistry(new WorkPace(1)),
+    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: () => undefined,
     now: () => clock.now,
     random: () => 0.5,

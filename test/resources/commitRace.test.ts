@@ -46,7 +46,7 @@ function hostOn(t: Test, dataDir: string, beforeCommit: () => Promise<void>) {
   const host = new ResourceHost({
     store,
     machine,
-    work: new WorkRegistry(new WorkPace(1)),
+    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: (resource) => requested.push(resource),
     now: () => at + 1_000,
     random: () => 0.5,

@@ -23,7 +23,7 @@ function hostOn(dataDir: string, clock: { now: number }) {
   const host = new ResourceHost({
     store,
     machine,
-    work: new WorkRegistry(new WorkPace(1)),
+    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: (k) => requested.push(k),
     now: () => clock.now,
     random: () => 0,

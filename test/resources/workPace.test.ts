@@ -1,5 +1,6 @@
 // The pace of resource work: queued pieces run in slices of at most `sliceMs` per turn of the
-// event loop (at least one piece a turn), in the order they came, settling as the work does.
+// event loop (at least one piece a turn), at most `maxRunning` unfinished at once, in the order
+// they came, settling as the work does.
 import t from 'tap';
 import { WorkPace } from '../../src/resources/workPace.js';
 
@@ -22,7 +23,7 @@ function manualLoop() {
 
 t.test('work pace - a turn runs pieces until its slice is used, the rest in later turns', async (t) => {
   const loop = manualLoop();
-  const pace = new WorkPace(1, loop.clock, loop.nextTurn);
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, loop.clock, loop.nextTurn);
   const ran: number[][] = [];
   let current: number[] = [];
   // Each piece takes 0.4 ms: a 1 ms slice fits three (0, 0.4, 0.8 started under 1 ms).
@@ -42,7 +43,7 @@ t.test('work pace - a turn runs pieces until its slice is used, the rest in late
 
 t.test('work pace - a piece longer than the slice still runs, one a turn', async (t) => {
   const loop = manualLoop();
-  const pace = new WorkPace(1, loop.clock, loop.nextTurn);
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, loop.clock, loop.nextTurn);
   const ran: string[] = [];
   for (const name of ['a', 'b']) void pace.run(() => {
     ran.push(name);
@@ -56,7 +57,7 @@ t.test('work pace - a piece longer than the slice still runs, one a turn', async
 
 t.test('work pace - each run settles as its work does', async (t) => {
   const loop = manualLoop();
-  const pace = new WorkPace(1, loop.clock, loop.nextTurn);
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, loop.clock, loop.nextTurn);
   const value = pace.run(async () => undefined);
   const thrown = pace.run(() => {
     throw new Error('step failed');
@@ -68,8 +69,32 @@ t.test('work pace - each run settles as its work does', async (t) => {
   await t.rejects(rejected, { message: 'commit failed' });
 });
 
+t.test('work pace - at most maxRunning pieces are unfinished at once; one finishing lets the next start', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace({ sliceMs: 1_000, maxRunning: 2 }, loop.clock, loop.nextTurn);
+  const finishers: Array<() => void> = [];
+  const started: number[] = [];
+  const pieces = Array.from({ length: 4 }, (_, index) => pace.run(() => new Promise<void>((resolve) => {
+    started.push(index);
+    finishers.push(resolve);
+  })));
+  while (loop.turn());
+  t.same(started, [0, 1], 'two running, the others wait, and no turn is scheduled for them');
+  finishers[0]!();
+  await pieces[0];
+  while (loop.turn());
+  t.same(started, [0, 1, 2], 'one finished: one more starts');
+  for (const finish of finishers.slice(1)) finish();
+  await Promise.all(pieces.slice(1, 3));
+  while (loop.turn());
+  finishers[3]!();
+  await Promise.all(pieces);
+  t.same(started, [0, 1, 2, 3]);
+  t.equal(pace.waiting, 0);
+});
+
 t.test('work pace - with the real event loop, other callbacks run between slices', async (t) => {
-  const pace = new WorkPace(1);
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 16 });
   const order: string[] = [];
   const busy = (ms: number) => {
     const until = performance.now() + ms;

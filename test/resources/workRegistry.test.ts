@@ -4,7 +4,7 @@ import t from 'tap';
 import { WorkPace } from '../../src/resources/workPace.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 
-const newRegistry = () => new WorkRegistry(new WorkPace(1));
+const newRegistry = () => new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 }));
 
 t.test('work registry - steps for one resource run in order, a failing one does not stop the next', async (t) => {
   const work = newRegistry();
