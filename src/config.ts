@@ -24,7 +24,7 @@ export const limits = {
    * search's usage commit waits behind few resource commits (docs/architecture.md, "Pacing
    * background work").
    */
-  resourceWork: { sliceMs: 1, maxRunning: 16 },
+  resourceWork: { sliceMs: 1, maxRunning: 64 },
   /** How often the collection loop asks its queue for work besides the queue's own signal. */
   collectionPollMs: 25,
   /** A failed background pipeline (collection, due work) starts again after this pause. */
