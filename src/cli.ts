@@ -28,7 +28,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   // parseArgs reports unknown flags as TypeErrors with a code: they are usage errors too.
   const code = (error as { code?: unknown } | undefined)?.code;
   const isUsage = error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
-  // A data directory the operator must fix is one line too, with exit 1 (docs/storage.md).
+  // A data directory the operator must fix is one line too, with exit 1 (docs/storage.md,
+  // "What the command line may do while a server runs").
   const isOneLine = isUsage || error instanceof DataDirectoryError;
   process.stderr.write(`datapoints: ${isOneLine ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(isUsage ? 2 : 1);
