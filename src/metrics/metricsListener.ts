@@ -27,9 +27,9 @@ export function registerMetricsRoute(app: TemplatedApp, metrics: PrometheusMetri
     res.onAborted(() => {
       aborted = true;
     });
-    metrics.registry.metrics().then(
+    metrics.exposition().then(
       (text) => {
-        if (!aborted) writeText(res, '200 OK', metrics.registry.contentType, text);
+        if (!aborted) writeText(res, '200 OK', metrics.contentType, text);
       },
       (error: unknown) => {
         log.error({ err: error }, 'metrics not gathered');

@@ -1,10 +1,12 @@
 // The Prometheus recorder (docs/operations-endpoints.md, "Metrics"): counters and a latency
-// histogram fed by the events of `Metrics`, and gauges read from their sources when scraped, so
-// nothing polls between scrapes. Its registry is its own (never prom-client's global one), so
+// histogram fed by the events of `Metrics` (answers through a lighter tally of their own, see
+// ./answerTally.ts), and gauges read from their sources when scraped, so nothing polls between
+// scrapes. Its registry is its own (never prom-client's global one), so
 // that two services in one process (tests) do not share series.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { BreakerState } from '../../streams/circuitBreaker.js';
 import { platformCodes, type CollectionOutcome, type PlatformCode } from '../model.js';
+import { AnswerTally } from './answerTally.js';
 import type { Metrics, RefusalReason } from './metrics.js';
 import { storageSize, type StatsSource } from './storageSize.js';
 
@@ -31,36 +33,18 @@ const outcomeKinds: ReadonlyArray<CollectionOutcome['kind']> = ['found', 'notFou
 const refusalReasons: readonly RefusalReason[] = ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited'];
 const breakerStates: readonly BreakerState[] = ['closed', 'open', 'halfOpen'];
 
-interface AnswerSeries {
-  count: Counter.Internal;
-  latency: Histogram.Internal<string>;
-}
-
 export class PrometheusMetrics implements Metrics {
-  readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'status'>;
-  private readonly latency: Histogram<'route' | 'status'>;
+  private readonly registry = new Registry();
+  private readonly answers = new AnswerTally(
+    { requests: 'datapoints_http_requests_total', duration: 'datapoints_http_request_duration_seconds' },
+    latencyBuckets,
+  );
   private readonly refusals: Counter<'reason'>;
   private readonly collections: Counter<'platform' | 'outcome'>;
-  /** The labelled series of each route and status, found without building a label key per answer. */
-  private readonly answerSeries = new Map<string, Map<string, AnswerSeries>>();
 
   constructor(sources: MetricSources = {}) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
-      name: 'datapoints_http_requests_total',
-      help: 'HTTP answers written, by route and status code',
-      labelNames: ['route', 'status'],
-      registers,
-    });
-    this.latency = new Histogram({
-      name: 'datapoints_http_request_duration_seconds',
-      help: 'Time from a request arriving to its answer being written, by route and status code',
-      labelNames: ['route', 'status'],
-      buckets: latencyBuckets,
-      registers,
-    });
     this.refusals = new Counter({
       name: 'datapoints_admissions_refused_total',
       help: 'Search requests refused before their body was read, by reason',
@@ -82,16 +66,17 @@ export class PrometheusMetrics implements Metrics {
   }
 
   requestAnswered(route: string, status: string, seconds: number): void {
-    let byStatus = this.answerSeries.get(route);
-    if (!byStatus) this.answerSeries.set(route, (byStatus = new Map()));
-    let series = byStatus.get(status);
-    if (!series) {
-      const code = status.slice(0, 3);
-      series = { count: this.requests.labels(route, code), latency: this.latency.labels(route, code) };
-      byStatus.set(status, series);
-    }
-    series.count.inc();
-    series.latency.observe(seconds);
+    this.answers.record(route, status, seconds);
+  }
+
+  /** Every metric in Prometheus' text format, as a scrape receives it. */
+  async exposition(): Promise<string> {
+    return (await this.registry.metrics()) + this.answers.exposition();
+  }
+
+  /** The content type of `exposition()`. */
+  get contentType(): string {
+    return this.registry.contentType;
   }
 
   admissionRefused(reason: RefusalReason): void {

@@ -8,7 +8,7 @@ import { openDatabases } from '../../src/store/environment.js';
 import { tempDataDir } from '../helpers/service.js';
 import { parseExposition, valueOf } from './exposition.js';
 
-const scrape = async (metrics: PrometheusMetrics) => parseExposition(await metrics.registry.metrics());
+const scrape = async (metrics: PrometheusMetrics) => parseExposition(await metrics.exposition());
 const searchRoute = '/api/v1/resources/search';
 
 t.test('metrics - answers are counted by route and status code, their latency bucketed', async (t) => {
