@@ -53,7 +53,8 @@ t.test('openapi - live search answers of every status match the document', async
   expectMatch('401 without a token', await search(undefined, { resources: [] }), 401);
   expectMatch('401 with an unknown token', await search('dp_unknown', { resources: [] }), 401);
 
-  const token = await tokenFor('alice');
+  // Room for the polling below on a slow machine, and a quota so that its headers are checked too.
+  const token = await tokenFor('alice', { quota: 10_000, rate: { limit: 10_000, windowMs: 60_000 } });
   const resources = [
     ref('github', 'account', 'Octocat'),
     ref('github', 'post', 'octocat:Hello-World'),
