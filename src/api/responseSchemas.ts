@@ -21,7 +21,6 @@ export const Datapoint = Type.Object(
   },
   { additionalProperties: false },
 );
-export type Datapoint = Static<typeof Datapoint>;
 
 const datapointsByName = (description: string) => Type.Record(Type.String(), Datapoint, { description });
 
@@ -36,7 +35,6 @@ export const ResourceResult = Type.Object(
   },
   { additionalProperties: false },
 );
-export type ResourceResult = Static<typeof ResourceResult>;
 
 export const SearchAnswer = Type.Object(
   {
