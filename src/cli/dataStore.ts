@@ -1,0 +1,57 @@
+// The data directory the commands work on: `--data` wins over DATAPOINTS_DATA, which wins over
+// ./data (docs/operations.md, "Data directory"). Read-only commands never create a store.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveDefaults } from '../config.js';
+import { openDatabases, type Databases } from '../store/environment.js';
+import { setting, type Setting } from './flags.js';
+import { CommandFailure, UsageError } from './usageError.js';
+
+export const dataFlag = { data: { type: 'string' } } as const;
+
+export function dataDirSetting(flagValue: string | undefined): Setting {
+  return setting(flagValue, 'data', 'DATAPOINTS_DATA') ?? { text: serveDefaults.dataDir, source: '--data' };
+}
+
+/** The file lmdb keeps the environment in (src/store/environment.ts names it). */
+const storeFile = 'datapoints.mdb';
+
+/**
+ * Opens the store in `dir`. `mode: 'existing'` refuses a directory without one, so that a
+ * mistyped --data on a read-only command creates nothing.
+ */
+export function openDataStore(dir: Setting, mode: 'existing' | 'create'): Databases {
+  const path = dir.text;
+  if (existsSync(path) && !statSync(path).isDirectory()) {
+    throw new UsageError(`invalid ${dir.source} '${path}': it is a file, not a directory`);
+  }
+  if (mode === 'existing' && !existsSync(join(path, storeFile))) {
+    throw new UsageError(`invalid ${dir.source} '${path}': no data store there (set --data or DATAPOINTS_DATA to the server's directory)`);
+  }
+  try {
+    return openDatabases(path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+      throw new UsageError(`invalid ${dir.source} '${path}': cannot write there (${code})`);
+    }
+    if (code === 'ENOTDIR' || code === 'EEXIST') {
+      throw new UsageError(`invalid ${dir.source} '${path}': part of the path is a file, not a directory`);
+    }
+    throw new CommandFailure(`cannot open the data store in '${path}': ${firstLine(error)}`);
+  }
+}
+
+/** Runs `work` on the store and closes it, whatever happens. */
+export async function withDataStore<T>(dir: Setting, mode: 'existing' | 'create', work: (dbs: Databases) => T | Promise<T>): Promise<T> {
+  const dbs = openDataStore(dir, mode);
+  try {
+    return await work(dbs);
+  } finally {
+    await dbs.root.close();
+  }
+}
+
+export function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
