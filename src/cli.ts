@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { helpText } from './cli/help.js';
 import { CommandFailure, UsageError } from './cli/usageError.js';
+import { DataDirectoryError } from './store/dataDirectoryError.js';
 
 type Command = (args: string[], print: (line: string) => void) => Promise<void>;
 
@@ -56,7 +57,9 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof CommandFailure;
+  // A data directory the operator must fix (in use, another format, another upstream's data)
+  // is a failure of its own kind: one line, exit 1 (docs/storage.md).
+  const known = error instanceof UsageError || error instanceof CommandFailure || error instanceof DataDirectoryError;
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
   process.stderr.write(`datapoints: ${message}\n`);
   // An error we did not foresee is still one line; its stack only when asked for.

@@ -21,8 +21,9 @@ import { createUpstreamHttp } from './platforms/http.js';
 import { ResourceHost } from './resources/host.js';
 import { WorkPace } from './resources/workPace.js';
 import { AccountStore } from './store/accountStore.js';
-import { openDatabases } from './store/environment.js';
 import { ResourceStore } from './store/resourceStore.js';
+import { openServerDirectory } from './store/serverDirectory.js';
+import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
 
 export interface ServiceOptions {
@@ -49,7 +50,8 @@ export interface RunningService {
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { log } = options;
-  const dbs = openDatabases(options.dataDir);
+  const dataDirectory = await openServerDirectory(options.dataDir, upstreamKindOf(options.upstream));
+  const { dbs } = dataDirectory;
   const store = new ResourceStore(dbs);
   const emulator = options.upstream === 'emulator' ? await startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
@@ -116,7 +118,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await host.settled();
       await upstreamHttp.close();
       emulator?.close();
-      await dbs.root.close();
+      await dataDirectory.close();
     },
   };
 }

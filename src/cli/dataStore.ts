@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveDefaults } from '../config.js';
+import { DataDirectoryError } from '../store/dataDirectoryError.js';
 import { openDatabases, type Databases } from '../store/environment.js';
 import { setting, type Setting } from './flags.js';
 import { CommandFailure, UsageError } from './usageError.js';
@@ -29,8 +30,10 @@ export function openDataStore(dir: Setting, mode: 'existing' | 'create'): Databa
     throw new UsageError(`invalid ${dir.source} '${path}': no data store there (set --data or DATAPOINTS_DATA to the server's directory)`);
   }
   try {
-    return openDatabases(path);
+    // create: false as well, so that a store removed since the check above is not recreated.
+    return openDatabases(path, { create: mode === 'create' });
   } catch (error) {
+    if (error instanceof DataDirectoryError) throw error;
     const code = (error as { code?: unknown }).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
       throw new UsageError(`invalid ${dir.source} '${path}': cannot write there (${code})`);

@@ -3,7 +3,7 @@
 // (machines/step.ts), the result is persisted, and only then are the machine's effects run.
 import { dueEventFor, type ResourceEvent, type ResourceMachine } from '../../machines/resource.js';
 import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../machines/step.js';
-import type { ResourceStore, ResourceView, StoredResource } from '../store/resourceStore.js';
+import type { ResourceStore, ResourceView, StoredResource, VersionedResource } from '../store/resourceStore.js';
 import { KeyedQueue } from './keyedQueue.js';
 import { pendingView, renderView } from './view.js';
 
@@ -72,18 +72,18 @@ export class ResourceHost {
   }
 
   private async apply(key: string, event: ResourceEvent): Promise<void> {
-    const stored = this.options.store.snapshot(key);
+    const stored = this.options.store.snapshotEntry(key);
     if (!stored) return;
-    const snapshot = this.options.machine.resolveState(stored);
+    const snapshot = this.options.machine.resolveState(stored.resource);
     const [next, actions] = this.step.next(snapshot, event);
     if (next !== snapshot) await this.persist(key, stored, next);
     this.act(key, actions);
   }
 
-  private persist(key: string, previous: StoredResource | undefined, snapshot: ResourceSnapshot) {
+  private persist(key: string, stored: VersionedResource | undefined, snapshot: ResourceSnapshot) {
     const status = snapshot.value as StoredResource['value'];
     const next: StoredResource = { value: status, context: snapshot.context };
-    return this.options.store.commit(key, previous, next, renderView(status, snapshot.context), dueEventFor[status]);
+    return this.options.store.commit(key, stored?.version, stored?.resource, next, renderView(status, snapshot.context), dueEventFor[status]);
   }
 
   private act(key: string, actions: ReadonlyArray<{ type: string }>): void {
