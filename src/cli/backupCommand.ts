@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDirSetting, dataFlag, firstLine, withDataStore } from './dataStore.js';
 import { noMorePositionals, parseFlags } from './flags.js';
-import { CommandFailure, UsageError } from './usageError.js';
+import { CommandFailure, errorCode, UsageError } from './usageError.js';
 
 /** A target that holds anything is refused: a backup never mixes with or overwrites other files. */
 function checkTarget(target: string): void {
@@ -14,7 +14,7 @@ function checkTarget(target: string): void {
     if (!statSync(target).isDirectory()) throw new UsageError(`backup target '${target}' is a file; give a new or empty directory`);
     entries = readdirSync(target);
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return;
+    if (errorCode(error) === 'ENOENT') return;
     throw error;
   }
   if (entries.length > 0) throw new UsageError(`backup target '${target}' is not empty; give a new or empty directory`);

@@ -6,7 +6,7 @@ import { serveDefaults } from '../config.js';
 import { DataDirectoryError } from '../store/dataDirectoryError.js';
 import { openDatabases, type Databases } from '../store/environment.js';
 import { setting, type Setting } from './flags.js';
-import { CommandFailure, UsageError } from './usageError.js';
+import { CommandFailure, errorCode, UsageError } from './usageError.js';
 
 export const dataFlag = { data: { type: 'string' } } as const;
 
@@ -34,7 +34,7 @@ export function openDataStore(dir: Setting, mode: 'existing' | 'create'): Databa
     return openDatabases(path, { create: mode === 'create' });
   } catch (error) {
     if (error instanceof DataDirectoryError) throw error;
-    const code = (error as { code?: unknown }).code;
+    const code = errorCode(error);
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
       throw new UsageError(`invalid ${dir.source} '${path}': cannot write there (${code})`);
     }

@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseDuration } from '../duration.js';
-import { UsageError } from './usageError.js';
+import { errorCode, UsageError } from './usageError.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -18,7 +18,7 @@ export function parseFlags<T extends Options>(command: string, args: string[], o
 
 function flagProblem(command: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown }).code;
+  const code = errorCode(error);
   const flag = /'(-[^' <]+)/.exec(message)?.[1] ?? '';
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown flag '${flag}' for ${command}; see datapoints help ${command.split(' ')[0]}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
@@ -66,7 +66,7 @@ export function parseBoundedDuration(value: Setting, bounds: { min: number; max:
   try {
     ms = parseDuration(value.text);
   } catch (error) {
-    throw new UsageError(`invalid ${value.source}: ${(error as Error).message}`);
+    throw new UsageError(`invalid ${value.source}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (ms < bounds.min || ms > bounds.max) {
     throw new UsageError(`invalid ${value.source} '${value.text}': give ${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`);

@@ -12,6 +12,8 @@ import { formatDuration, noMorePositionals, parseFlags, parseWholeNumber, settin
 import { UsageError } from './usageError.js';
 
 const statuses: readonly ResourceStatus[] = ['pending', 'available', 'stale', 'unavailable', 'not_found'];
+const isStatus = (text: string): text is ResourceStatus => (statuses as readonly string[]).includes(text);
+const isPlatform = (text: string): text is PlatformCode => (platformCodes as readonly string[]).includes(text);
 
 /** Why a resource in this state is due, in the words of docs/operations.md, "Resources". */
 function dueReason(stored: StoredResource, event: DueEventType): string {
@@ -31,7 +33,7 @@ function relative(ms: number): string {
 function describeResource(dbs: Databases, key: string, stored: StoredResource, now: number) {
   const { nextDueAt } = stored.context;
   // The due index holds the event the scheduler will send; the state's usual one if it is missing.
-  const event = (dbs.due.get([nextDueAt, key]) as DueEventType | undefined) ?? dueEventFor[stored.value];
+  const event = dbs.due.get([nextDueAt, key]) ?? dueEventFor[stored.value];
   return {
     resource: key,
     state: stored.value,
@@ -53,7 +55,7 @@ function showResource(dbs: Databases, args: string[], print: (line: string) => v
   if (!syntax.isValid(identifier)) throw new UsageError(`invalid identifier '${identifier}' for ${platform} ${type}`);
   // Normalized as the API normalizes it, so the operator may paste what a client sent.
   const key = resourceKey({ platform: platform as PlatformCode, type: type as ResourceType, identifier: syntax.rule.normalize(identifier) });
-  const stored = dbs.resources.get(key) as StoredResource | undefined;
+  const stored = dbs.resources.get(key);
   if (!stored) throw new UsageError(`resource ${key} is not tracked`);
   print(JSON.stringify(describeResource(dbs, key, stored, Date.now()), null, 2));
 }
@@ -64,7 +66,7 @@ function listResources(dbs: Databases, filter: { status?: ResourceStatus; platfo
   let total = 0;
   for (const { key, value } of dbs.resources.getRange()) {
     if (typeof key !== 'string') continue;
-    const stored = value as StoredResource;
+    const stored = value;
     const { platform } = parseResourceKey(key);
     const byStatus = (counts[platform] ??= {});
     byStatus[stored.value] = (byStatus[stored.value] ?? 0) + 1;
@@ -99,18 +101,13 @@ export async function resourcesCommand(args: string[], print: (line: string) => 
       limit: { type: 'string' },
     });
     noMorePositionals('resources list', positionals, 0);
-    const status = values.status;
-    if (status !== undefined && !statuses.includes(status as ResourceStatus)) {
-      throw new UsageError(`invalid --status '${status}': use ${statuses.join(', ')}`);
-    }
-    const platform = values.platform;
-    if (platform !== undefined && !platformCodes.includes(platform as PlatformCode)) {
-      throw new UsageError(`invalid --platform '${platform}': use ${platformCodes.join(', ')}`);
-    }
+    const { status, platform } = values;
+    if (status !== undefined && !isStatus(status)) throw new UsageError(`invalid --status '${status}': use ${statuses.join(', ')}`);
+    if (platform !== undefined && !isPlatform(platform)) throw new UsageError(`invalid --platform '${platform}': use ${platformCodes.join(', ')}`);
     const limitSetting = setting(values.limit, 'limit');
     const limit = limitSetting ? parseWholeNumber(limitSetting, 1, flagBounds.resourcesListed.max) : flagBounds.resourcesListed.default;
     return withDataStore(dataDirSetting(values.data), 'existing', (dbs) =>
-      listResources(dbs, { ...(status ? { status: status as ResourceStatus } : {}), ...(platform ? { platform: platform as PlatformCode } : {}), limit }, print),
+      listResources(dbs, { ...(status ? { status } : {}), ...(platform ? { platform } : {}), limit }, print),
     );
   }
   throw new UsageError(`unknown resources command '${action ?? ''}': use show or list`);

@@ -6,3 +6,8 @@ export class UsageError extends Error {}
  * that cannot be opened): one line on stderr, exit status 1 (docs/operations.md, "Exit codes").
  */
 export class CommandFailure extends Error {}
+
+/** The errno-style code of a system error ('EACCES', ...), if it has one. */
+export function errorCode(error: unknown): unknown {
+  return error instanceof Error && 'code' in error ? error.code : undefined;
+}

@@ -61,7 +61,7 @@ function listen(server: Server, options: { path: string } | { host: string; port
 }
 
 function refusal(error: unknown): Extract<PortGuardResult, { ok: false }> {
-  const code = (error as { code?: unknown }).code;
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
   const detail = error instanceof Error ? error.message : String(error);
   if (code === 'EACCES' || code === 'EPERM') return { ok: false, reason: 'no-permission', detail };
   if (code === 'EADDRNOTAVAIL') return { ok: false, reason: 'address-unavailable', detail };
