@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  if (name === '--version' || name === '-v') return print(version());
+  if (name === '--version') return print(version());
   if (name === '--help' || name === '-h') return print(helpText()!);
   if (name === 'help') {
     const text = helpText(args[0]);

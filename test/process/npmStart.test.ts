@@ -8,13 +8,14 @@ import { portIsFree, watch, type WatchedProcess } from './processes.js';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The pid of the node process serving from `data`, found by its command line. */
+/** The pid of the node process serving from `data` (dist/src/cli.js or npx's link to it), found by its command line. */
 function serverPid(data: string): number | undefined {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv.includes('serve') && argv.includes(data) && argv.some((arg) => arg.endsWith('cli.js'))) return Number(entry);
+      // node itself, not npm or the shell between them (their command lines name it too).
+      if (/(^|\/)node$/.test(argv[0]!) && argv.includes('serve') && argv.includes(data)) return Number(entry);
     } catch {
       // the process ended while we looked
     }
@@ -41,9 +42,12 @@ async function within(ms: number, condition: () => boolean | Promise<boolean>): 
   return condition();
 }
 
-async function npmStart(t: Test, data: string): Promise<{ npm: WatchedProcess; pid: number; port: number }> {
-  const npm = watch(t, 'npm', ['start', '--', '--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', 'emulator'], {}, projectRoot);
-  const [, port] = await npm.waitFor(/^listening on http:\/\/127\.0\.0\.1:(\d+)$/m, 60_000);
+const serveArgs = (data: string) => ['--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', 'emulator'];
+
+async function npmStart(t: Test, data: string, command = ['start', '--', ...serveArgs(data)]): Promise<{ npm: WatchedProcess; pid: number; port: number }> {
+  const npm = watch(t, 'npm', command, {}, projectRoot);
+  // npx may first install the project into its cache, building it: allow for that.
+  const [, port] = await npm.waitFor(/^listening on http:\/\/127\.0\.0\.1:(\d+)$/m, 110_000);
   const pid = serverPid(data);
   if (pid === undefined) throw new Error('no server process found');
   t.teardown(() => {
@@ -69,5 +73,13 @@ t.test('npm start - a server whose npm is killed outright stops too', async (t) 
   const { npm, pid, port } = await npmStart(t, data);
   npm.child.kill('SIGKILL');
   t.ok(await within(5_000, () => !alive(pid)), 'the server noticed npm went away and stopped');
+  t.ok(await within(5_000, () => portIsFree(port)), 'the port is free');
+});
+
+t.test('npx datapoints serve - SIGTERM to npx stops the server, which npx runs through a shell', async (t) => {
+  const data = tempDataDir(t);
+  const { npm, pid, port } = await npmStart(t, data, ['exec', '--', 'datapoints', 'serve', ...serveArgs(data)]);
+  npm.child.kill('SIGTERM');
+  t.ok(await within(5_000, () => !alive(pid)), 'the server process is gone');
   t.ok(await within(5_000, () => portIsFree(port)), 'the port is free');
 });
