@@ -58,7 +58,8 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   // A data directory the operator must fix (in use, another format, another upstream's data)
-  // is a failure of its own kind: one line, exit 1 (docs/storage.md).
+  // is a failure of its own kind: one line, exit 1 (docs/storage.md, "What the command line
+  // may do while a server runs").
   const known = error instanceof UsageError || error instanceof CommandFailure || error instanceof DataDirectoryError;
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
   process.stderr.write(`datapoints: ${message}\n`);

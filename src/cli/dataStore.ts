@@ -23,9 +23,11 @@ const storeFile = 'datapoints.mdb';
  */
 export function openDataStore(dir: Setting, mode: 'existing' | 'create'): Databases {
   const path = dir.text;
-  if (existsSync(path) && !statSync(path).isDirectory()) {
-    throw new UsageError(`invalid ${dir.source} '${path}': it is a file, not a directory`);
-  }
+  // Judged here rather than left to the store's refusal: a --data naming a file is a bad flag
+  // (exit 2), named after where it came from (--data or DATAPOINTS_DATA).
+  const kind = pathKind(path);
+  if (kind === 'file') throw new UsageError(`invalid ${dir.source} '${path}': it is a file, not a directory`);
+  if (kind === 'under-file') throw new UsageError(`invalid ${dir.source} '${path}': part of the path is a file, not a directory`);
   if (mode === 'existing' && !existsSync(join(path, storeFile))) {
     throw new UsageError(`invalid ${dir.source} '${path}': no data store there (set --data or DATAPOINTS_DATA to the server's directory)`);
   }
@@ -38,9 +40,6 @@ export function openDataStore(dir: Setting, mode: 'existing' | 'create'): Databa
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
       throw new UsageError(`invalid ${dir.source} '${path}': cannot write there (${code})`);
     }
-    if (code === 'ENOTDIR' || code === 'EEXIST') {
-      throw new UsageError(`invalid ${dir.source} '${path}': part of the path is a file, not a directory`);
-    }
     throw new CommandFailure(`cannot open the data store in '${path}': ${firstLine(error)}`);
   }
 }
@@ -52,6 +51,15 @@ export async function withDataStore<T>(dir: Setting, mode: 'existing' | 'create'
     return await work(dbs);
   } finally {
     await dbs.root.close();
+  }
+}
+
+function pathKind(path: string): 'directory' | 'file' | 'absent' | 'under-file' {
+  try {
+    return statSync(path).isDirectory() ? 'directory' : 'file';
+  } catch (error) {
+    // ENOTDIR: a file stands where one of the path's parents should be.
+    return errorCode(error) === 'ENOTDIR' ? 'under-file' : 'absent';
   }
 }
 

@@ -20,7 +20,7 @@ export async function claimDataDirectory(dbs: Databases): Promise<DataDirectoryC
   const holder = await dbs.root.transaction(() => {
     const current = dbs.meta.get('serverClaim');
     if (current && current.directory === own.directory && isAlive(current)) return current;
-    dbs.meta.put('serverClaim', own);
+    void dbs.meta.put('serverClaim', own);
     return undefined;
   });
   if (holder) throw new DataDirectoryError(`data directory ${dbs.dataDir} is in use by pid ${holder.pid}`);
@@ -28,7 +28,7 @@ export async function claimDataDirectory(dbs: Databases): Promise<DataDirectoryC
     async release() {
       await dbs.root.transaction(() => {
         const current = dbs.meta.get('serverClaim');
-        if (current?.pid === own.pid && current.started === own.started) dbs.meta.remove('serverClaim');
+        if (current?.pid === own.pid && current.started === own.started) void dbs.meta.remove('serverClaim');
       });
     },
   };
