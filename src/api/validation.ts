@@ -17,6 +17,26 @@ export interface RequestedResource {
 
 export type SearchValidation = { ok: true; resources: RequestedResource[] } | { ok: false; errors: string[] };
 
+/**
+ * A request body as sent, parsed and validated. A body with nothing in it (empty, or only
+ * whitespace) has no resources: blank, like `{}` (docs/http.md, "Request bodies"). Checked only
+ * after JSON.parse fails, so a valid body pays nothing for it.
+ */
+export function validateSearchText(text: string): SearchValidation {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, errors: [isBlankText(text) ? blankResources : 'Request body must be valid JSON'] };
+  }
+  return validateSearch(body);
+}
+
+/** JSON's own whitespace (RFC 8259): what JSON.parse would skip around a value. */
+const isBlankText = (text: string) => /^[ \t\n\r]*$/.test(text);
+
+const blankResources = "Resources can't be blank";
+
 export function validateSearch(body: unknown): SearchValidation {
   const resources = isSearchEnvelope(body) ? requested(body.resources) : undefined;
   return resources ? { ok: true, resources } : { ok: false, errors: explain(body) };
@@ -61,7 +81,7 @@ const echo = (value: string) =>
 function explain(body: unknown): string[] {
   if (!isObject(body)) return ['Request body must be a JSON object'];
   const { resources } = body;
-  if (blank(resources) || (Array.isArray(resources) && resources.length === 0)) return ["Resources can't be blank"];
+  if (blank(resources) || (Array.isArray(resources) && resources.length === 0)) return [blankResources];
   if (!Array.isArray(resources)) return ['Resources must be an array of resource references'];
   const errors = new Set<string>();
   if (resources.length > limits.maxResourcesPerRequest) {

@@ -5,7 +5,7 @@ import { limits } from '../config.js';
 import type { Admissions } from '../access/admission.js';
 import type { Authenticator } from '../access/authenticator.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
-import { validateSearch } from '../api/validation.js';
+import { validateSearchText } from '../api/validation.js';
 import type { Logger } from '../log.js';
 import type { ResourceHost } from '../resources/host.js';
 import type { WorkPace } from '../resources/workPace.js';
@@ -89,13 +89,7 @@ export function searchRoute(deps: SearchRouteDeps) {
 
 function answer(body: BodyResult, deps: SearchRouteDeps): Reply {
   if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.text);
-  } catch {
-    return apiErrors.invalid(['Request body must be valid JSON']);
-  }
-  const validation = validateSearch(parsed);
+  const validation = validateSearchText(body.text);
   if (!validation.ok) return apiErrors.invalid(validation.errors);
   return { status: '200 OK', body: renderSearchResponse(validation.resources, deps.host, deps.now()) };
 }

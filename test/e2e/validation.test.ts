@@ -20,7 +20,14 @@ t.test('validation - each message, all problems of a body at once', async (t) =>
   t.same(await invalid([]), ['Request body must be a JSON object']);
   t.same(await invalid('"text"'), ['Request body must be a JSON object']);
   t.same(await invalid('{"resources": ['), ['Request body must be valid JSON']);
-  t.same(await invalid(''), ['Request body must be valid JSON']);
+  t.same(await invalid('{"resources": [}'), ['Request body must be valid JSON']);
+  t.same(await invalid('\u00a0'), ['Request body must be valid JSON'], 'a no-break space is not JSON whitespace');
+  t.same(await invalid('null'), ['Request body must be a JSON object']);
+  t.same(await invalid('42'), ['Request body must be a JSON object']);
+  t.same(await invalid(''), ["Resources can't be blank"], 'an empty body');
+  t.same(await invalid(' \r\n\t '), ["Resources can't be blank"], 'a body of whitespace');
+  t.same(await invalid('{}'), ["Resources can't be blank"]);
+  t.same(await invalid('{"resources": []}'), ["Resources can't be blank"]);
   t.same(await invalid({ resources: [ref('github', 'post', 'octocat')] }), [
     "Resources identifier 'octocat' is not valid on platform 'github': send the post as '<owner>:<repository>', not the URL",
   ]);
