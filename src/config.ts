@@ -6,6 +6,12 @@ export const limits = {
   maxResourcesPerRequest: 10,
   /** Bodies above this are refused with 413 before they are buffered. */
   maxBodyBytes: 1024 * 1024,
+  /**
+   * How much of a body over maxBodyBytes is still read and thrown away before the 413, so a
+   * client that sent it all at once reads the answer instead of a reset connection; beyond
+   * this the 413 closes the connection (docs/http.md, "Request bodies").
+   */
+  maxDiscardedBodyBytes: 8 * 1024 * 1024,
   /** Identifiers echoed inside a 422 message are cut to this many characters. */
   maxEchoedIdentifier: 100,
   /** How often the server looks for accounts and tokens changed by the CLI (revocation within 1 s). */

@@ -75,7 +75,6 @@ export function searchRoute(deps: SearchRouteDeps) {
       ).finally(settle);
     };
 
-    if (declaredLength > limits.maxBodyBytes) return respond(apiErrors.bodyTooLarge(limits.maxBodyBytes));
     readBody(res, limits.maxBodyBytes, (body) => {
       try {
         respond(answer(body, deps));
@@ -83,12 +82,12 @@ export function searchRoute(deps: SearchRouteDeps) {
         deps.log.error({ err: error, requestId }, 'search failed');
         respond(apiErrors.internal(requestId));
       }
-    });
+    }, declaredLength);
   };
 }
 
 function answer(body: BodyResult, deps: SearchRouteDeps): Reply {
-  if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes);
+  if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes, body.drained);
   const validation = validateSearchText(body.text);
   if (!validation.ok) return apiErrors.invalid(validation.errors);
   return { status: '200 OK', body: renderSearchResponse(validation.resources, deps.host, deps.now()) };
