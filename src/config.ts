@@ -31,6 +31,10 @@ export const limits = {
    * until `quietAfterMs` after the last one.
    */
   workPerTurn: { idle: 64, searching: 2, quietAfterMs: 250 },
+  /** How long a browser may cache a CORS preflight answer (docs/http.md, "CORS"). */
+  corsMaxAgeSeconds: 600,
+  /** Allowed origins whose answer headers are kept built (with `--cors '*'` origins are unbounded). */
+  maxCorsOriginsCached: 256,
   /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
   shutdownGraceMs: 4_000,
 } as const;

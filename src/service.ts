@@ -13,6 +13,7 @@ import { QuotaMeter } from './access/quotaMeter.js';
 import { RateLimiter } from './access/rateLimiter.js';
 import { collectionDefaults, limits } from './config.js';
 import { startEmulator, type RunningEmulator } from './emulator/server.js';
+import type { CorsOrigins } from './http/cors.js';
 import { startHttpServer } from './http/server.js';
 import { requestIdSource } from './http/requestIds.js';
 import type { Logger } from './log.js';
@@ -37,6 +38,8 @@ export interface ServiceOptions {
   collectTimeoutMs?: number;
   /** Per-platform circuit breaker; collectionDefaults.breaker when absent. */
   breaker?: BreakerPolicy;
+  /** Origins browsers may call the API from (`--cors`); none when absent. */
+  cors?: CorsOrigins | undefined;
 }
 
 export interface RunningService {
@@ -102,7 +105,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     log,
     nextRequestId: requestIdSource(),
     now: Date.now,
-  });
+  }, { cors: options.cors });
   log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
 
   return {
@@ -110,6 +113,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     accounts,
     ...(emulator ? { emulator } : {}),
     async stop() {
+      const stopping = performance.now();
+      log.info('stopping');
       await http.close();
       subscriptions.unsubscribe();
       authenticator.close();
@@ -117,6 +122,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await upstreamHttp.close();
       emulator?.close();
       await dbs.root.close();
+      log.info({ ms: Math.round(performance.now() - stopping) }, 'stopped');
     },
   };
 }

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { defaultPolicy, limits, serveDefaults } from '../config.js';
 import { parseDuration } from '../duration.js';
 import { startEmulator } from '../emulator/server.js';
-import { createLogger } from '../log.js';
+import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
+import { createLogger, logFormatNamed, logFormats, type LogFormat } from '../log.js';
 import { startService } from '../service.js';
 import { UsageError } from './usageError.js';
 
@@ -30,6 +31,22 @@ function checkUpstream(upstream: string): string {
     // reported below
   }
   throw new UsageError(`invalid --upstream '${upstream}': use real, emulator or an http(s) URL`);
+}
+
+/** `--cors` / DATAPOINTS_CORS (docs/http.md, "CORS"); unset or empty: none. */
+function corsSetting(text: string | undefined): CorsOrigins | undefined {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return parseCorsOrigins(text);
+  } catch (error) {
+    throw new UsageError(`invalid --cors: ${(error as Error).message}`);
+  }
+}
+
+function logFormatSetting(text: string | undefined): LogFormat {
+  const format = logFormatNamed(text);
+  if (!format) throw new UsageError(`invalid LOG_FORMAT '${text}': use ${logFormats.join(' or ')}`);
+  return format;
 }
 
 /** Stops on SIGTERM/SIGINT, and never takes longer than the 5 s the operator is promised. */
@@ -62,6 +79,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
       upstream: { type: 'string' },
       'fresh-for': { type: 'string' },
       'retry-base': { type: 'string' },
+      cors: { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -79,7 +97,8 @@ export async function serveCommand(args: string[], print: (line: string) => void
     dataDir: values.data ?? env.DATAPOINTS_DATA ?? serveDefaults.dataDir,
     upstream: checkUpstream(values.upstream ?? env.DATAPOINTS_UPSTREAM ?? serveDefaults.upstream),
     policy,
-    log: createLogger(),
+    cors: corsSetting(values.cors ?? env.DATAPOINTS_CORS),
+    log: createLogger(undefined, logFormatSetting(env.LOG_FORMAT)),
   });
   print(`listening on http://${host}:${service.port}`);
   onTermination(() => service.stop());

@@ -11,7 +11,7 @@ import type { ResourceHost } from '../resources/host.js';
 import type { WorkPace } from '../resources/workPace.js';
 import { readBody, type BodyResult } from './body.js';
 import { apiErrors } from './errors.js';
-import { writeReply, type Reply } from './reply.js';
+import { writeReply, type Exchange, type Reply } from './reply.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export interface SearchRouteDeps {
@@ -22,6 +22,8 @@ export interface SearchRouteDeps {
   workPace: Pick<WorkPace, 'searched'>;
   log: Logger;
   nextRequestId(): string;
+  /** Starts a request's exchange (its id, CORS headers and access log entry). */
+  begin(req: HttpRequest): Exchange;
   now(): number;
   /** Tracks responses still owed, for graceful shutdown. */
   requests: { begin(): void; end(): void };
@@ -42,7 +44,7 @@ export function searchRoute(deps: SearchRouteDeps) {
       aborted = true;
       settle();
     });
-    const requestId = deps.nextRequestId();
+    const exchange = deps.begin(req);
     // `req` is only valid until this function returns: read everything needed now.
     const authorization = req.getHeader('authorization');
     const declaredLength = Number(req.getHeader('content-length') || 0);
@@ -51,14 +53,15 @@ export function searchRoute(deps: SearchRouteDeps) {
 
     const authentication = deps.authenticator.authenticate(authorization, now);
     if (authentication.kind !== 'authenticated') {
-      return writeReply(res, requestId, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
+      return writeReply(res, exchange, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
     }
+    exchange.account = authentication.account.name;
     const admission = deps.admissions.admit(authentication.account, now);
     if (admission.kind === 'quotaExhausted') {
-      return writeReply(res, requestId, apiErrors.quotaExhausted(admission.quota, admission.resetsOn), admission.headers);
+      return writeReply(res, exchange, apiErrors.quotaExhausted(admission.quota, admission.resetsOn), admission.headers);
     }
     if (admission.kind === 'rateLimited') {
-      return writeReply(res, requestId, apiErrors.rateLimited(admission.retryAfterSeconds), admission.headers);
+      return writeReply(res, exchange, apiErrors.rateLimited(admission.retryAfterSeconds), admission.headers);
     }
 
     deps.requests.begin();
@@ -66,11 +69,11 @@ export function searchRoute(deps: SearchRouteDeps) {
     const respond = (reply: Reply) => {
       admission.counted.then(
         () => {
-          if (!aborted) writeReply(res, requestId, reply, admission.headers);
+          if (!aborted) writeReply(res, exchange, reply, admission.headers);
         },
         (error: unknown) => {
-          deps.log.error({ err: error, requestId, account: authentication.account.name }, 'usage count not persisted');
-          if (!aborted) writeReply(res, requestId, apiErrors.internal(requestId));
+          deps.log.error({ err: error, requestId: exchange.id, account: authentication.account.name }, 'usage count not persisted');
+          if (!aborted) writeReply(res, exchange, apiErrors.internal(exchange.id));
         },
       ).finally(settle);
     };
@@ -79,8 +82,8 @@ export function searchRoute(deps: SearchRouteDeps) {
       try {
         respond(answer(body, deps));
       } catch (error) {
-        deps.log.error({ err: error, requestId }, 'search failed');
-        respond(apiErrors.internal(requestId));
+        deps.log.error({ err: error, requestId: exchange.id }, 'search failed');
+        respond(apiErrors.internal(exchange.id));
       }
     }, declaredLength);
   };
