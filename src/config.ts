@@ -6,6 +6,12 @@ export const limits = {
   maxResourcesPerRequest: 10,
   /** Bodies above this are refused with 413 before they are buffered. */
   maxBodyBytes: 1024 * 1024,
+  /**
+   * How much of a body over maxBodyBytes is still read and thrown away before the 413, so a
+   * client that sent it all at once reads the answer instead of a reset connection; beyond
+   * this the 413 closes the connection (docs/http.md, "Request bodies").
+   */
+  maxDiscardedBodyBytes: 8 * 1024 * 1024,
   /** Identifiers echoed inside a 422 message are cut to this many characters. */
   maxEchoedIdentifier: 100,
   /** How often the server looks for accounts and tokens changed by the CLI (revocation within 1 s). */
@@ -39,6 +45,10 @@ export const limits = {
    * winner's snapshot, at most this many times in all (docs/architecture.md, "Conditional commits").
    */
   commitAttempts: 5,
+  /** How long a browser may cache a CORS preflight answer (docs/http.md, "CORS"). */
+  corsMaxAgeSeconds: 600,
+  /** Allowed origins whose answer headers are kept built (with `--cors '*'` origins are unbounded). */
+  maxCorsOriginsCached: 256,
   /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
   shutdownGraceMs: 4_000,
 } as const;

@@ -14,6 +14,7 @@ import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
 import { collectionDefaults, limits } from './config.js';
 import { startEmulator, type RunningEmulator } from './emulator/server.js';
 import { Health } from './health.js';
+import type { CorsOrigins } from './http/cors.js';
 import { startHttpServer } from './http/server.js';
 import { requestIdSource } from './http/requestIds.js';
 import type { Logger } from './log.js';
@@ -41,6 +42,8 @@ export interface ServiceOptions {
   collectTimeoutMs?: number;
   /** Per-platform circuit breaker; collectionDefaults.breaker when absent. */
   breaker?: BreakerPolicy;
+  /** Origins browsers may call the API from (`--cors`); none when absent. */
+  cors?: CorsOrigins | undefined;
 }
 
 export interface RunningService {
@@ -125,7 +128,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     log,
     nextRequestId: requestIdSource(),
     now: Date.now,
-  });
+  }, { cors: options.cors });
   log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
 
   return {
@@ -136,6 +139,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // docs/architecture.md, "Stopping": owed answers are written while the collections out
     // finish or are given back, so that a restart collects them at once.
     async stop() {
+      const stopping = performance.now();
+      log.info('stopping');
       dueScheduler.unsubscribe();
       await Promise.all([http.close(), collection.stop(limits.collectionStopGraceMs)]);
       authenticator.close();
@@ -143,6 +148,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await upstreamHttp.close();
       emulator?.close();
       await dataDirectory.close();
+      log.info({ ms: Math.round(performance.now() - stopping) }, 'stopped');
     },
   };
 }

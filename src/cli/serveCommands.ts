@@ -2,8 +2,9 @@
 import pino from 'pino';
 import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
 import { startEmulator } from '../emulator/server.js';
+import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
-import { createLogger } from '../log.js';
+import { createLogger, logFormatNamed, logFormats, type LogFormat } from '../log.js';
 import { startService } from '../service.js';
 import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseHost, parsePort, setting, type Setting } from './flags.js';
@@ -36,6 +37,22 @@ async function claimPort(host: string, port: number): Promise<() => void> {
   return guard.release;
 }
 
+/** `--cors` / DATAPOINTS_CORS (docs/http.md, "CORS"); unset or empty: none. */
+function corsSetting(text: Setting | undefined): CorsOrigins | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseCorsOrigins(text.text);
+  } catch (error) {
+    throw new UsageError(`invalid ${text.source}: ${(error as Error).message}`);
+  }
+}
+
+function logFormatSetting(text: string | undefined): LogFormat {
+  const format = logFormatNamed(text);
+  if (!format) throw new UsageError(`invalid LOG_FORMAT '${text}': use ${logFormats.join(' or ')}`);
+  return format;
+}
+
 /** Stops on SIGTERM/SIGINT (or when npm goes away), never taking longer than the promised 5 s. */
 function onTermination(stop: () => Promise<void>): void {
   let stopping = false;
@@ -64,6 +81,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     upstream: { type: 'string' },
     'fresh-for': { type: 'string' },
     'retry-base': { type: 'string' },
+    cors: { type: 'string' },
   });
   noMorePositionals('serve', positionals, 0);
   const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
@@ -76,14 +94,15 @@ export async function serveCommand(args: string[], print: (line: string) => void
     freshForMs: freshFor ? parseBoundedDuration(freshFor, flagBounds.freshForMs) : defaultPolicy.freshForMs,
     retryBaseMs: retryBase ? parseBoundedDuration(retryBase, flagBounds.retryBaseMs) : defaultPolicy.retryBaseMs,
   };
-  const log = createLogger(logLevel());
+  const log = createLogger(logLevel(), logFormatSetting(process.env.LOG_FORMAT));
   const dataDir = dataDirSetting(values.data);
   // Checks the directory (a file, unwritable, unopenable) with one clear line before the
   // service opens it for good.
   await openDataStore(dataDir, 'create').root.close();
 
   const releasePort = await claimPort(host, port);
-  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, log });
+  const cors = corsSetting(setting(values.cors, 'cors', 'DATAPOINTS_CORS'));
+  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log });
   print(`listening on http://${host}:${service.port}`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);
   onTermination(async () => {

@@ -5,13 +5,13 @@ import { limits } from '../config.js';
 import type { Admissions } from '../access/admission.js';
 import type { Authenticator } from '../access/authenticator.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
-import { validateSearch } from '../api/validation.js';
+import { validateSearchText } from '../api/validation.js';
 import type { Logger } from '../log.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import type { ViewSource } from '../resources/view.js';
 import { readBody, type BodyResult } from './body.js';
 import { apiErrors } from './errors.js';
-import { writeReply, type Reply } from './reply.js';
+import { writeReply, type Exchange, type Reply } from './reply.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export interface SearchRouteDeps {
@@ -23,6 +23,8 @@ export interface SearchRouteDeps {
   demand: ResourceDemand;
   log: Logger;
   nextRequestId(): string;
+  /** Starts a request's exchange (its id, CORS headers and access log entry). */
+  begin(req: HttpRequest): Exchange;
   now(): number;
   /** Tracks responses still owed, for graceful shutdown. */
   requests: { begin(): void; end(): void };
@@ -43,7 +45,7 @@ export function searchRoute(deps: SearchRouteDeps) {
       aborted = true;
       settle();
     });
-    const requestId = deps.nextRequestId();
+    const exchange = deps.begin(req);
     // `req` is only valid until this function returns: read everything needed now.
     const authorization = req.getHeader('authorization');
     const declaredLength = Number(req.getHeader('content-length') || 0);
@@ -51,14 +53,15 @@ export function searchRoute(deps: SearchRouteDeps) {
 
     const authentication = deps.authenticator.authenticate(authorization, now);
     if (authentication.kind !== 'authenticated') {
-      return writeReply(res, requestId, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
+      return writeReply(res, exchange, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
     }
+    exchange.account = authentication.account.name;
     const admission = deps.admissions.admit(authentication.account, now);
     if (admission.kind === 'quotaExhausted') {
-      return writeReply(res, requestId, apiErrors.quotaExhausted(admission.quota, admission.resetsOn), admission.headers);
+      return writeReply(res, exchange, apiErrors.quotaExhausted(admission.quota, admission.resetsOn), admission.headers);
     }
     if (admission.kind === 'rateLimited') {
-      return writeReply(res, requestId, apiErrors.rateLimited(admission.retryAfterSeconds), admission.headers);
+      return writeReply(res, exchange, apiErrors.rateLimited(admission.retryAfterSeconds), admission.headers);
     }
 
     deps.requests.begin();
@@ -66,36 +69,29 @@ export function searchRoute(deps: SearchRouteDeps) {
     const respond = (reply: Reply) => {
       admission.counted.then(
         () => {
-          if (!aborted) writeReply(res, requestId, reply, admission.headers);
+          if (!aborted) writeReply(res, exchange, reply, admission.headers);
         },
         (error: unknown) => {
-          deps.log.error({ err: error, requestId, account: authentication.account.name }, 'usage count not persisted');
-          if (!aborted) writeReply(res, requestId, apiErrors.internal(requestId));
+          deps.log.error({ err: error, requestId: exchange.id, account: authentication.account.name }, 'usage count not persisted');
+          if (!aborted) writeReply(res, exchange, apiErrors.internal(exchange.id));
         },
       ).finally(settle);
     };
 
-    if (declaredLength > limits.maxBodyBytes) return respond(apiErrors.bodyTooLarge(limits.maxBodyBytes));
     readBody(res, limits.maxBodyBytes, (body) => {
       try {
         respond(answer(body, deps));
       } catch (error) {
-        deps.log.error({ err: error, requestId }, 'search failed');
-        respond(apiErrors.internal(requestId));
+        deps.log.error({ err: error, requestId: exchange.id }, 'search failed');
+        respond(apiErrors.internal(exchange.id));
       }
-    });
+    }, declaredLength);
   };
 }
 
 function answer(body: BodyResult, deps: SearchRouteDeps): Reply {
-  if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.text);
-  } catch {
-    return apiErrors.invalid(['Request body must be valid JSON']);
-  }
-  const validation = validateSearch(parsed);
+  if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes, body.drained);
+  const validation = validateSearchText(body.text);
   if (!validation.ok) return apiErrors.invalid(validation.errors);
   const now = deps.now();
   const rendered = renderSearchResponse(validation.resources, deps.views, now);

@@ -7,8 +7,14 @@ import type { UpstreamHttp } from './http.js';
 export interface IdentifierRule {
   /** The platform's address syntax for the identifier as sent (decisions 8); anchored. */
   pattern: RegExp;
+  /** Shortest and longest identifier the pattern accepts; a 422 names them. */
+  minLength: number;
   maxLength: number;
-  /** Ends the 422 message: what the caller should send instead. */
+  /** One character the pattern can accept somewhere: a 422 names the first one it cannot. */
+  allowedCharacter: RegExp;
+  /** The pattern in words, ending a 422 that is not about the URL or the length ("use ..."). */
+  syntax: string;
+  /** Ends the 422 message for an identifier sent as a URL: what the caller should send instead. */
   hint: string;
   /** The key the service tracks the resource under (decisions 9). */
   normalize(identifier: string): string;

@@ -14,7 +14,10 @@ const tid = '[234567a-j][234567a-z]{12}';
 
 export const blueskyAccount: IdentifierRule = {
   pattern: new RegExp(`^${handle}$`),
+  minLength: 3,
   maxLength: 253,
+  allowedCharacter: /[A-Za-z0-9.-]/,
+  syntax: "a full domain name (e.g. alice.bsky.social): labels of letters, digits and '-' joined by '.'",
   hint: `${accountHint} (the full handle, e.g. alice.bsky.social)`,
   normalize: lowerCase,
   namePart: (normalized) => normalized,
@@ -22,7 +25,10 @@ export const blueskyAccount: IdentifierRule = {
 
 export const blueskyPost: IdentifierRule = {
   pattern: new RegExp(`^${handle}:${tid}$`),
+  minLength: 17,
   maxLength: 253 + 1 + 13,
+  allowedCharacter: /[A-Za-z0-9.:-]/,
+  syntax: "'<handle>:<post_id>', the post id being the 13 characters after /post/ in its address",
   hint: postHint('<handle>:<post_id>'),
   normalize: lowerHandlePart,
   namePart: handlePart,

@@ -9,7 +9,10 @@ const username = '(?!\\.)(?![^:]*\\.\\.)[A-Za-z0-9._]{1,30}(?<!\\.)';
 
 export const threadsAccount: IdentifierRule = {
   pattern: new RegExp(`^${username}$`),
+  minLength: 1,
   maxLength: 30,
+  allowedCharacter: /[A-Za-z0-9._]/,
+  syntax: "letters, digits, '.' and '_', without a '.' at either end or two in a row",
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
@@ -17,7 +20,10 @@ export const threadsAccount: IdentifierRule = {
 
 export const threadsPost: IdentifierRule = {
   pattern: new RegExp(`^${username}:\\d{1,25}$`),
+  minLength: 3,
   maxLength: 56,
+  allowedCharacter: /[A-Za-z0-9._:]/,
+  syntax: "'<handle>:<media_id>', the media id being digits",
   hint: postHint('<handle>:<media_id>'),
   normalize: lowerHandlePart,
   namePart: handlePart,

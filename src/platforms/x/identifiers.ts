@@ -8,7 +8,10 @@ const username = '[A-Za-z0-9_]{1,15}';
 
 export const xAccount: IdentifierRule = {
   pattern: new RegExp(`^${username}$`),
+  minLength: 1,
   maxLength: 15,
+  allowedCharacter: /[A-Za-z0-9_]/,
+  syntax: "letters, digits and '_'",
   hint: accountHint,
   normalize: lowerCase,
   namePart: (normalized) => normalized,
@@ -16,7 +19,10 @@ export const xAccount: IdentifierRule = {
 
 export const xPost: IdentifierRule = {
   pattern: new RegExp(`^${username}:[1-9][0-9]{0,18}$`),
+  minLength: 3,
   maxLength: 15 + 1 + 19,
+  allowedCharacter: /[A-Za-z0-9_:]/,
+  syntax: "'<handle>:<post_id>', the post id being the number after /status/ in its address",
   hint: postHint('<handle>:<post_id>'),
   normalize: lowerHandlePart,
   namePart: handlePart,

@@ -13,7 +13,10 @@ export const isChannelId = (normalized: string) => channelId.test(normalized);
 
 export const youtubeChannel: IdentifierRule = {
   pattern: /^(?:UC[A-Za-z0-9_-]{22}|@?[\p{L}\p{M}\p{N}._-]{3,30})$/u,
+  minLength: 3,
   maxLength: 31,
+  allowedCharacter: /[\p{L}\p{M}\p{N}._@-]/u,
+  syntax: "a channel id (UC and 22 letters, digits, '_' or '-') or an @handle of letters, digits, '_', '-' and '.'",
   hint: `${accountHint} (a channel id UC... or an @handle)`,
   normalize: (identifier) => (isChannelId(identifier) ? identifier : `@${identifier.replace(/^@/, '').toLowerCase()}`),
   namePart: (normalized) => normalized.replace(/^@/, ''),
@@ -21,7 +24,10 @@ export const youtubeChannel: IdentifierRule = {
 
 export const youtubeVideo: IdentifierRule = {
   pattern: /^[A-Za-z0-9_-]{11}$/,
+  minLength: 11,
   maxLength: 11,
+  allowedCharacter: /[A-Za-z0-9_-]/,
+  syntax: "the 11 letters, digits, '_' and '-' after v= in its address",
   hint: postHint('<video_id>'),
   normalize: keepCase,
   namePart: wholeIdentifier,
