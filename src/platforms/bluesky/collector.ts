@@ -5,16 +5,18 @@
 // https://docs.bsky.app/docs/api/app-bsky-actor-get-profiles, .../app-bsky-feed-get-posts
 import Type, { type Static } from 'typebox';
 import {
-  found, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
+  notFound, rateLimited, type CollectionOutcome, type ResourceRef,
 } from '../../model.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
+import { reportedCounts } from '../reported.js';
 import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
 
 /** The lexicons' maxLength for `actors` and `uris`. */
 export const maxActorsPerRequest = 25;
 
-const count = Type.Integer({ minimum: 0 });
+// The lexicons make every count optional (docs/platforms.md, "Missing fields").
+const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const profileSchema = Type.Object({
   did: Type.String(),
   handle: Type.String(),
@@ -76,12 +78,10 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
     if ('refused' in profiles) return profiles.refused;
     const profile = profiles.entries.get(ref.identifier);
     if (!profile) return notFound;
-    return found({
-      metrics: {
-        followers: { value: profile.followersCount, semantic: 'followers' },
-        following: { value: profile.followsCount, semantic: 'following' },
-        posts: { value: profile.postsCount, semantic: 'posts' },
-      },
+    return reportedCounts({
+      followers: [profile.followersCount, 'followers'],
+      following: [profile.followsCount, 'following'],
+      posts: [profile.postsCount, 'posts'],
     });
   };
 
@@ -92,13 +92,11 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
     if ('refused' in posts) return posts.refused;
     const post = posts.entries.get(postUri(author.did, idPart(ref.identifier)));
     if (!post) return notFound;
-    return found({
-      metrics: {
-        // decisions 5: Bluesky reports no view counts.
-        views: { value: null, semantic: 'views' },
-        likes: { value: post.likeCount, semantic: 'likes' },
-        reposts: { value: post.repostCount, semantic: 'reposts' },
-      },
+    return reportedCounts({
+      // decisions 5: Bluesky reports no view counts.
+      views: [null, 'views'],
+      likes: [post.likeCount, 'likes'],
+      reposts: [post.repostCount, 'reposts'],
     });
   };
 

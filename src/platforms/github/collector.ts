@@ -1,13 +1,15 @@
 // GitHub REST: GET /users/{login} (users and organizations alike) and GET /repos/{owner}/{repo}.
 // https://docs.github.com/rest/users/users#get-a-user, .../repos/repos#get-a-repository
 import Type from 'typebox';
-import { found, notFound, rateLimited, type CollectionOutcome, type ResourceRef } from '../../model.js';
+import { notFound, rateLimited, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import { handlePart, idPart } from '../identifiers.js';
 import { header, type UpstreamResponse } from '../http.js';
 import type { Collector, CollectorContext } from '../types.js';
+import { reportedCounts } from '../reported.js';
 import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
 
-const count = Type.Integer({ minimum: 0 });
+// Any count may be left out (docs/platforms.md, "Missing fields").
+const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const userBody = jsonBody(Type.Object({ followers: count, following: count, public_repos: count }));
 const repositoryBody = jsonBody(Type.Object({ stargazers_count: count, forks_count: count }));
 
@@ -41,12 +43,10 @@ export function createGithubCollector(context: CollectorContext): Collector {
         return classify(response, (body) => {
           const repo = repositoryBody.parse(body);
           if (!repo) return unparsable;
-          return found({
-            metrics: {
-              views: { value: null, semantic: 'views' },
-              likes: { value: repo.stargazers_count, semantic: 'stars' },
-              reposts: { value: repo.forks_count, semantic: 'forks' },
-            },
+          return reportedCounts({
+            views: [null, 'views'],
+            likes: [repo.stargazers_count, 'stars'],
+            reposts: [repo.forks_count, 'forks'],
           });
         });
       }
@@ -54,12 +54,10 @@ export function createGithubCollector(context: CollectorContext): Collector {
       return classify(response, (body) => {
         const user = userBody.parse(body);
         if (!user) return unparsable;
-        return found({
-          metrics: {
-            followers: { value: user.followers, semantic: 'followers' },
-            following: { value: user.following, semantic: 'following' },
-            posts: { value: user.public_repos, semantic: 'repositories' },
-          },
+        return reportedCounts({
+          followers: [user.followers, 'followers'],
+          following: [user.following, 'following'],
+          posts: [user.public_repos, 'repositories'],
         });
       });
     });

@@ -8,6 +8,7 @@ import Type from 'typebox';
 import { found, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
+import { reportedCounts } from '../reported.js';
 import { jsonBody, settle, unparsable } from '../upstream.js';
 import { graphFailure, graphOutcome, isUnknownObject } from '../facebook/graphApi.js';
 
@@ -58,15 +59,11 @@ export function createThreadsCollector(context: CollectorContext): Collector {
     const response = await get(`${encodeURIComponent(idPart(ref.identifier))}/insights?metric=likes,reposts`, signal);
       return graphOutcome(response, context.now(), isUnknownObject, (body) => {
       const data = insightsBody.parse(body)?.data;
-      const likes = data && metricValue(data, 'likes');
-      const reposts = data && metricValue(data, 'reposts');
-      if (likes === undefined || reposts === undefined) return unparsable;
-      return found({
-        metrics: {
-          views: { value: null, semantic: 'views' },
-          likes: { value: likes, semantic: 'likes' },
-          reposts: { value: reposts, semantic: 'reposts' },
-        },
+      if (!data) return unparsable;
+      return reportedCounts({
+        views: [null, 'views'],
+        likes: [metricValue(data, 'likes'), 'likes'],
+        reposts: [metricValue(data, 'reposts'), 'reposts'],
       });
     });
   };

@@ -2,13 +2,15 @@
 // embeds its data as JSON in <script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">, where
 // __DEFAULT_SCOPE__["webapp.user-detail"] holds a statusCode and userInfo.stats.
 import Type from 'typebox';
-import { failed, found, notFound, rateLimited, type ResourceRef } from '../../model.js';
+import { failed, notFound, rateLimited, type ResourceRef } from '../../model.js';
 import type { Collector, CollectorContext } from '../types.js';
+import { reportedCounts } from '../reported.js';
 import { jsonBody, retryAtOf, scriptText, settle, unexpectedStatus, unparsable } from '../upstream.js';
 
 export const rehydrationScript = 'id="__UNIVERSAL_DATA_FOR_REHYDRATION__"';
 
-const count = Type.Integer({ minimum: 0 });
+// Any count may be left out (docs/platforms.md, "Missing fields").
+const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const userDetail = jsonBody(
   Type.Object({
     __DEFAULT_SCOPE__: Type.Object({
@@ -45,12 +47,10 @@ export function createTiktokCollector(context: CollectorContext): Collector {
       if (detail.statusCode !== 0) return failed(`tiktok user-detail statusCode ${detail.statusCode}`);
       const stats = detail.userInfo?.stats;
       if (!stats) return unparsable;
-      return found({
-        metrics: {
-          followers: { value: stats.followerCount, semantic: 'followers' },
-          following: { value: stats.followingCount, semantic: 'following' },
-          posts: { value: stats.videoCount, semantic: 'videos' },
-        },
+      return reportedCounts({
+        followers: [stats.followerCount, 'followers'],
+        following: [stats.followingCount, 'following'],
+        posts: [stats.videoCount, 'videos'],
       });
     });
 

@@ -7,35 +7,47 @@
 // a tweet by someone else is not the post the caller named, so it is notFound.
 import Type, { type Static } from 'typebox';
 import {
-  failed, found, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
+  failed, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
 } from '../../model.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
+import { reportedCounts } from '../reported.js';
 import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
 import { snowflakeTime, viewCountingSince } from './identifiers.js';
 
 /** users/by and tweets take at most 100 usernames or ids. */
 export const maxLookupsPerRequest = 100;
 
-const count = Type.Integer({ minimum: 0 });
+const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const problems = Type.Optional(Type.Array(Type.Object({ value: Type.Optional(Type.String()), type: Type.String(), detail: Type.String() })));
+// Every count may be left out (docs/platforms.md, "Missing fields"); the ids are what the
+// answer is matched on, so those must be there.
 const userSchema = Type.Object({
   id: Type.String(),
   username: Type.String(),
-  verified: Type.Boolean(),
-  public_metrics: Type.Object({ followers_count: count, following_count: count, tweet_count: count }),
+  verified: Type.Optional(Type.Boolean()),
+  public_metrics: Type.Optional(Type.Object({ followers_count: count, following_count: count, tweet_count: count })),
 });
 const tweetSchema = Type.Object({
   id: Type.String(),
   author_id: Type.String(),
-  // impression_count is absent on posts from before view counting.
-  public_metrics: Type.Object({ like_count: count, retweet_count: count, impression_count: Type.Optional(count) }),
+  public_metrics: Type.Optional(Type.Object({ like_count: count, retweet_count: count, impression_count: count })),
 });
 const usersBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(userSchema)), errors: problems }));
 const tweetsBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(tweetSchema)), errors: problems }));
 
 type User = Static<typeof userSchema>;
 type Tweet = Static<typeof tweetSchema>;
+
+/**
+ * X counts views only from December 2022 on, and answers `impression_count: 0` for older
+ * posts: there a zero means "not counted" (null), while a positive count, which X's own
+ * sample shows for such posts, is a count and is kept. docs/platforms.md, "x".
+ */
+export function viewsOf(tweetId: string, impressions: number | undefined): number | null | undefined {
+  if (impressions === 0 && snowflakeTime(tweetId) < viewCountingSince) return null;
+  return impressions;
+}
 
 const notFoundProblem = 'https://api.twitter.com/2/problems/resource-not-found';
 
@@ -91,14 +103,12 @@ export function createXCollector(context: CollectorContext): Collector {
     if ('refused' in users) return users.refused;
     const user = users.byKey.get(ref.identifier)!;
     if (isOutcome(user)) return user;
-    return found({
-      metrics: {
-        followers: { value: user.public_metrics.followers_count, semantic: 'followers' },
-        following: { value: user.public_metrics.following_count, semantic: 'following' },
-        posts: { value: user.public_metrics.tweet_count, semantic: 'posts' },
-      },
-      attributes: { verified: { value: user.verified, semantic: 'verified' } },
-    });
+    const metrics = user.public_metrics;
+    return reportedCounts({
+      followers: [metrics?.followers_count, 'followers'],
+      following: [metrics?.following_count, 'following'],
+      posts: [metrics?.tweet_count, 'posts'],
+    }, { verified: [user.verified, 'verified'] });
   };
 
   const postOutcome = (ref: ResourceRef, users: Answer<User>, tweets: Answer<Tweet>): CollectionOutcome => {
@@ -109,15 +119,11 @@ export function createXCollector(context: CollectorContext): Collector {
     const tweet = tweets.byKey.get(idPart(ref.identifier))!;
     if (isOutcome(tweet)) return tweet;
     if (tweet.author_id !== author.id) return notFound;
-    const { like_count, retweet_count, impression_count } = tweet.public_metrics;
-    const viewsCounted = snowflakeTime(tweet.id) >= viewCountingSince;
-    return found({
-      metrics: {
-        // decisions 5: no views for posts from before view counting.
-        views: { value: viewsCounted ? impression_count ?? null : null, semantic: 'views' },
-        likes: { value: like_count, semantic: 'likes' },
-        reposts: { value: retweet_count, semantic: 'reposts' },
-      },
+    const metrics = tweet.public_metrics;
+    return reportedCounts({
+      views: [viewsOf(tweet.id, metrics?.impression_count), 'views'],
+      likes: [metrics?.like_count, 'likes'],
+      reposts: [metrics?.retweet_count, 'reposts'],
     });
   };
 

@@ -3,36 +3,47 @@
 // (`forHandle` takes one), and video ids (up to 50) share one videos call. Both answer 200
 // and leave out ids that do not exist.
 // https://developers.google.com/youtube/v3/docs/channels/list, .../videos/list
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import {
-  failed, found, notFound, rateLimited, type CollectionOutcome, type ReportedDatapoint, type ResourceRef,
+  failed, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
 } from '../../model.js';
 import type { UpstreamResponse } from '../http.js';
 import type { Collector, CollectorContext } from '../types.js';
+import { reportedCounts } from '../reported.js';
 import { jsonBody, retryAtOf, settle, unparsable } from '../upstream.js';
+
+const countOf = (text: string | undefined) => (text === undefined ? undefined : Number(text));
 import { isChannelId } from './identifiers.js';
 import { nextPacificMidnight } from './quota.js';
 
 /** channels.list and videos.list take at most 50 ids. */
 export const maxIdsPerRequest = 50;
 
-/** Counts arrive as decimal strings (unsigned long in JSON). */
-const count = Type.String({ pattern: '^[0-9]+$' });
+/** Counts arrive as decimal strings (unsigned long in JSON); any may be left out. */
+const count = Type.Optional(Type.String({ pattern: '^[0-9]+$' }));
 const channelSchema = Type.Object({
   id: Type.String(),
   statistics: Type.Object({
-    subscriberCount: Type.Optional(count),
-    hiddenSubscriberCount: Type.Boolean(),
+    subscriberCount: count,
+    hiddenSubscriberCount: Type.Optional(Type.Boolean()),
     videoCount: count,
   }),
 });
 // likeCount is left out when the owner hides likes.
 const videoSchema = Type.Object({
   id: Type.String(),
-  statistics: Type.Object({ viewCount: count, likeCount: Type.Optional(count) }),
+  statistics: Type.Object({ viewCount: count, likeCount: count }),
 });
-const channelsBody = jsonBody(Type.Object({ items: Type.Optional(Type.Array(channelSchema)) }));
-const videosBody = jsonBody(Type.Object({ items: Type.Optional(Type.Array(videoSchema)) }));
+/**
+ * A list answer is well formed when it says how many results it holds: only then does an
+ * id left out of it mean "no such channel or video" (docs/platforms.md, "youtube"). A 200
+ * without `pageInfo.totalResults`, or one that counts results but carries no `items`, is
+ * a failure, never not_found.
+ */
+const listOf = <T extends TSchema>(item: T) =>
+  jsonBody(Type.Object({ pageInfo: Type.Object({ totalResults: Type.Integer({ minimum: 0 }) }), items: Type.Optional(Type.Array(item)) }));
+const channelsBody = listOf(channelSchema);
+const videosBody = listOf(videoSchema);
 const errorBody = jsonBody(Type.Object({
   error: Type.Object({ errors: Type.Array(Type.Object({ reason: Type.String() })) }),
 }));
@@ -43,7 +54,12 @@ type Video = Static<typeof videoSchema>;
 /** One upstream call's answer: its items by id, or the outcome every ref of it shares. */
 type Answer<T> = { items: T[] } | { refused: CollectionOutcome };
 
-const unavailable = (semantic: string): ReportedDatapoint => ({ value: null, semantic });
+/** The items of a well-formed list, or undefined for any other shape. */
+function listItems<T>(list: { pageInfo: { totalResults: number }; items?: T[] | undefined } | undefined): T[] | undefined {
+  if (!list) return undefined;
+  if (list.items === undefined) return list.pageInfo.totalResults === 0 ? [] : undefined;
+  return list.items;
+}
 
 export function createYoutubeCollector(context: CollectorContext): Collector {
   // The key goes in a header, not the `key` query parameter, so it never shows in a logged URL.
@@ -70,27 +86,18 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     const items = read(response.body);
     return items ? { items } : { refused: unparsable };
   };
-  const readChannels = (body: string) => {
-    const parsed = channelsBody.parse(body);
-    return parsed && (parsed.items ?? []);
-  };
-  const readVideos = (body: string) => {
-    const parsed = videosBody.parse(body);
-    return parsed && (parsed.items ?? []);
-  };
+  const readChannels = (body: string) => listItems(channelsBody.parse(body));
+  const readVideos = (body: string) => listItems(videosBody.parse(body));
 
   const channelOutcome = (answer: Answer<Channel>, channel: Channel | undefined): CollectionOutcome => {
     if ('refused' in answer) return answer.refused;
     if (!channel) return notFound;
     const { subscriberCount, hiddenSubscriberCount, videoCount } = channel.statistics;
-    // A hidden subscriber count is not reported (decisions 5); a visible one must be there.
-    if (!hiddenSubscriberCount && subscriberCount === undefined) return unparsable;
-    return found({
-      metrics: {
-        followers: hiddenSubscriberCount ? unavailable('subscribers') : { value: Number(subscriberCount), semantic: 'subscribers' },
-        following: unavailable('following'),
-        posts: { value: Number(videoCount), semantic: 'videos' },
-      },
+    return reportedCounts({
+      // A hidden subscriber count is not reported (decisions 5).
+      followers: [hiddenSubscriberCount ? null : countOf(subscriberCount), 'subscribers'],
+      following: [null, 'following'],
+      posts: [countOf(videoCount), 'videos'],
     });
   };
 
@@ -99,13 +106,11 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     const video = answer.items.find((item) => item.id === id);
     if (!video) return notFound;
     const { viewCount, likeCount } = video.statistics;
-    return found({
-      metrics: {
-        views: { value: Number(viewCount), semantic: 'views' },
-        likes: likeCount === undefined ? unavailable('likes') : { value: Number(likeCount), semantic: 'likes' },
-        // YouTube has no reposts (decisions 5).
-        reposts: unavailable('reposts'),
-      },
+    return reportedCounts({
+      views: [countOf(viewCount), 'views'],
+      likes: [countOf(likeCount), 'likes'],
+      // YouTube has no reposts (decisions 5).
+      reposts: [null, 'reposts'],
     });
   };
 
