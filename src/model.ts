@@ -37,12 +37,15 @@ export type CollectionOutcome =
   | { kind: 'found'; datapoints: ReportedDatapoints }
   | { kind: 'notFound' }
   | { kind: 'rateLimited'; retryAt: number }
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; reason: string }
+  /** Not attempted: the platform is paused (its circuit breaker is open) until `until`. */
+  | { kind: 'deferred'; until: number; reason: string };
 
 export const found = (datapoints: ReportedDatapoints): CollectionOutcome => ({ kind: 'found', datapoints });
 export const notFound: CollectionOutcome = { kind: 'notFound' };
 export const rateLimited = (retryAt: number): CollectionOutcome => ({ kind: 'rateLimited', retryAt });
 export const failed = (reason: string): CollectionOutcome => ({ kind: 'failed', reason });
+export const deferred = (until: number, reason: string): CollectionOutcome => ({ kind: 'deferred', until, reason });
 
 /** A resource as the service tracks it: the identifier is already normalized (decisions 9). */
 export interface ResourceRef {

@@ -76,7 +76,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     scheduler: asyncScheduler,
     timeoutMs: options.collectTimeoutMs ?? collectionDefaults.timeoutMs,
     batchWindowMs: collectionDefaults.batchWindowMs,
-    ...(options.breaker ? { breaker: options.breaker } : {}),
+    breaker: options.breaker ?? collectionDefaults.breaker,
   }).pipe(
     mergeMap(({ key, outcome }) => {
       if (outcome.kind === 'failed') log.info({ resource: key, reason: outcome.reason }, 'collection failed');
