@@ -1,5 +1,6 @@
 // The platform emulator (operator-interface.md): one loopback HTTP server speaking every
-// platform's API under `/<platform>`, plus the fault switch at POST /_emulator/faults.
+// platform's API under `/<platform>`, plus the fault switch at POST /_emulator/faults and
+// the list of faults in force at GET /_emulator/faults.
 import { platformCodes, type PlatformCode } from '../model.js';
 import { platforms } from '../platforms/registry.js';
 import { readBody } from '../http/body.js';
@@ -30,6 +31,10 @@ export function startEmulator(port = 0, now: () => number = Date.now): Promise<R
         else res.writeStatus('204 No Content').endWithoutBody();
       });
     });
+  });
+
+  app.get('/_emulator/faults', (res) => {
+    res.cork(() => res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(JSON.stringify({ faults: world.listFaults() })));
   });
 
   app.get('/*', (res, req) => {
