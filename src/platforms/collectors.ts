@@ -34,7 +34,9 @@ function emulatedCollector(platform: PlatformDefinition, emulatorUrl: string, ht
   const credentials = Object.fromEntries(
     [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, 'emulator']),
   );
-  const collector = platform.createCollector({ baseUrl: `${emulatorUrl}/${platform.code}`, credentials, http, now });
+  const baseUrl = `${emulatorUrl}/${platform.code}`;
+  const origins = Object.fromEntries(Object.keys(platform.realOrigins ?? {}).map((name) => [name, baseUrl]));
+  const collector = platform.createCollector({ baseUrl, origins, credentials, http, now });
   return { collector, budget: emulatorBudget };
 }
 
@@ -53,5 +55,6 @@ function realCollector(
   const credentials = Object.fromEntries(
     [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, env[name]]),
   );
-  return { collector: platform.createCollector({ baseUrl: platform.realBaseUrl, credentials, http, now }), budget: platform.budget };
+  const origins = platform.realOrigins ?? {};
+  return { collector: platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now }), budget: platform.budget };
 }

@@ -19,6 +19,8 @@ export interface IdentifierRule {
 export interface CollectorContext {
   /** The platform's API root: the real host, or the emulator's `/<platform>` prefix. */
   baseUrl: string;
+  /** Further upstream roots by name (`realOrigins`); against the emulator each is its prefix too. */
+  origins: Readonly<Record<string, string>>;
   /** Credentials by environment variable name; against the emulator every one is set. */
   credentials: Readonly<Record<string, string | undefined>>;
   http: UpstreamHttp;
@@ -46,6 +48,8 @@ export interface PlatformDefinition {
   code: PlatformCode;
   identifiers: Partial<Record<ResourceType, IdentifierRule>>;
   realBaseUrl: string;
+  /** Further hosts the collector reads, by name (e.g. a public page host beside the API). */
+  realOrigins?: Readonly<Record<string, string>>;
   /** Environment variables the real API cannot be used without. */
   requiredCredentials: readonly string[];
   /** Environment variables used when present (e.g. a token that raises a rate limit). */

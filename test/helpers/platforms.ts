@@ -1,6 +1,7 @@
 // Test helpers for platform folders: a collector against fixtures, or against the emulator.
 import { readFileSync } from 'node:fs';
 import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../../src/model.js';
+import { emulatedCounts } from '../../src/emulator/counts.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { createCollectors } from '../../src/platforms/collectors.js';
 import { createUpstreamHttp, type UpstreamHttp, type UpstreamResponse } from '../../src/platforms/http.js';
@@ -57,7 +58,23 @@ export function collectorWithFixtures(platform: PlatformCode, http: UpstreamHttp
   const credentials = Object.fromEntries(
     [...definition.requiredCredentials, ...definition.optionalCredentials].map((name) => [name, 'test-credential']),
   );
-  return definition.createCollector({ baseUrl: `https://${platform}.example`, credentials, http, now: () => fixedNow });
+  const origins = Object.fromEntries(Object.keys(definition.realOrigins ?? {}).map((name) => [name, `https://${name}.${platform}.example`]));
+  return definition.createCollector({ baseUrl: `https://${platform}.example`, origins, credentials, http, now: () => fixedNow });
+}
+
+/**
+ * Emulated counts drift hourly: runs `collect` again if an hour boundary passed during it,
+ * and gives the emulated counts of `platform` for the hour it ran in.
+ */
+export async function inOneHour<T>(platform: PlatformCode, collect: () => Promise<T>) {
+  for (;;) {
+    const hour = Math.floor(Date.now() / 3_600_000);
+    const result = await collect();
+    const at = Date.now();
+    if (Math.floor(at / 3_600_000) === hour) {
+      return { result, counts: (type: ResourceType, normalized: string) => emulatedCounts(platform, type, normalized, at) };
+    }
+  }
 }
 
 export interface EmulatedCollectors {

@@ -52,6 +52,8 @@ const readers: Record<PlatformCode, Reader> = {
     return username ? [part('account', username[1]!)] : undefined;
   },
   threads(path, query) {
+    const page = /^\/@([^/]+)\/post\/([^/]+)$/.exec(path);
+    if (page) return query.size === 0 ? [part('page', `${segment(page[1]!)}:${segment(page[2]!)}`)] : undefined;
     if (path === '/v1.0/profile_lookup') {
       return onlyParams(query, { fields: 'follower_count', access_token: credential }, ['username'])
         ? [part('user', query.get('username')!)]
@@ -115,7 +117,7 @@ export function expectedParts(platform: PlatformCode, type: ResourceType, normal
     case 'facebook/account': return [part('page', normalized)];
     case 'instagram/account': return [part('account', normalized)];
     case 'threads/account': return [part('user', normalized)];
-    case 'threads/post': return post('user', 'media');
+    case 'threads/post': return /:\d+$/.test(normalized) ? post('user', 'media') : [part('page', normalized)];
     case 'tiktok/account': return [part('user', normalized)];
     case 'linkedin/account': return [part('in', normalized)];
     case 'linkedin/organization': return [part('company', normalized)];

@@ -8,6 +8,8 @@ export const threads: PlatformDefinition = {
   // decisions 1: the "the service" row of service-spec 2.2 is threads, with accounts and posts.
   identifiers: { account: threadsAccount, post: threadsPost },
   realBaseUrl: 'https://graph.threads.net',
+  // Posts named by their code are read from their public page.
+  realOrigins: { page: 'https://www.threads.net' },
   // A user token with threads_basic, threads_profile_discovery and threads_manage_insights.
   requiredCredentials: ['THREADS_ACCESS_TOKEN'],
   optionalCredentials: [],
