@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { monthOf } from '../src/access/calendar.js';
 import { openDatabases } from '../src/store/environment.js';
 import { UsageStore } from '../src/store/usageStore.js';
-import { platformCodes } from '../src/model.js';
+import { platformCodes } from '../src/platforms/registry.js';
 import { CollectionProgress, collectionsPerSecond, type CollectionCounts } from './collectionProgress.js';
 import { cachedDataSet, copyOf, freshDataSet, type DataSet } from './datasets.js';
 import { measure, measureInterleaved, median, type Measurement, type Timing } from './measure.js';

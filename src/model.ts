@@ -1,9 +1,10 @@
 // The vocabulary shared by the API, the machines, the streams and the collectors.
 
-export const platformCodes = [
-  'bluesky', 'facebook', 'github', 'instagram', 'linkedin', 'threads', 'tiktok', 'x', 'youtube',
-] as const;
-export type PlatformCode = (typeof platformCodes)[number];
+/**
+ * A platform's code: the name it is exported under in the one list of platforms
+ * (src/platforms/definitions.ts). A type-only import: the model loads no platform code.
+ */
+export type PlatformCode = keyof typeof import('./platforms/definitions.js');
 
 export const resourceTypes = ['account', 'organization', 'post'] as const;
 export type ResourceType = (typeof resourceTypes)[number];

@@ -1,7 +1,6 @@
 // What one platform folder provides (STYLE: one platform = one small folder). Adding a
 // platform is its folder plus one line in registry.ts.
 import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../model.js';
-import type { PlatformEmulator } from '../emulator/types.js';
 import type { UpstreamHttp } from './http.js';
 
 export interface IdentifierRule {
@@ -44,8 +43,9 @@ export interface CollectionBudget {
   perMinute: number;
 }
 
-export interface PlatformDefinition {
-  code: PlatformCode;
+/** One platform folder's definition; `Code` is its code (the name definitions.ts exports it under). */
+export interface PlatformDefinition<Code extends string = PlatformCode> {
+  code: Code;
   identifiers: Partial<Record<ResourceType, IdentifierRule>>;
   realBaseUrl: string;
   /** Further hosts the collector reads, by name (e.g. a public page host beside the API). */
@@ -56,5 +56,4 @@ export interface PlatformDefinition {
   optionalCredentials: readonly string[];
   budget: CollectionBudget;
   createCollector(context: CollectorContext): Collector;
-  emulator: PlatformEmulator;
 }

@@ -5,7 +5,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
-import { parseResourceKey, platformCodes, resourceTypes, type ResourceStatus } from '../../src/model.js';
+import { parseResourceKey, resourceTypes, type ResourceStatus } from '../../src/model.js';
+import { platformCodes } from '../../src/platforms/registry.js';
 import { renderView } from '../../src/resources/view.js';
 import type { AccountRecord, TokenRecord } from '../../src/store/accountStore.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';

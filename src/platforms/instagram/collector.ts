@@ -7,8 +7,7 @@ import type { ResourceRef } from '../../model.js';
 import { reportedCounts } from '../reported.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { jsonBody, settle, unparsable } from '../upstream.js';
-import { facebookGraphVersion } from '../facebook/collector.js';
-import { graphOutcome, type GraphError } from '../facebook/graphApi.js';
+import { facebookGraphVersion, graphOutcome, type GraphError } from '../metaGraph/api.js';
 
 // Any count may be left out: Meta's own example answers followers_count and media_count only.
 const count = Type.Optional(Type.Integer({ minimum: 0 }));

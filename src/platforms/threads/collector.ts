@@ -14,7 +14,7 @@ import { reportedCounts } from '../reported.js';
 import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
 import { isMediaId } from './identifiers.js';
 import { postOnPage } from './postPage.js';
-import { graphFailure, graphOutcome, isUnknownObject } from '../facebook/graphApi.js';
+import { graphFailure, graphOutcome, isUnknownObject } from '../metaGraph/api.js';
 
 export const threadsApiVersion = 'v1.0';
 

@@ -3,7 +3,7 @@
 // for an object that does not exist, code 4 when throttled, 104 without a token), and the
 // public post page /@<handle>/post/<code>.
 import type { EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
-import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../facebook/graphReplies.js';
+import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../metaGraph/replies.js';
 
 const profileLookupPath = /^\/v\d+\.\d+\/profile_lookup$/;
 const postPagePath = /^\/@([^/]+)\/post\/([^/]+)$/;
@@ -109,7 +109,7 @@ function postPageReply(handle: string, code: string, resource: EmulatedResource)
   }
 }
 
-export const threadsEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     const page = postPagePath.exec(request.path);
     if (page) {

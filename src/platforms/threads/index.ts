@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createThreadsCollector } from './collector.js';
-import { threadsEmulator } from './emulator.js';
 import { threadsAccount, threadsPost } from './identifiers.js';
 
-export const threads: PlatformDefinition = {
+export const threads: PlatformDefinition<'threads'> = {
   code: 'threads',
   // decisions 1: the "the service" row of service-spec 2.2 is threads, with accounts and posts.
   identifiers: { account: threadsAccount, post: threadsPost },
@@ -18,5 +17,4 @@ export const threads: PlatformDefinition = {
   // day, at most 4,608 calls even if every one is a post.
   budget: { concurrency: 2, perMinute: 1.6 },
   createCollector: createThreadsCollector,
-  emulator: threadsEmulator,
 };
