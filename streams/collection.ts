@@ -71,26 +71,28 @@ function batches(maxBatch: number, options: CollectionOptions) {
 }
 
 /**
- * One batch through the gate and the collector. A batch of several that fails as a whole
- * (every outcome `failed`) may owe it to one bad item, so it is split in halves and each
- * half is collected again, one after the other, each through the gate like any call: one
- * bad item among n costs at most 2·log2(n) more calls, all inside the platform's budget and
- * its concurrency slot, and the breaker still counts each call. docs/platforms.md,
- * "Batches with a bad item".
+ * One batch through the gate and the collector. When several of a batch's items failed, one
+ * bad item may have failed an upstream call they shared (a collector can make several calls
+ * per batch), so the failed items are split in halves and each half is collected again, one
+ * after the other, each through the gate like any call; the other items keep their outcomes.
+ * One bad item among n costs at most 2·log2(n) more calls, all inside the platform's budget
+ * and its concurrency slot, and the breaker still counts each call. A lone failed item is
+ * its own answer. docs/platforms.md, "Batches with a bad item".
  */
 function collectBatch(platform: CollectingPlatform, keys: string[], options: CollectionOptions, gate: PlatformGate): Observable<CollectionResult> {
   return gate.admission().pipe(
     mergeMap(() => callCollector(platform, keys, options, gate)),
     mergeMap((outcomes) => {
-      if (keys.length > 1 && outcomes.every((outcome) => outcome.kind === 'failed')) {
-        const half = Math.ceil(keys.length / 2);
-        return concat(
-          defer(() => collectBatch(platform, keys.slice(0, half), options, gate)),
-          defer(() => collectBatch(platform, keys.slice(half), options, gate)),
-        );
-      }
-      for (const outcome of outcomes) if (outcome.kind === 'rateLimited') gate.pauseUntil(outcome.retryAt);
-      return from(keys.map((key, index) => ({ key, outcome: outcomes[index] ?? failed('collector returned no outcome') })));
+      const results = keys.map((key, index) => ({ key, outcome: outcomes[index] ?? failed('collector returned no outcome') }));
+      for (const { outcome } of results) if (outcome.kind === 'rateLimited') gate.pauseUntil(outcome.retryAt);
+      const failedKeys = results.filter(({ outcome }) => outcome.kind === 'failed').map(({ key }) => key);
+      if (failedKeys.length < 2) return from(results);
+      const half = Math.ceil(failedKeys.length / 2);
+      return concat(
+        from(results.filter(({ outcome }) => outcome.kind !== 'failed')),
+        defer(() => collectBatch(platform, failedKeys.slice(0, half), options, gate)),
+        defer(() => collectBatch(platform, failedKeys.slice(half), options, gate)),
+      );
     }),
   );
 }

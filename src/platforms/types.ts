@@ -13,6 +13,12 @@ export interface IdentifierRule {
   normalize(identifier: string): string;
   /** The part emulator conventions look at (operator-interface.md): the handle or owner of a post. */
   namePart(normalized: string): string;
+  /**
+   * Identifiers the registry-driven tests use (docs/adding-a-platform.md): an unremarkable
+   * valid one, one the emulator treats as missing and one as flaky (by its name part), and
+   * refused forms users are likely to send (the URL, a near miss).
+   */
+  examples: { valid: string; missing: string; flaky: string; invalid: readonly string[] };
 }
 
 export interface CollectorContext {

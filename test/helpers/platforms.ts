@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../../src/model.js';
 import { emulatedCounts } from '../../src/emulator/counts.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { createCollectors } from '../../src/platforms/collectors.js';
+import { createCollectors, type PlatformCollector } from '../../src/platforms/collectors.js';
 import { createUpstreamHttp, type UpstreamHttp, type UpstreamResponse } from '../../src/platforms/http.js';
 import { platforms } from '../../src/platforms/registry.js';
 import type { Collector } from '../../src/platforms/types.js';
@@ -79,16 +79,20 @@ export async function inOneHour<T>(platform: PlatformCode, collect: () => Promis
 
 export interface EmulatedCollectors {
   emulator: RunningEmulator;
+  collectors: ReadonlyMap<PlatformCode, PlatformCollector>;
   collect(platform: PlatformCode, type: ResourceType, identifier: string): Promise<CollectionOutcome>;
   collectMany(platform: PlatformCode, refs: Array<[ResourceType, string]>): Promise<CollectionOutcome[]>;
   close(): Promise<void>;
 }
 
-/** Real collectors against a real emulator on a free loopback port; identifiers are normalized as the service does. */
-export async function emulatedCollectors(): Promise<EmulatedCollectors> {
-  const emulator = await startEmulator(0);
+/**
+ * Real collectors against a real emulator on a free loopback port; identifiers are
+ * normalized as the service does. `now` is the clock of both (fixed in the conformance test).
+ */
+export async function emulatedCollectors(now: () => number = Date.now): Promise<EmulatedCollectors> {
+  const emulator = await startEmulator(0, now);
   const http = createUpstreamHttp();
-  const collectors = createCollectors(emulator.url, {}, http, Date.now);
+  const collectors = createCollectors(emulator.url, {}, http, now);
   const toRef = (platform: PlatformCode, type: ResourceType, identifier: string): ResourceRef => ({
     platform,
     type,
@@ -98,6 +102,7 @@ export async function emulatedCollectors(): Promise<EmulatedCollectors> {
     collectors.get(platform)!.collector.collect(refs.map(([type, id]) => toRef(platform, type, id)), new AbortController().signal);
   return {
     emulator,
+    collectors,
     collectMany,
     collect: async (platform, type, identifier) => (await collectMany(platform, [[type, identifier]]))[0]!,
     close: async () => {

@@ -3,10 +3,10 @@
 // GET /{ig-user-id}?fields=business_discovery.username(<name>){followers_count,follows_count,media_count}
 // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/business_discovery
 import Type from 'typebox';
-import type { ResourceRef } from '../../model.js';
 import { reportedCounts } from '../reported.js';
 import type { Collector, CollectorContext } from '../types.js';
-import { jsonBody, settle, unparsable } from '../upstream.js';
+import { oneAtATime } from '../lookups.js';
+import { jsonBody, unparsable } from '../upstream.js';
 import { facebookGraphVersion, graphOutcome, type GraphError } from '../metaGraph/api.js';
 
 // Any count may be left out: Meta's own example answers followers_count and media_count only.
@@ -29,8 +29,8 @@ export function createInstagramCollector(context: CollectorContext): Collector {
   const ownAccount = encodeURIComponent(context.credentials.INSTAGRAM_BUSINESS_ACCOUNT_ID ?? '');
   const headers = { accept: 'application/json', 'user-agent': 'datapoints' };
 
-  const collectOne = (ref: ResourceRef, signal: AbortSignal) =>
-    settle(async () => {
+  // Business discovery names one username per call; the Graph has no multi-user form of it.
+  return oneAtATime(async (ref, signal) => {
       const fields = encodeURIComponent(discoveryFields(ref.identifier));
       const url = `${context.baseUrl}/${facebookGraphVersion}/${ownAccount}?fields=${fields}&access_token=${token}`;
       const response = await context.http.get(url, headers, signal);
@@ -43,11 +43,5 @@ export function createInstagramCollector(context: CollectorContext): Collector {
           posts: [account.media_count, 'posts'],
         });
       });
-    });
-
-  // Business discovery names one username per call; the Graph has no multi-user form of it.
-  return {
-    maxBatch: 1,
-    collect: (refs, signal) => Promise.all(refs.map((ref) => collectOne(ref, signal))),
-  };
+  });
 }

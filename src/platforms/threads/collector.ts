@@ -7,11 +7,12 @@
 // GET /v1.0/{media-id}/insights?metric=likes,reposts, which Meta answers only for posts of
 // the token's own account. docs/platforms.md, "threads".
 import Type from 'typebox';
-import { found, notFound, rateLimited, type CollectionOutcome, type ResourceRef } from '../../model.js';
+import { found, notFound, type CollectionOutcome, type ResourceRef } from '../../model.js';
+import { oneAtATime, refusal } from '../lookups.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { reportedCounts } from '../reported.js';
-import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
+import { jsonBody, unparsable } from '../upstream.js';
 import { isMediaId } from './identifiers.js';
 import { postOnPage } from './postPage.js';
 import { graphFailure, graphOutcome, isUnknownObject } from '../metaGraph/api.js';
@@ -53,9 +54,8 @@ export function createThreadsCollector(context: CollectorContext): Collector {
     const code = idPart(ref.identifier);
     const url = `${context.origins.page}/@${encodeURIComponent(handle)}/post/${encodeURIComponent(code)}`;
     const response = await context.http.get(url, pageHeaders, signal);
-    if (response.status === 429) return rateLimited(retryAtOf(response, context.now()));
-    if (response.status === 404) return notFound;
-    if (response.status !== 200) return unexpectedStatus(response);
+    const refused = refusal(response, { notFoundStatuses: [404] }, context.now());
+    if (refused) return refused;
     // A page without the post (a login wall, a changed layout) is a failure, never not_found.
     const post = postOnPage(response.body, code);
     if (!post) return unparsable;
@@ -99,12 +99,8 @@ export function createThreadsCollector(context: CollectorContext): Collector {
     });
   };
 
-  return {
-    maxBatch: 1,
-    collect: (refs, signal) =>
-      Promise.all(refs.map((ref) => settle(() => {
-        if (ref.type !== 'post') return collectAccount(ref, signal);
-        return isMediaId(ref.identifier) ? collectPost(ref, signal) : collectPostPage(ref, signal);
-      }))),
-  };
+  return oneAtATime((ref, signal) => {
+    if (ref.type !== 'post') return collectAccount(ref, signal);
+    return isMediaId(ref.identifier) ? collectPost(ref, signal) : collectPostPage(ref, signal);
+  });
 }

@@ -2,10 +2,11 @@
 // embeds its data as JSON in <script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">, where
 // __DEFAULT_SCOPE__["webapp.user-detail"] holds a statusCode and userInfo.stats.
 import Type from 'typebox';
-import { failed, notFound, rateLimited, type ResourceRef } from '../../model.js';
+import { failed, notFound } from '../../model.js';
+import { oneAtATime, refusal } from '../lookups.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { reportedCounts } from '../reported.js';
-import { jsonBody, retryAtOf, scriptText, settle, unexpectedStatus, unparsable } from '../upstream.js';
+import { jsonBody, scriptText, unparsable } from '../upstream.js';
 
 export const rehydrationScript = 'id="__UNIVERSAL_DATA_FOR_REHYDRATION__"';
 
@@ -35,11 +36,12 @@ export function createTiktokCollector(context: CollectorContext): Collector {
     'user-agent': 'Mozilla/5.0 (compatible; datapoints)',
   };
 
-  const collectOne = (ref: ResourceRef, signal: AbortSignal) =>
-    settle(async () => {
+  // One page per profile: there is nothing to batch.
+  return oneAtATime(async (ref, signal) => {
       const response = await context.http.get(`${context.baseUrl}/@${encodeURIComponent(ref.identifier)}`, headers, signal);
-      if (response.status === 429) return rateLimited(retryAtOf(response, context.now()));
-      if (response.status !== 200) return unexpectedStatus(response);
+      // A missing user is answered 200 with a statusCode, so no status means not found.
+      const refused = refusal(response, { notFoundStatuses: [] }, context.now());
+      if (refused) return refused;
       // A page without the data script (a captcha or verify wall) is a failure, never not_found.
       const detail = userDetail.parse(scriptText(response.body, rehydrationScript) ?? '')?.__DEFAULT_SCOPE__['webapp.user-detail'];
       if (!detail) return unparsable;
@@ -52,11 +54,5 @@ export function createTiktokCollector(context: CollectorContext): Collector {
         following: [stats.followingCount, 'following'],
         posts: [stats.videoCount, 'videos'],
       });
-    });
-
-  // One page per profile: there is nothing to batch.
-  return {
-    maxBatch: 1,
-    collect: (refs, signal) => Promise.all(refs.map((ref) => collectOne(ref, signal))),
-  };
+  });
 }

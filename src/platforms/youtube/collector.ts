@@ -9,6 +9,7 @@ import {
 } from '../../model.js';
 import type { UpstreamResponse } from '../http.js';
 import type { Collector, CollectorContext } from '../types.js';
+import { entryOf, isOutcome, type BatchAnswer } from '../lookups.js';
 import { reportedCounts } from '../reported.js';
 import { jsonBody, retryAtOf, settle, unparsable } from '../upstream.js';
 
@@ -51,8 +52,6 @@ const errorBody = jsonBody(Type.Object({
 type Channel = Static<typeof channelSchema>;
 type Video = Static<typeof videoSchema>;
 
-/** One upstream call's answer: its items by id, or the outcome every ref of it shares. */
-type Answer<T> = { items: T[] } | { refused: CollectionOutcome };
 
 /** The items of a well-formed list, or undefined for any other shape. */
 function listItems<T>(list: { pageInfo: { totalResults: number }; items?: T[] | undefined } | undefined): T[] | undefined {
@@ -79,19 +78,21 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
   };
 
   const call = async <T>(resource: 'channels' | 'videos', filter: Record<string, string>, signal: AbortSignal,
-    read: (body: string) => T[] | undefined): Promise<Answer<T>> => {
+    read: (body: string) => T[] | undefined, keyOf: (item: T) => string): Promise<BatchAnswer<T>> => {
     const query = new URLSearchParams({ part: 'statistics', ...filter });
     const response = await context.http.get(`${context.baseUrl}/${resource}?${query}`, headers, signal);
     if (response.status !== 200) return { refused: refusal(response) };
     const items = read(response.body);
-    return items ? { items } : { refused: unparsable };
+    // An id a well-formed list leaves out does not exist: absent keys are notFound.
+    return items ? { byKey: new Map(items.map((item) => [keyOf(item), item])) } : { refused: unparsable };
   };
+  const byId = (item: { id: string }) => item.id;
   const readChannels = (body: string) => listItems(channelsBody.parse(body));
   const readVideos = (body: string) => listItems(videosBody.parse(body));
 
-  const channelOutcome = (answer: Answer<Channel>, channel: Channel | undefined): CollectionOutcome => {
-    if ('refused' in answer) return answer.refused;
-    if (!channel) return notFound;
+  const channelOutcome = (answer: BatchAnswer<Channel>, key: string): CollectionOutcome => {
+    const channel = entryOf(answer, key, notFound);
+    if (isOutcome(channel)) return channel;
     const { subscriberCount, hiddenSubscriberCount, videoCount } = channel.statistics;
     return reportedCounts({
       // A hidden subscriber count is not reported (decisions 5).
@@ -101,10 +102,9 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     });
   };
 
-  const videoOutcome = (answer: Answer<Video>, id: string): CollectionOutcome => {
-    if ('refused' in answer) return answer.refused;
-    const video = answer.items.find((item) => item.id === id);
-    if (!video) return notFound;
+  const videoOutcome = (answer: BatchAnswer<Video>, id: string): CollectionOutcome => {
+    const video = entryOf(answer, id, notFound);
+    if (isOutcome(video)) return video;
     const { viewCount, likeCount } = video.statistics;
     return reportedCounts({
       views: [countOf(viewCount), 'views'],
@@ -122,18 +122,18 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
       const channelIds = ids((ref) => ref.type === 'account' && isChannelId(ref.identifier));
       const videoIds = ids((ref) => ref.type === 'post');
       // Started only when some ref needs it; a throw becomes `failed` for each ref awaiting it.
-      const channels = channelIds.length > 0 ? call('channels', { id: channelIds.join(',') }, signal, readChannels) : undefined;
-      const videos = videoIds.length > 0 ? call('videos', { id: videoIds.join(',') }, signal, readVideos) : undefined;
+      const channels = channelIds.length > 0 ? call('channels', { id: channelIds.join(',') }, signal, readChannels, byId) : undefined;
+      const videos = videoIds.length > 0 ? call('videos', { id: videoIds.join(',') }, signal, readVideos, byId) : undefined;
       const byHandle = new Map(ids((ref) => ref.type === 'account' && !isChannelId(ref.identifier))
-        .map((handle) => [handle, call('channels', { forHandle: handle }, signal, readChannels)]));
+        .map((handle) => [handle, call('channels', { forHandle: handle }, signal, readChannels, () => handle)]));
       return Promise.all(refs.map((ref) => settle(async () => {
         if (ref.type === 'post') return videoOutcome(await videos!, ref.identifier);
         if (isChannelId(ref.identifier)) {
           const answer = await channels!;
-          return channelOutcome(answer, 'items' in answer ? answer.items.find((item) => item.id === ref.identifier) : undefined);
+          return channelOutcome(answer, ref.identifier);
         }
         const answer = await byHandle.get(ref.identifier)!;
-        return channelOutcome(answer, 'items' in answer ? answer.items[0] : undefined);
+        return channelOutcome(answer, ref.identifier);
       })));
     },
   };
