@@ -75,10 +75,10 @@ t.test('facebook collector - maps Graph errors to distinct outcomes', async (t) 
 });
 
 t.test('facebook against the emulator - found, batched, missing, flaky, faults', async (t) => {
-  const emulated = await emulatedCollectors();
+  const emulated = await emulatedCollectors(() => fixedNow);
   t.teardown(() => emulated.close());
   const single = await emulated.collect('facebook', 'account', 'CocaCola');
-  t.same(single, pageFound(emulatedCounts('facebook', 'account', 'cocacola', Date.now()).likes));
+  t.same(single, pageFound(emulatedCounts('facebook', 'account', 'cocacola', fixedNow).likes));
   const [batchedSame, other] = await emulated.collectMany('facebook', [['account', 'cocacola'], ['account', 'natgeo']]);
   t.same(batchedSame, single);
   t.equal(other!.kind, 'found');
@@ -89,7 +89,7 @@ t.test('facebook against the emulator - found, batched, missing, flaky, faults',
   emulated.emulator.world.setFault('facebook', 'cocacola', 'ratelimit');
   const throttled = await emulated.collect('facebook', 'account', 'cocacola');
   t.equal(throttled.kind, 'rateLimited');
-  t.ok(throttled.kind === 'rateLimited' && throttled.retryAt - Date.now() > 4 * 60_000, 'retry after the 5 minutes the usage header gives');
+  t.ok(throttled.kind === 'rateLimited' && throttled.retryAt - fixedNow > 4 * 60_000, 'retry after the 5 minutes the usage header gives');
   emulated.emulator.world.setFault('facebook', 'cocacola', 'malformed');
   t.same(await emulated.collect('facebook', 'account', 'cocacola'), unparsable);
   emulated.emulator.world.setFault('facebook', 'cocacola', 'notfound');

@@ -48,9 +48,9 @@ t.test('instagram collector - maps Graph errors to distinct outcomes', async (t)
 });
 
 t.test('instagram against the emulator - found, missing, flaky, faults', async (t) => {
-  const emulated = await emulatedCollectors();
+  const emulated = await emulatedCollectors(() => fixedNow);
   t.teardown(() => emulated.close());
-  const counts = emulatedCounts('instagram', 'account', 'natgeo', Date.now());
+  const counts = emulatedCounts('instagram', 'account', 'natgeo', fixedNow);
   const natgeo = await emulated.collect('instagram', 'account', 'NatGeo');
   t.same(natgeo, accountFound(counts.followers, counts.following, counts.posts));
   t.same(await emulated.collect('instagram', 'account', 'missing_user'), { kind: 'notFound' });

@@ -154,9 +154,9 @@ t.test('linkedin collector - a numeric company id is followed once to its vanity
 });
 
 t.test('linkedin against the emulator - found, rounded, missing, flaky, faults', async (t) => {
-  const emulated = await emulatedCollectors();
+  const emulated = await emulatedCollectors(() => fixedNow);
   t.teardown(() => emulated.close());
-  const now = Date.now();
+  const now = fixedNow;
   const followersOf = (type: ResourceType, name: string) => emulatedCounts('linkedin', type, name, now).followers;
 
   const acme = await emulated.collect('linkedin', 'organization', 'Acme-Robotics');

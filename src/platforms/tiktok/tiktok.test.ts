@@ -43,9 +43,9 @@ t.test('tiktok collector - missing users, throttling, walls and broken pages', a
 });
 
 t.test('tiktok against the emulator - found, rounded, missing, flaky, faults', async (t) => {
-  const emulated = await emulatedCollectors();
+  const emulated = await emulatedCollectors(() => fixedNow);
   t.teardown(() => emulated.close());
-  const now = Date.now();
+  const now = fixedNow;
   const scoutCounts = emulatedCounts('tiktok', 'account', 'scout2015', now);
   const scout = await emulated.collect('tiktok', 'account', 'Scout2015');
   t.same(scout, accountFound(scoutCounts.followers, scoutCounts.following, scoutCounts.posts));
