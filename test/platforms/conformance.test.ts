@@ -23,7 +23,8 @@ const cases = [...platforms.values()].flatMap((platform) =>
 
 const faultCases: Array<[FaultMode, (outcome: CollectionOutcome) => boolean, string]> = [
   ['ratelimit', (outcome) => outcome.kind === 'rateLimited' && outcome.retryAt > fixedNow, 'rateLimited, retry after the fixed now'],
-  ['malformed', (outcome) => outcome.kind === 'failed', 'failed (never not_found, never a zero)'],
+  ['malformed', (outcome) => outcome.kind === 'failed' && outcome.reason === 'upstream body does not match the expected shape',
+    'failed as unparsable (never not_found, never a zero)'],
   ['notfound', (outcome) => outcome.kind === 'notFound', 'notFound'],
   ['error', (outcome) => outcome.kind === 'failed' && outcome.reason === 'unexpected upstream status 503', 'failed with the 503'],
 ];

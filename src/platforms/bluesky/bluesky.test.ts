@@ -125,10 +125,6 @@ t.test('bluesky against the emulator - found, missing, flaky, faults, batching',
   t.same(user.result, accountFound(user.counts('account', 'alice.bsky.social')));
   const postOutcome = await inOneHour('bluesky', () => emulated.collect('bluesky', 'post', 'alice.bsky.social:3l6oveex3ii2l'));
   t.same(postOutcome.result, postFound(postOutcome.counts('post', 'alice.bsky.social:3l6oveex3ii2l')));
-  t.same(await emulated.collect('bluesky', 'account', 'missing-user.bsky.social'), { kind: 'notFound' });
-  t.same(await emulated.collect('bluesky', 'post', 'missing-user.bsky.social:3l6oveex3ii2l'), { kind: 'notFound' });
-  t.same(await emulated.collect('bluesky', 'account', 'flaky-user.bsky.social'), { kind: 'failed', reason: 'unexpected upstream status 503' });
-  t.same(await emulated.collect('bluesky', 'post', 'flaky-user.bsky.social:3l6oveex3ii2l'), { kind: 'failed', reason: 'unexpected upstream status 503' });
 
   emulated.emulator.world.setFault('bluesky', 'alice.bsky.social', 'ratelimit');
   const before = Date.now();
@@ -136,13 +132,7 @@ t.test('bluesky against the emulator - found, missing, flaky, faults, batching',
   // The emulator's reset is a minute ahead, in whole seconds.
   t.equal(limited.kind, 'rateLimited');
   if (limited.kind === 'rateLimited') t.ok(limited.retryAt >= before + 59_000 && limited.retryAt <= Date.now() + 61_000, 'retry after its ratelimit-reset');
-  emulated.emulator.world.setFault('bluesky', 'alice.bsky.social', 'malformed');
-  t.same(await emulated.collect('bluesky', 'account', 'alice.bsky.social'), unparsable);
-  emulated.emulator.world.setFault('bluesky', 'alice.bsky.social', 'notfound');
-  t.same(await emulated.collect('bluesky', 'account', 'alice.bsky.social'), { kind: 'notFound' });
   emulated.emulator.world.setFault('bluesky', 'alice.bsky.social', 'none');
-  emulated.emulator.world.setFault('bluesky', 'alice.bsky.social:3l6oveex3ii2l', 'notfound');
-  t.same(await emulated.collect('bluesky', 'post', 'alice.bsky.social:3l6oveex3ii2l'), { kind: 'notFound' });
   emulated.emulator.world.setFault('bluesky', 'alice.bsky.social:3l6oveex3ii2l', 'none');
   const batch = await inOneHour('bluesky', () => emulated.collectMany('bluesky', [
     ['account', 'alice.bsky.social'], ['post', 'alice.bsky.social:3l6oveex3ii2l'], ['account', 'missing-bob.bsky.social'],
