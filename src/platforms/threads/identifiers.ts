@@ -16,7 +16,7 @@ export const threadsAccount: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
-  examples: { valid: 'zuck', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://www.threads.net/@zuck', '@zuck'] },
+  examples: { valid: 'mosseri', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://www.threads.net/@zuck', '@zuck'] },
 };
 
 export const threadsPost: IdentifierRule = {
