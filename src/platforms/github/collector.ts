@@ -36,29 +36,29 @@ export function createGithubCollector(context: CollectorContext): Collector {
     refusal(response, statusRules, context.now()) ?? parse(response.body);
 
   return oneAtATime(async (ref, signal) => {
-      if (ref.type === 'post') {
-        const owner = encodeURIComponent(handlePart(ref.identifier));
-        const repository = encodeURIComponent(idPart(ref.identifier));
-        const response = await context.http.get(`${context.baseUrl}/repos/${owner}/${repository}`, headers, signal);
-        return classify(response, (body) => {
-          const repo = repositoryBody.parse(body);
-          if (!repo) return unparsable;
-          return reportedCounts({
-            views: [null, 'views'],
-            likes: [repo.stargazers_count, 'stars'],
-            reposts: [repo.forks_count, 'forks'],
-          });
-        });
-      }
-      const response = await context.http.get(`${context.baseUrl}/users/${encodeURIComponent(ref.identifier)}`, headers, signal);
+    if (ref.type === 'post') {
+      const owner = encodeURIComponent(handlePart(ref.identifier));
+      const repository = encodeURIComponent(idPart(ref.identifier));
+      const response = await context.http.get(`${context.baseUrl}/repos/${owner}/${repository}`, headers, signal);
       return classify(response, (body) => {
-        const user = userBody.parse(body);
-        if (!user) return unparsable;
+        const repo = repositoryBody.parse(body);
+        if (!repo) return unparsable;
         return reportedCounts({
-          followers: [user.followers, 'followers'],
-          following: [user.following, 'following'],
-          posts: [user.public_repos, 'repositories'],
+          views: [null, 'views'],
+          likes: [repo.stargazers_count, 'stars'],
+          reposts: [repo.forks_count, 'forks'],
         });
       });
+    }
+    const response = await context.http.get(`${context.baseUrl}/users/${encodeURIComponent(ref.identifier)}`, headers, signal);
+    return classify(response, (body) => {
+      const user = userBody.parse(body);
+      if (!user) return unparsable;
+      return reportedCounts({
+        followers: [user.followers, 'followers'],
+        following: [user.following, 'following'],
+        posts: [user.public_repos, 'repositories'],
+      });
+    });
   });
 }

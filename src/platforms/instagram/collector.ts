@@ -31,17 +31,17 @@ export function createInstagramCollector(context: CollectorContext): Collector {
 
   // Business discovery names one username per call; the Graph has no multi-user form of it.
   return oneAtATime(async (ref, signal) => {
-      const fields = encodeURIComponent(discoveryFields(ref.identifier));
-      const url = `${context.baseUrl}/${facebookGraphVersion}/${ownAccount}?fields=${fields}&access_token=${token}`;
-      const response = await context.http.get(url, headers, signal);
-      return graphOutcome(response, context.now(), isUnknownUser, (body) => {
-        const account = discoveryBody.parse(body)?.business_discovery;
-        if (!account) return unparsable;
-        return reportedCounts({
-          followers: [account.followers_count, 'followers'],
-          following: [account.follows_count, 'following'],
-          posts: [account.media_count, 'posts'],
-        });
+    const fields = encodeURIComponent(discoveryFields(ref.identifier));
+    const url = `${context.baseUrl}/${facebookGraphVersion}/${ownAccount}?fields=${fields}&access_token=${token}`;
+    const response = await context.http.get(url, headers, signal);
+    return graphOutcome(response, context.now(), isUnknownUser, (body) => {
+      const account = discoveryBody.parse(body)?.business_discovery;
+      if (!account) return unparsable;
+      return reportedCounts({
+        followers: [account.followers_count, 'followers'],
+        following: [account.follows_count, 'following'],
+        posts: [account.media_count, 'posts'],
       });
+    });
   });
 }

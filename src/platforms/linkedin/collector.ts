@@ -120,11 +120,11 @@ export function createLinkedinCollector(context: CollectorContext): Collector {
 
   // One page per company or person: there is nothing to batch.
   return oneAtATime(async (ref, signal) => {
-      const response = await fetchPage(pageUrl(ref), signal);
-      if (response.status >= 300 && response.status < 400) return redirected(response);
-      const refused = refusal(response, statusRules, context.now());
-      if (refused) return refused;
-      const followers = ref.type === 'organization' ? companyFollowers(response.body) : personFollowers(response.body);
-      return followers === undefined ? unparsable : followersFound(followers);
+    const response = await fetchPage(pageUrl(ref), signal);
+    if (response.status >= 300 && response.status < 400) return redirected(response);
+    const refused = refusal(response, statusRules, context.now());
+    if (refused) return refused;
+    const followers = ref.type === 'organization' ? companyFollowers(response.body) : personFollowers(response.body);
+    return followers === undefined ? unparsable : followersFound(followers);
   });
 }

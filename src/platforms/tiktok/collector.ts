@@ -38,21 +38,21 @@ export function createTiktokCollector(context: CollectorContext): Collector {
 
   // One page per profile: there is nothing to batch.
   return oneAtATime(async (ref, signal) => {
-      const response = await context.http.get(`${context.baseUrl}/@${encodeURIComponent(ref.identifier)}`, headers, signal);
-      // A missing user is answered 200 with a statusCode, so no status means not found.
-      const refused = refusal(response, { notFoundStatuses: [] }, context.now());
-      if (refused) return refused;
-      // A page without the data script (a captcha or verify wall) is a failure, never not_found.
-      const detail = userDetail.parse(scriptText(response.body, rehydrationScript) ?? '')?.__DEFAULT_SCOPE__['webapp.user-detail'];
-      if (!detail) return unparsable;
-      if (missingUserCodes.has(detail.statusCode)) return notFound;
-      if (detail.statusCode !== 0) return failed(`tiktok user-detail statusCode ${detail.statusCode}`);
-      const stats = detail.userInfo?.stats;
-      if (!stats) return unparsable;
-      return reportedCounts({
-        followers: [stats.followerCount, 'followers'],
-        following: [stats.followingCount, 'following'],
-        posts: [stats.videoCount, 'videos'],
-      });
+    const response = await context.http.get(`${context.baseUrl}/@${encodeURIComponent(ref.identifier)}`, headers, signal);
+    // A missing user is answered 200 with a statusCode, so no status means not found.
+    const refused = refusal(response, { notFoundStatuses: [] }, context.now());
+    if (refused) return refused;
+    // A page without the data script (a captcha or verify wall) is a failure, never not_found.
+    const detail = userDetail.parse(scriptText(response.body, rehydrationScript) ?? '')?.__DEFAULT_SCOPE__['webapp.user-detail'];
+    if (!detail) return unparsable;
+    if (missingUserCodes.has(detail.statusCode)) return notFound;
+    if (detail.statusCode !== 0) return failed(`tiktok user-detail statusCode ${detail.statusCode}`);
+    const stats = detail.userInfo?.stats;
+    if (!stats) return unparsable;
+    return reportedCounts({
+      followers: [stats.followerCount, 'followers'],
+      following: [stats.followingCount, 'following'],
+      posts: [stats.videoCount, 'videos'],
+    });
   });
 }
