@@ -177,6 +177,23 @@ t.test('collection - a batch failing as a whole is split until the bad item fail
   ]);
 });
 
+t.test('collection - items of a batch that failed together are collected again in halves; the others keep their outcomes', async (t) => {
+  const scheduler = newScheduler(t);
+  // The first call fails the items a shared sub-call served (p and q); later calls succeed.
+  const youtube = fakePlatform(scheduler, { maxBatch: 3, budget: { perMinute: 6_000 }, answer: (ref, call) => (call === 1 && ref.identifier !== 'a' ? failed('upstream 503') : undefined) });
+  const keys = { a: 'youtube/account/a', p: 'youtube/post/p', q: 'youtube/post/q' };
+  run(scheduler, { youtube }, '(apq) 40ms |', keys, 'a 9ms p 9ms q 24ms |', {
+    a: { key: keys.a, outcome: ok },
+    p: { key: keys.p, outcome: ok },
+    q: { key: keys.q, outcome: ok },
+  });
+  t.same(youtube.calls, [
+    { at: 0, identifiers: ['a', 'p', 'q'] },
+    { at: 10, identifiers: ['p'] },
+    { at: 20, identifiers: ['q'] },
+  ]);
+});
+
 t.test('collection - a batch that is rate limited as a whole is not split', async (t) => {
   const scheduler = newScheduler(t);
   const bluesky = fakePlatform(scheduler, { maxBatch: 4, answer: () => rateLimited(500) });
