@@ -13,8 +13,9 @@ export const threads: PlatformDefinition<'threads'> = {
   requiredCredentials: ['THREADS_ACCESS_TOKEN'],
   optionalCredentials: [],
   // Threads API rate limit: 4,800 calls x the token user's impressions per rolling 24 h,
-  // so at least 4,800 a day. A post costs two calls: 1.6 collections a minute is 2,304 a
-  // day, at most 4,608 calls even if every one is a post.
+  // so at least 4,800 a day. A post by media id costs two API calls, a post by code one page
+  // of www.threads.net (no published limit): 1.6 collections a minute is 2,304 a day, at most
+  // 4,608 API calls even if every one is a post by media id.
   budget: { concurrency: 2, perMinute: 1.6 },
   createCollector: createThreadsCollector,
 };
