@@ -80,6 +80,13 @@ export const defaultPolicy: ResourcePolicy = {
   historyLength: 10,
 };
 
+export const upstreamLimits = {
+  /** Public profile pages run to a few hundred KB; an upstream body far beyond that is not an answer. */
+  maxBodyBytes: 8 * 1024 * 1024,
+  /** Against the emulator no platform budget applies: it exists to be driven as hard as we can. */
+  emulatorBudget: { concurrency: 64, perMinute: Number.POSITIVE_INFINITY },
+} as const;
+
 export const collectionDefaults = {
   /** A collector call that takes longer is abandoned and counted as a failure. */
   timeoutMs: 10_000,

@@ -1,7 +1,6 @@
 // What one platform folder provides (STYLE: one platform = one small folder). Adding a
 // platform is its folder plus one line in registry.ts.
 import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../model.js';
-import type { PlatformEmulator } from '../emulator/types.js';
 import type { UpstreamHttp } from './http.js';
 
 export interface IdentifierRule {
@@ -20,11 +19,19 @@ export interface IdentifierRule {
   normalize(identifier: string): string;
   /** The part emulator conventions look at (operator-interface.md): the handle or owner of a post. */
   namePart(normalized: string): string;
+  /**
+   * Identifiers the registry-driven tests use (docs/adding-a-platform.md): an unremarkable
+   * valid one, one the emulator treats as missing and one as flaky (by its name part), and
+   * refused forms users are likely to send (the URL, a near miss).
+   */
+  examples: { valid: string; missing: string; flaky: string; invalid: readonly string[] };
 }
 
 export interface CollectorContext {
   /** The platform's API root: the real host, or the emulator's `/<platform>` prefix. */
   baseUrl: string;
+  /** Further upstream roots by name (`realOrigins`); against the emulator each is its prefix too. */
+  origins: Readonly<Record<string, string>>;
   /** Credentials by environment variable name; against the emulator every one is set. */
   credentials: Readonly<Record<string, string | undefined>>;
   http: UpstreamHttp;
@@ -48,15 +55,17 @@ export interface CollectionBudget {
   perMinute: number;
 }
 
-export interface PlatformDefinition {
-  code: PlatformCode;
+/** One platform folder's definition; `Code` is its code (the name definitions.ts exports it under). */
+export interface PlatformDefinition<Code extends string = PlatformCode> {
+  code: Code;
   identifiers: Partial<Record<ResourceType, IdentifierRule>>;
   realBaseUrl: string;
+  /** Further hosts the collector reads, by name (e.g. a public page host beside the API). */
+  realOrigins?: Readonly<Record<string, string>>;
   /** Environment variables the real API cannot be used without. */
   requiredCredentials: readonly string[];
   /** Environment variables used when present (e.g. a token that raises a rate limit). */
   optionalCredentials: readonly string[];
   budget: CollectionBudget;
   createCollector(context: CollectorContext): Collector;
-  emulator: PlatformEmulator;
 }

@@ -133,7 +133,7 @@ const looseShapes: Record<string, RegExp> = {
   'github/post': /^[A-Za-z0-9][A-Za-z0-9-]{0,10}:[A-Za-z0-9._-]{1,30}$/,
   'instagram/account': /^[A-Za-z0-9._]{1,30}$/,
   'threads/account': /^[A-Za-z0-9._]{1,30}$/,
-  'threads/post': /^[A-Za-z0-9._]{1,30}:[0-9]{1,25}$/,
+  'threads/post': /^[A-Za-z0-9._]{1,30}:(?:[0-9]{1,25}|[A-Za-z0-9_-]{1,40})$/,
   'bluesky/account': /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,8}[A-Za-z0-9])?\.){1,3}[A-Za-z][A-Za-z0-9-]{0,8}[A-Za-z0-9]$/,
   'bluesky/post': /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,8}[A-Za-z0-9])?\.){1,3}[A-Za-z][A-Za-z0-9-]{0,8}[A-Za-z0-9]:[234567a-j][234567a-z]{12}$/,
 };

@@ -13,4 +13,5 @@ export const facebookPage: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'nasagov', missing: 'missing.page', flaky: 'flaky.page', invalid: ['https://facebook.com/nasagov', 'nasa'] },
 };

@@ -16,6 +16,7 @@ export const githubAccount: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: (normalized) => normalized,
+  examples: { valid: 'octocat', missing: 'missing-user', flaky: 'flaky-user', invalid: ['https://github.com/octocat', '-octocat'] },
 };
 
 export const githubRepository: IdentifierRule = {
@@ -27,4 +28,5 @@ export const githubRepository: IdentifierRule = {
   hint: postHint('<owner>:<repository>'),
   normalize: lowerCase,
   namePart: handlePart,
+  examples: { valid: 'octocat:hello-world', missing: 'missing-user:hello-world', flaky: 'flaky-user:hello-world', invalid: ['octocat/hello-world', 'octocat:..'] },
 };

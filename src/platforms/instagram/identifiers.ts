@@ -12,4 +12,5 @@ export const instagramAccount: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'natgeo', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://instagram.com/natgeo', 'nat..geo'] },
 };

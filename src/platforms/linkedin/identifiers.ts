@@ -16,6 +16,7 @@ export const linkedinCompany: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'microsoft', missing: 'missing-company', flaky: 'flaky-company', invalid: ['https://www.linkedin.com/company/microsoft/', 'company/microsoft'] },
 };
 
 export const linkedinProfile: IdentifierRule = {
@@ -27,4 +28,5 @@ export const linkedinProfile: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'satya-nadella', missing: 'missing-person', flaky: 'flaky-person', invalid: ['https://www.linkedin.com/in/satya-nadella/', 'in/satya-nadella'] },
 };

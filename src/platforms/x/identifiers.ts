@@ -15,6 +15,7 @@ export const xAccount: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: (normalized) => normalized,
+  examples: { valid: 'xdevelopers', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://x.com/XDevelopers', '@XDevelopers'] },
 };
 
 export const xPost: IdentifierRule = {
@@ -26,6 +27,7 @@ export const xPost: IdentifierRule = {
   hint: postHint('<handle>:<post_id>'),
   normalize: lowerHandlePart,
   namePart: handlePart,
+  examples: { valid: 'xdevelopers:1460323737035677698', missing: 'missing_user:1460323737035677698', flaky: 'flaky_user:1460323737035677698', invalid: ['https://x.com/XDevelopers/status/1460323737035677698', '1460323737035677698'] },
 };
 
 /** Snowflake ids carry their creation time: milliseconds since the X epoch in the bits above 22. */

@@ -20,6 +20,7 @@ export const youtubeChannel: IdentifierRule = {
   hint: `${accountHint} (a channel id UC... or an @handle)`,
   normalize: (identifier) => (isChannelId(identifier) ? identifier : `@${identifier.replace(/^@/, '').toLowerCase()}`),
   namePart: (normalized) => normalized.replace(/^@/, ''),
+  examples: { valid: '@mkbhd', missing: '@missing_channel', flaky: '@flaky_channel', invalid: ['https://www.youtube.com/@mkbhd', '@mk'] },
 };
 
 export const youtubeVideo: IdentifierRule = {
@@ -31,4 +32,5 @@ export const youtubeVideo: IdentifierRule = {
   hint: postHint('<video_id>'),
   normalize: keepCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'dQw4w9WgXcQ', missing: 'missingvid1', flaky: 'flakyvideo1', invalid: ['https://youtu.be/dQw4w9WgXcQ', 'dQw4w9WgXc'] },
 };
