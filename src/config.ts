@@ -86,3 +86,18 @@ export const serveDefaults = {
   dataDir: './data',
   upstream: 'real',
 } as const;
+
+/** Cluster mode on NATS JetStream (docs/cluster.md). */
+export const clusterDefaults = {
+  /** Pause between attempts to reach NATS again once the connection is lost; attempts never stop. */
+  reconnectWaitMs: 500,
+  /** How long one JetStream call (publish, pull, acknowledgement) waits for its answer. */
+  requestTimeoutMs: 5_000,
+  /**
+   * A holder counts its lease as expired this long before NATS redelivers it, so that its late
+   * acknowledgement or release never touches the redelivery (docs/cluster.md, "Leases").
+   */
+  leaseMarginMs: 1_000,
+  /** Leases out at once across the cluster; beyond it takes get nothing until some are acknowledged. */
+  maxLeasesOut: 50_000,
+} as const;
