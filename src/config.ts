@@ -100,4 +100,6 @@ export const clusterDefaults = {
   leaseMarginMs: 1_000,
   /** Leases out at once across the cluster; beyond it takes get nothing until some are acknowledged. */
   maxLeasesOut: 50_000,
+  /** Pause between attempts to set the collection queue up again after a reconnect. */
+  setupRetryMs: 1_000,
 } as const;

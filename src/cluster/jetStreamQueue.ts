@@ -6,54 +6,31 @@
 // unacknowledged message again once it runs out, to whichever node pulls next.
 import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
-import {
-  AckPolicy,
-  DeliverPolicy,
-  DiscardPolicy,
-  JetStreamApiError,
-  jetstream,
-  jetstreamManager,
-  RetentionPolicy,
-  StorageType,
-  type JetStreamClient,
-  type JetStreamManager,
-} from '@nats-io/jetstream';
-import { nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { CollectionQueue, Lease } from '../collection/ports.js';
+import type { Health } from '../health.js';
+import { collectionQueueNames, ensureWorkQueue, subjectHoldsAMessage, type WorkQueueSettings } from './collectionStream.js';
 import { pullNow, type PullTarget } from './pullNow.js';
 
-/** Names every node of a cluster shares (docs/cluster.md, "Streams, consumers, subjects"). */
-export const collectionQueueNames = {
-  stream: 'DATAPOINTS_COLLECT',
-  consumer: 'collectors',
-  /** One subject per resource: `datapoints.collect.work.<base64url of the key>`. */
-  workSubjectPrefix: 'datapoints.collect.work',
-  /** Core NATS, not stored: a node announces here that work is waiting. */
-  waitingSubject: 'datapoints.collect.waiting',
-} as const;
-
-/** The JetStream error a publish gets when its subject holds a message already (max per subject 1, discard new). */
-const subjectHoldsAMessage = 10_077;
-/** The JetStream error adding a stream that exists with another configuration. */
-const streamExistsOtherwise = 10_058;
-
-export interface JetStreamQueueOptions {
-  /** The lease: how long a taken request may go unanswered before it is delivered again. */
-  leaseMs: number;
+export interface JetStreamQueueOptions extends WorkQueueSettings {
   /** A holder treats its lease as expired this much earlier than NATS does. */
   leaseMarginMs: number;
-  /** Leases out at once across the cluster. */
-  maxLeasesOut: number;
   /** How long a JetStream call waits for its answer. */
   requestTimeoutMs: number;
-  /** Copies of the stream kept by a NATS cluster (1 for a single nats-server). */
-  replicas: number;
+  /** Pause between attempts to set the stream and consumer up again after a reconnect. */
+  setupRetryMs: number;
 }
+
+/** The Health component the queue reports under while it cannot set its consumer up again. */
+export const queueSetupHealth = 'collection queue setup';
 
 interface Held {
   ackSubject: string;
   /** performance.now() after which the lease may have been delivered to someone else. */
   expiresAt: number;
+  /** The connection's life the lease was taken in (see `reconnects`). */
+  reconnects: number;
 }
 
 export class JetStreamCollectionQueue implements CollectionQueue {
@@ -65,24 +42,33 @@ export class JetStreamCollectionQueue implements CollectionQueue {
   private readonly announcer = randomUUID();
   private readonly announcements: Subscription;
   private readonly target: PullTarget = { stream: collectionQueueNames.stream, consumer: collectionQueueNames.consumer };
+  /** How often the connection came back; a lease from before a reconnect is void. */
+  private reconnects = 0;
+  /** The setup after the last reconnect, while it is under way: takes wait for it. */
+  private settingUp: Promise<void> | undefined;
+  private closed = false;
 
   /** Creates the stream and consumer, or brings them to `options`, and opens the queue on them. */
-  static async open(connection: NatsConnection, options: JetStreamQueueOptions): Promise<JetStreamCollectionQueue> {
+  static async open(connection: NatsConnection, options: JetStreamQueueOptions, health: Health): Promise<JetStreamCollectionQueue> {
     const manager = await jetstreamManager(connection, { timeout: options.requestTimeoutMs });
     await ensureWorkQueue(manager, options);
-    return new JetStreamCollectionQueue(connection, jetstream(connection, { timeout: options.requestTimeoutMs }), options);
+    const client = jetstream(connection, { timeout: options.requestTimeoutMs });
+    return new JetStreamCollectionQueue(connection, manager, client, options, health);
   }
 
   private constructor(
     private readonly connection: NatsConnection,
+    private readonly manager: JetStreamManager,
     private readonly client: JetStreamClient,
     private readonly options: JetStreamQueueOptions,
+    private readonly health: Health,
   ) {
     this.announcements = connection.subscribe(collectionQueueNames.waitingSubject, {
       callback: (error, message) => {
         if (!error && message.string() !== this.announcer) this.signal.next();
       },
     });
+    void this.followReconnects();
   }
 
   async request(key: string): Promise<void> {
@@ -98,13 +84,15 @@ export class JetStreamCollectionQueue implements CollectionQueue {
   }
 
   async take(limit: number): Promise<Lease[]> {
-    if (limit < 1) return [];
+    // While the consumer is being set up again there is nothing to take; `waiting` fires after.
+    if (limit < 1 || this.settingUp) return [];
     // The server starts the ack wait when it delivers, which is after the pull is sent.
     const expiresAt = performance.now() + this.options.leaseMs - this.options.leaseMarginMs;
+    const reconnects = this.reconnects;
     const delivered = await pullNow(this.connection, this.target, limit, this.options.requestTimeoutMs);
     return delivered.map(({ text, ackSubject, delivery }) => {
       const lease: Lease = { key: text, delivery };
-      this.held.set(lease, { ackSubject, expiresAt });
+      this.held.set(lease, { ackSubject, expiresAt, reconnects });
       return lease;
     });
   }
@@ -117,22 +105,23 @@ export class JetStreamCollectionQueue implements CollectionQueue {
     if (await this.answer(lease, '-NAK')) this.announce();
   }
 
-  /** Stops listening for other nodes' announcements; the connection is the caller's to close. */
+  /** Stops listening to NATS for this queue; the connection is the caller's to close. */
   close(): void {
+    this.closed = true;
     this.announcements.unsubscribe();
     this.signal.complete();
   }
 
   /**
-   * Sends the lease's answer and waits for the server to confirm it. A lease past its expiry is
-   * dropped unanswered, as the in-process queue drops it: NATS may have delivered it again, and
-   * an answer now would acknowledge or redeliver the other holder's work (docs/cluster.md,
-   * "Leases"). Returns whether the answer was sent.
+   * Sends the lease's answer and waits for the server to confirm it. A lease past its expiry, or
+   * taken before a reconnect, is dropped unanswered, as the in-process queue drops an expired
+   * one: NATS may have delivered it again, and an answer now would acknowledge or redeliver the
+   * other holder's work (docs/cluster.md, "Leases"). Returns whether the answer was sent.
    */
   private async answer(lease: Lease, verb: '+ACK' | '-NAK'): Promise<boolean> {
     const held = this.held.get(lease);
     if (!held) return false;
-    if (performance.now() >= held.expiresAt) {
+    if (performance.now() >= held.expiresAt || held.reconnects !== this.reconnects) {
       this.held.delete(lease);
       return false;
     }
@@ -145,37 +134,38 @@ export class JetStreamCollectionQueue implements CollectionQueue {
     this.signal.next();
     this.connection.publish(collectionQueueNames.waitingSubject, this.announcer);
   }
+
+  /**
+   * After a reconnect the server may be a restarted one, whose consumer (kept in memory) is gone:
+   * every node sets it up again, which is idempotent (docs/cluster.md, "Durability").
+   */
+  private async followReconnects(): Promise<void> {
+    for await (const status of this.connection.status()) {
+      if (this.closed) return;
+      if (status.type !== 'reconnect') continue;
+      this.reconnects++;
+      this.settingUp ??= this.setUpAgain().finally(() => {
+        this.settingUp = undefined;
+      });
+    }
+  }
+
+  private async setUpAgain(): Promise<void> {
+    while (!this.closed && !this.connection.isClosed()) {
+      try {
+        await ensureWorkQueue(this.manager, this.options);
+        this.health.clear(queueSetupHealth);
+        this.signal.next();
+        return;
+      } catch (error) {
+        this.health.report(queueSetupHealth, `could not set the collection queue up again: ${error instanceof Error ? error.message : String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, this.options.setupRetryMs));
+      }
+    }
+  }
 }
 
 /** A subject token any key can take: NATS subjects split on '.' and reserve '*', '>' and spaces. */
 function workSubject(key: string): string {
   return `${collectionQueueNames.workSubjectPrefix}.${Buffer.from(key).toString('base64url')}`;
-}
-
-async function ensureWorkQueue(manager: JetStreamManager, options: JetStreamQueueOptions): Promise<void> {
-  const stream = {
-    name: collectionQueueNames.stream,
-    subjects: [`${collectionQueueNames.workSubjectPrefix}.>`],
-    retention: RetentionPolicy.Workqueue,
-    storage: StorageType.File,
-    num_replicas: options.replicas,
-    max_msgs_per_subject: 1,
-    discard: DiscardPolicy.New,
-    discard_new_per_subject: true,
-  };
-  try {
-    await manager.streams.add(stream);
-  } catch (error) {
-    if (!(error instanceof JetStreamApiError && error.code === streamExistsOtherwise)) throw error;
-    await manager.streams.update(stream.name, stream);
-  }
-  // nats-server 2.9 creates a durable consumer, or updates it when it exists with other settings.
-  await manager.consumers.add(collectionQueueNames.stream, {
-    durable_name: collectionQueueNames.consumer,
-    ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(options.leaseMs),
-    deliver_policy: DeliverPolicy.All,
-    max_deliver: -1,
-    max_ack_pending: options.maxLeasesOut,
-  });
 }

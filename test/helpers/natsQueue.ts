@@ -3,6 +3,7 @@ import type { Test } from 'tap';
 import { JetStreamCollectionQueue, type JetStreamQueueOptions } from '../../src/cluster/jetStreamQueue.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { Health } from '../../src/health.js';
 
 /** Short enough that tests can let leases expire; the margin still covers loopback round trips. */
 export const testQueueOptions: JetStreamQueueOptions = {
@@ -11,21 +12,24 @@ export const testQueueOptions: JetStreamQueueOptions = {
   maxLeasesOut: 1_000,
   requestTimeoutMs: 2_000,
   replicas: 1,
+  setupRetryMs: 200,
 };
 
 export interface TestQueue {
   queue: JetStreamCollectionQueue;
   connection: NatsConnection;
+  health: Health;
 }
 
 export async function openTestQueue(t: Test, url: string, name: string): Promise<TestQueue> {
   const connection = await connectNats({ servers: [url], name });
-  const queue = await JetStreamCollectionQueue.open(connection, testQueueOptions);
+  const health = new Health();
+  const queue = await JetStreamCollectionQueue.open(connection, testQueueOptions, health);
   t.teardown(async () => {
     queue.close();
     await closeNats(connection, 500);
   });
-  return { queue, connection };
+  return { queue, connection, health };
 }
 
 /** Long enough for NATS to have redelivered every lease taken before the call. */

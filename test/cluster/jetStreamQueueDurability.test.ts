@@ -1,0 +1,125 @@
+// The JetStream collection queue across real failures (docs/cluster.md, "What is tested"): a
+// node that dies holding leases, a nats-server killed with SIGKILL and restarted on its store, and
+// several nodes taking the same keys at once.
+import t from 'tap';
+import type { Lease } from '../../src/collection/ports.js';
+import { closeNats } from '../../src/cluster/natsConnection.js';
+import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
+import { openTestQueue, testQueueOptions, untilLeasesExpire } from '../helpers/natsQueue.js';
+
+const keysOf = (leases: Lease[]) => leases.map((lease) => lease.key).sort();
+
+t.test('JetStream collection queue - the leases of a node that dies unanswered go to another node after the lease', async (t) => {
+  const server = await startNatsServer(t);
+  const first = await openTestQueue(t, server.url, 'node 1');
+  const second = await openTestQueue(t, server.url, 'node 2');
+  for (const key of ['a', 'b']) await first.queue.request(key);
+  t.same(keysOf(await first.queue.take(10)), ['a', 'b']);
+
+  // Node 1 dies: its connection goes without a word about its leases.
+  await closeNats(first.connection);
+  t.same(await second.queue.take(10), [], 'nothing for node 2 while the leases run');
+  await second.queue.request('a');
+  await untilLeasesExpire();
+  const redelivered = await second.queue.take(10);
+  t.same(
+    redelivered.map((lease) => [lease.key, lease.delivery]),
+    [
+      ['a', 2],
+      ['b', 2],
+    ],
+    'each once, on its second delivery: the request of a leased key added nothing',
+  );
+});
+
+t.test('JetStream collection queue - nats-server killed -9 and restarted on its store loses no request', async (t) => {
+  const server = await startNatsServer(t);
+  const { queue, connection, health } = await openTestQueue(t, server.url, 'node');
+  const requested = Array.from({ length: 100 }, (_, n) => `gh/repo/owner.${n}/name ${n}`);
+  for (const key of requested) await queue.request(key);
+  const leased = await queue.take(30);
+  for (const lease of leased.slice(0, 10)) await queue.ack(lease);
+  // Long enough for the server to store the consumer's acknowledgements, not the stream's removals.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+
+  const reconnected = untilReconnected(connection);
+  await server.kill();
+  await server.restart();
+  await reconnected;
+  // The restarted server does not know these leases any more: answering them must not end the
+  // work of whoever is given the keys now.
+  for (const lease of leased.slice(10)) await queue.ack(lease);
+
+  // Every key is asked for again: keys acknowledged before the kill are new work, the others
+  // wait or are leased and must not be queued twice.
+  for (const key of [...requested, 'after the restart']) await queue.request(key);
+  const after: Lease[] = [];
+  const until = Date.now() + testQueueOptions.leaseMs + 500;
+  while (Date.now() < until) {
+    const taken = await queue.take(1_000);
+    for (const lease of taken) await queue.ack(lease);
+    after.push(...taken);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.same(keysOf(after), [...requested, 'after the restart'].sort(), 'each key once: none lost, none stuck, none twice');
+  t.same(health.problems(), []);
+  await untilLeasesExpire();
+  t.same(await queue.take(1_000), [], 'all acknowledged: nothing comes back');
+});
+
+t.test('JetStream collection queue - nodes taking the same keys at once never hold one key together', async (t) => {
+  const server = await startNatsServer(t);
+  const nodes = await Promise.all([1, 2, 3].map((n) => openTestQueue(t, server.url, `node ${n}`)));
+  const keys = Array.from({ length: 50 }, (_, n) => `key ${n}`);
+  const holders = new Map<string, string>();
+  const overlaps: string[] = [];
+  const collected = new Set<string>();
+  let requesting = true;
+
+  const requester = (async () => {
+    for (let round = 0; requesting; round++) {
+      const { queue } = nodes[round % nodes.length]!;
+      await Promise.all(keys.map((key) => queue.request(key)));
+    }
+  })();
+  const worker = async (name: string, node: (typeof nodes)[number]) => {
+    const until = Date.now() + 2_000;
+    while (Date.now() < until) {
+      const leases = await node.queue.take(5);
+      for (const lease of leases) {
+        const holder = holders.get(lease.key);
+        if (holder) overlaps.push(`${lease.key}: ${name} while ${holder}`);
+        holders.set(lease.key, name);
+      }
+      await new Promise((resolve) => setTimeout(resolve, leases.length > 0 ? 5 : 20));
+      for (const lease of leases) {
+        collected.add(lease.key);
+        // The holder stops holding before it answers: whoever is given the key next sees it free.
+        holders.delete(lease.key);
+        await node.queue.ack(lease);
+      }
+    }
+  };
+  await Promise.all(nodes.map((node, n) => worker(`node ${n + 1}`, node)));
+  requesting = false;
+  await requester;
+  t.same(overlaps, [], 'no key held by two nodes at once');
+  t.equal(collected.size, keys.length, 'every key was taken');
+});
+
+t.test('JetStream collection queue - an answer after the lease ran out touches nothing of the next holder', async (t) => {
+  const server = await startNatsServer(t);
+  const [late, next, third] = await Promise.all([1, 2, 3].map((n) => openTestQueue(t, server.url, `node ${n}`)));
+  await late!.queue.request('a');
+  const [expiredLease] = await late!.queue.take(1);
+  await untilLeasesExpire();
+  const [nextLease] = await next!.queue.take(1);
+  t.same([nextLease?.key, nextLease?.delivery], ['a', 2]);
+
+  await late!.queue.release(expiredLease!);
+  t.same(await third!.queue.take(1), [], 'a late release does not deliver the key again while it is held');
+  await late!.queue.ack(expiredLease!);
+  await next!.queue.release(nextLease!);
+  const [again] = await third!.queue.take(1);
+  t.same([again?.key, again?.delivery], ['a', 3], 'a late acknowledgement did not end the work');
+});
