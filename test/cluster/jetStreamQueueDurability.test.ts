@@ -2,7 +2,7 @@
 // node that dies holding leases, a nats-server killed with SIGKILL and restarted on its store, and
 // several nodes taking the same keys at once.
 import t from 'tap';
-import type { Lease } from '../../src/collection/ports.js';
+import type { CollectionQueue, Lease } from '../../src/collection/ports.js';
 import { closeNats } from '../../src/cluster/natsConnection.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
 import { openTestQueue, testQueueOptions, untilLeasesExpire } from '../helpers/natsQueue.js';
@@ -78,8 +78,8 @@ t.test('JetStream collection queue - nodes taking the same keys at once never ho
 
   const requester = (async () => {
     for (let round = 0; requesting; round++) {
-      const { queue } = nodes[round % nodes.length]!;
-      await Promise.all(keys.map((key) => queue.request(key)));
+      const node = nodes[round % nodes.length];
+      if (node) await Promise.all(keys.map((key) => node.queue.request(key)));
     }
   })();
   const worker = async (name: string, node: (typeof nodes)[number]) => {
@@ -109,17 +109,25 @@ t.test('JetStream collection queue - nodes taking the same keys at once never ho
 
 t.test('JetStream collection queue - an answer after the lease ran out touches nothing of the next holder', async (t) => {
   const server = await startNatsServer(t);
-  const [late, next, third] = await Promise.all([1, 2, 3].map((n) => openTestQueue(t, server.url, `node ${n}`)));
-  await late!.queue.request('a');
-  const [expiredLease] = await late!.queue.take(1);
+  const late = await openTestQueue(t, server.url, 'node 1');
+  const next = await openTestQueue(t, server.url, 'node 2');
+  const third = await openTestQueue(t, server.url, 'node 3');
+  await late.queue.request('a');
+  const expiredLease = await takeOne(late.queue);
   await untilLeasesExpire();
-  const [nextLease] = await next!.queue.take(1);
-  t.same([nextLease?.key, nextLease?.delivery], ['a', 2]);
+  const nextLease = await takeOne(next.queue);
+  t.same([nextLease.key, nextLease.delivery], ['a', 2]);
 
-  await late!.queue.release(expiredLease!);
-  t.same(await third!.queue.take(1), [], 'a late release does not deliver the key again while it is held');
-  await late!.queue.ack(expiredLease!);
-  await next!.queue.release(nextLease!);
-  const [again] = await third!.queue.take(1);
-  t.same([again?.key, again?.delivery], ['a', 3], 'a late acknowledgement did not end the work');
+  await late.queue.release(expiredLease);
+  t.same(await third.queue.take(1), [], 'a late release does not deliver the key again while it is held');
+  await late.queue.ack(expiredLease);
+  await next.queue.release(nextLease);
+  const again = await takeOne(third.queue);
+  t.same([again.key, again.delivery], ['a', 3], 'a late acknowledgement did not end the work');
 });
+
+async function takeOne(queue: CollectionQueue): Promise<Lease> {
+  const [lease] = await queue.take(1);
+  if (!lease) throw new Error('nothing to take');
+  return lease;
+}
