@@ -2,6 +2,7 @@
 // node that dies holding leases, a nats-server killed with SIGKILL and restarted on its store, and
 // several nodes taking the same keys at once.
 import t from 'tap';
+import { firstValueFrom } from 'rxjs';
 import type { CollectionQueue, Lease } from '../../src/collection/ports.js';
 import { closeNats } from '../../src/cluster/natsConnection.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
@@ -43,9 +44,11 @@ t.test('JetStream collection queue - nats-server killed -9 and restarted on its 
   await new Promise((resolve) => setTimeout(resolve, 300));
 
   const reconnected = untilReconnected(connection);
+  const setUpAgain = firstValueFrom(queue.waiting);
   await server.kill();
   await server.restart();
   await reconnected;
+  await setUpAgain; // the consumer, gone with the server's memory, is back: work may be waiting
   // The restarted server does not know these leases any more: answering them must not end the
   // work of whoever is given the keys now.
   for (const lease of leased.slice(10)) await queue.ack(lease);
