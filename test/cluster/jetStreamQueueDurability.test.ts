@@ -1,6 +1,10 @@
 // The JetStream collection queue across real failures (docs/cluster.md, "What is tested"): a
 // node that dies holding leases, a nats-server killed with SIGKILL and restarted on its store, and
 // several nodes taking the same keys at once.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { firstValueFrom } from 'rxjs';
 import type { CollectionQueue, Lease } from '../../src/collection/ports.js';
@@ -10,14 +14,14 @@ import { openTestQueue, testQueueOptions, untilLeasesExpire } from '../helpers/n
 
 const keysOf = (leases: Lease[]) => leases.map((lease) => lease.key).sort();
 
-t.test('JetStream collection queue - the leases of a node that dies unanswered go to another node after the lease', async (t) => {
+t.test('JetStream collection queue - the leases of a node that leaves without answering go to another node after the lease', async (t) => {
   const server = await startNatsServer(t);
   const first = await openTestQueue(t, server.url, 'node 1');
   const second = await openTestQueue(t, server.url, 'node 2');
   for (const key of ['a', 'b']) await first.queue.request(key);
   t.same(keysOf(await first.queue.take(10)), ['a', 'b']);
 
-  // Node 1 dies: its connection goes without a word about its leases.
+  // Node 1 leaves: its connection closes without a word about its leases.
   await closeNats(first.connection);
   t.same(await second.queue.take(10), [], 'nothing for node 2 while the leases run');
   await second.queue.request('a');
@@ -31,6 +35,32 @@ t.test('JetStream collection queue - the leases of a node that dies unanswered g
     ],
     'each once, on its second delivery: the request of a leased key added nothing',
   );
+});
+
+t.test('JetStream collection queue - a node process killed -9 holding leases: all it held goes to another node after the lease', async (t) => {
+  const server = await startNatsServer(t);
+  const { queue } = await openTestQueue(t, server.url, 'survivor');
+  const requested = Array.from({ length: 20 }, (_, n) => `gh/repo/owner/name${n}`);
+  for (const key of requested) await queue.request(key);
+
+  const holder = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL('leaseHolder.ts', import.meta.url)), server.url, '20'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => holder.once('exit', resolve));
+  t.teardown(async () => {
+    holder.kill('SIGKILL');
+    await exited;
+  });
+  const [line] = await once(createInterface({ input: holder.stdout }), 'line');
+  t.same(JSON.parse(String(line)).sort(), [...requested].sort(), 'the other node holds every request');
+  holder.kill('SIGKILL');
+  await exited;
+
+  t.same(await queue.take(100), [], 'nothing while its leases run');
+  await untilLeasesExpire();
+  const taken = await queue.take(100);
+  t.same(keysOf(taken), [...requested].sort(), 'every resource it held, once');
+  t.same(new Set(taken.map((lease) => lease.delivery)), new Set([2]), 'each on its second delivery');
 });
 
 t.test('JetStream collection queue - nats-server killed -9 and restarted on its store loses no request', async (t) => {
