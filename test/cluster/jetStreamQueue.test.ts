@@ -2,7 +2,10 @@
 // shared by several nodes must do.
 import t from 'tap';
 import { firstValueFrom } from 'rxjs';
+import { jetstreamManager, RetentionPolicy } from '@nats-io/jetstream';
 import type { Lease } from '../../src/collection/ports.js';
+import { collectionQueueNames } from '../../src/cluster/collectionStream.js';
+import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { collectionQueueContract } from '../collection/collectionQueue.contract.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { openTestQueue, untilLeasesExpire } from '../helpers/natsQueue.js';
@@ -36,4 +39,29 @@ t.test('JetStream collection queue - keys of any characters travel intact', asyn
   for (const key of keys) await queue.request(key);
   await queue.request('tw/user/a.b');
   t.same(keysOf(await queue.take(10)), keys);
+});
+
+t.test('JetStream collection queue - a stream left with other settings is brought to the queue\'s own', async (t) => {
+  const server = await startNatsServer(t);
+  const connection = await connectNats({ servers: [server.url], name: 'older node' });
+  t.teardown(() => closeNats(connection, 500));
+  const manager = await jetstreamManager(connection);
+  await manager.streams.add({
+    name: collectionQueueNames.stream,
+    subjects: [`${collectionQueueNames.workSubjectPrefix}.>`],
+    retention: RetentionPolicy.Workqueue,
+  });
+  const { queue } = await openTestQueue(t, server.url, 'node');
+  t.equal((await manager.streams.info(collectionQueueNames.stream)).config.max_msgs_per_subject, 1);
+  await queue.request('a');
+  await queue.request('a');
+  t.same(keysOf(await queue.take(10)), ['a'], 'one message per key');
+});
+
+t.test('JetStream collection queue - a request NATS cannot store is refused with the client library\'s error', async (t) => {
+  const server = await startNatsServer(t);
+  const { queue, connection } = await openTestQueue(t, server.url, 'node');
+  await (await jetstreamManager(connection)).streams.delete(collectionQueueNames.stream);
+  // No stream takes the subject: the library reports the publish's "no responders" so.
+  await t.rejects(queue.request('a'), { name: 'JetStreamNotEnabled', message: 'jetstream is not enabled' });
 });
