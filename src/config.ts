@@ -94,6 +94,11 @@ export const clusterDefaults = {
   /** How long one JetStream call (publish, pull, acknowledgement) waits for its answer. */
   requestTimeoutMs: 5_000,
   /**
+   * A take from the collection queue that finds nothing waits this long for work to arrive, and
+   * no take lasts longer (docs/cluster.md, "Taking work"). Far below the lease.
+   */
+  pullExpiresMs: 250,
+  /**
    * A holder counts its lease as expired this long before NATS redelivers it, so that its late
    * acknowledgement or release never touches the redelivery (docs/cluster.md, "Leases").
    */

@@ -18,6 +18,8 @@ export interface JetStreamQueueOptions extends WorkQueueSettings {
   leaseMarginMs: number;
   /** How long a JetStream call waits for its answer. */
   requestTimeoutMs: number;
+  /** A take that finds nothing waits this long for work to arrive; none lasts longer (see pullNow). */
+  pullExpiresMs: number;
   /** Pause between attempts to set the stream and consumer up again after a reconnect. */
   setupRetryMs: number;
 }
@@ -89,7 +91,10 @@ export class JetStreamCollectionQueue implements CollectionQueue {
     // The server starts the ack wait when it delivers, which is after the pull is sent.
     const expiresAt = performance.now() + this.options.leaseMs - this.options.leaseMarginMs;
     const reconnects = this.reconnects;
-    const delivered = await pullNow(this.connection, this.target, limit, this.options.requestTimeoutMs);
+    const delivered = await pullNow(this.connection, this.target, limit, {
+      expiresMs: this.options.pullExpiresMs,
+      timeoutMs: this.options.requestTimeoutMs,
+    });
     return delivered.map(({ text, ackSubject, delivery }) => {
       const lease: Lease = { key: text, delivery };
       this.held.set(lease, { ackSubject, expiresAt, reconnects });

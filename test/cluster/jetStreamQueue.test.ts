@@ -5,10 +5,12 @@ import { firstValueFrom } from 'rxjs';
 import { jetstreamManager, RetentionPolicy } from '@nats-io/jetstream';
 import type { Lease } from '../../src/collection/ports.js';
 import { collectionQueueNames } from '../../src/cluster/collectionStream.js';
+import { JetStreamCollectionQueue } from '../../src/cluster/jetStreamQueue.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
+import { Health } from '../../src/health.js';
 import { collectionQueueContract } from '../collection/collectionQueue.contract.js';
 import { startNatsServer } from '../helpers/natsServer.js';
-import { openTestQueue, untilLeasesExpire } from '../helpers/natsQueue.js';
+import { openTestQueue, testQueueOptions, untilLeasesExpire } from '../helpers/natsQueue.js';
 
 const keysOf = (leases: Lease[]) => leases.map((lease) => lease.key);
 
@@ -64,4 +66,37 @@ t.test('JetStream collection queue - a request NATS cannot store is refused with
   await (await jetstreamManager(connection)).streams.delete(collectionQueueNames.stream);
   // No stream takes the subject: the library reports the publish's "no responders" so.
   await t.rejects(queue.request('a'), { name: 'JetStreamNotEnabled', message: 'jetstream is not enabled' });
+});
+
+t.test('JetStream collection queue - at the cap of leases out a take ends with what it got, each key once', async (t) => {
+  const server = await startNatsServer(t);
+  const connection = await connectNats({ servers: [server.url], name: 'capped node' });
+  t.teardown(() => closeNats(connection, 500));
+  const queue = await JetStreamCollectionQueue.open(connection, { ...testQueueOptions, maxLeasesOut: 2 }, new Health());
+  t.teardown(() => queue.close());
+  for (const key of ['a', 'b', 'c', 'd']) await queue.request(key);
+  t.same(keysOf(await queue.take(10)), ['a', 'b'], 'two leases out at most');
+  t.same(await queue.take(10), [], 'nothing more while they run');
+  await untilLeasesExpire();
+  const again = await queue.take(10);
+  t.same(
+    again.map((lease) => [lease.key, lease.delivery]),
+    [
+      ['a', 2],
+      ['b', 2],
+    ],
+    'the expired two come back, once each',
+  );
+  for (const lease of again) await queue.ack(lease);
+  t.same(keysOf(await queue.take(10)), ['c', 'd']);
+});
+
+t.test('JetStream collection queue - a take that finds nothing gets work that arrives while it waits', async (t) => {
+  const server = await startNatsServer(t);
+  const { queue } = await openTestQueue(t, server.url, 'taker');
+  const { queue: other } = await openTestQueue(t, server.url, 'requester');
+  const taking = queue.take(10);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await other.request('a');
+  t.same(keysOf(await taking), ['a']);
 });

@@ -11,6 +11,7 @@ export const testQueueOptions: JetStreamQueueOptions = {
   leaseMarginMs: 200,
   maxLeasesOut: 1_000,
   requestTimeoutMs: 2_000,
+  pullExpiresMs: 250,
   replicas: 1,
   setupRetryMs: 200,
 };
