@@ -9,6 +9,7 @@ import { Subject, type Observable } from 'rxjs';
 import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { CollectionQueue, Lease } from '../collection/ports.js';
+import { clusterDefaults } from '../config.js';
 import type { Health } from '../health.js';
 import { collectionQueueNames, ensureWorkQueue, subjectHoldsAMessage, type WorkQueueSettings } from './collectionStream.js';
 import { pullNow, type PullTarget } from './pullNow.js';
@@ -22,6 +23,12 @@ export interface JetStreamQueueOptions extends WorkQueueSettings {
   pullExpiresMs: number;
   /** Pause between attempts to set the stream and consumer up again after a reconnect. */
   setupRetryMs: number;
+}
+
+/** The queue's options from the service's defaults, for a lease of `leaseMs`, on one nats-server. */
+export function defaultQueueOptions(leaseMs: number): JetStreamQueueOptions {
+  const { leaseMarginMs, maxLeasesOut, requestTimeoutMs, pullExpiresMs, setupRetryMs } = clusterDefaults;
+  return { leaseMs, leaseMarginMs, maxLeasesOut, requestTimeoutMs, pullExpiresMs, setupRetryMs, replicas: 1 };
 }
 
 /** The Health component the queue reports under while it cannot set its consumer up again. */

@@ -1,18 +1,16 @@
 // A JetStream collection queue on its own connection to a test nats-server, closed with the test.
 import type { Test } from 'tap';
-import { JetStreamCollectionQueue, type JetStreamQueueOptions } from '../../src/cluster/jetStreamQueue.js';
+import { defaultQueueOptions, JetStreamCollectionQueue, type JetStreamQueueOptions } from '../../src/cluster/jetStreamQueue.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Health } from '../../src/health.js';
 
-/** Short enough that tests can let leases expire; the margin still covers loopback round trips. */
+/** Leases short enough for tests to let them expire; the margin still covers loopback round trips. */
 export const testQueueOptions: JetStreamQueueOptions = {
-  leaseMs: 1_000,
+  ...defaultQueueOptions(1_000),
   leaseMarginMs: 200,
   maxLeasesOut: 1_000,
   requestTimeoutMs: 2_000,
-  pullExpiresMs: 250,
-  replicas: 1,
   setupRetryMs: 200,
 };
 
