@@ -43,3 +43,17 @@ t.test('test nats-server - teardown stops the process and removes the store', as
   t.equal(existsSync(storeDir), false, 'store removed');
   await t.rejects(connectNats({ servers: [url], name: 'after teardown' }), 'nothing listens any more');
 });
+
+t.test('test nats-server - a missing binary is a clear error, not a crash', async (t) => {
+  const previous = process.env.NATS_SERVER;
+  process.env.NATS_SERVER = '/nonexistent/nats-server';
+  t.teardown(() => {
+    if (previous === undefined) delete process.env.NATS_SERVER;
+    else process.env.NATS_SERVER = previous;
+  });
+  // A fresh copy of the helper, which reads NATS_SERVER when it loads.
+  const helper = await t.mockImport<typeof import('../helpers/natsServer.js')>('../helpers/natsServer.js');
+  await t.rejects(helper.startNatsServer(t), {
+    message: "cannot run /nonexistent/nats-server (install Debian's nats-server, or set NATS_SERVER): spawn /nonexistent/nats-server ENOENT",
+  });
+});

@@ -88,9 +88,12 @@ async function untilAcceptingConnections(child: ChildProcess, port: number): Pro
   child.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4_000);
   });
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) => reject(new Error(`nats-server exited (${code ?? signal}) before it was ready:\n${log}`))),
-  );
+  const exited = new Promise<never>((_, reject) => {
+    child.once('exit', (code, signal) => reject(new Error(`nats-server exited (${code ?? signal}) before it was ready:\n${log}`)));
+    child.once('error', (error) =>
+      reject(new Error(`cannot run ${natsServerBinary} (install Debian's nats-server, or set NATS_SERVER): ${error.message}`)),
+    );
+  });
   exited.catch(() => undefined);
   const deadline = Date.now() + readyWithinMs;
   while (Date.now() < deadline) {
