@@ -53,7 +53,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
   private readonly target: PullTarget = { stream: collectionQueueNames.stream, consumer: collectionQueueNames.consumer };
   /** How often the connection came back; a lease from before a reconnect is void. */
   private reconnects = 0;
-  /** The setup after the last reconnect, while it is under way: takes wait for it. */
+  /** The setup after the last reconnect, while it is under way: takes get nothing meanwhile. */
   private settingUp: Promise<void> | undefined;
   private closed = false;
 
