@@ -133,3 +133,25 @@ export const tokenDisplay = {
 
 /** How often a server started by npm checks that npm is still there (src/cli/parentWatch.ts). */
 export const parentCheckMs = 500;
+
+/** Cluster mode on NATS JetStream (docs/cluster.md). */
+export const clusterDefaults = {
+  /** Pause between attempts to reach NATS again once the connection is lost; attempts never stop. */
+  reconnectWaitMs: 500,
+  /** How long one JetStream call (publish, pull, acknowledgement) waits for its answer. */
+  requestTimeoutMs: 5_000,
+  /**
+   * A take from the collection queue that finds nothing waits this long for work to arrive, and
+   * no take lasts longer (docs/cluster.md, "Taking work"). Far below the lease.
+   */
+  pullExpiresMs: 250,
+  /**
+   * A holder counts its lease as expired this long before NATS redelivers it, so that its late
+   * acknowledgement or release never touches the redelivery (docs/cluster.md, "Leases").
+   */
+  leaseMarginMs: 1_000,
+  /** Leases out at once across the cluster; beyond it takes get nothing until some are acknowledged. */
+  maxLeasesOut: 50_000,
+  /** Pause between attempts to set the collection queue up again after a reconnect. */
+  setupRetryMs: 1_000,
+} as const;
