@@ -97,6 +97,6 @@ t.test('logs - bad settings are one-line usage errors', async (t) => {
   });
   t.same(await run([], { DATAPOINTS_CORS: 'app.example.com' }), {
     code: 2,
-    stderr: "datapoints: invalid --cors: 'app.example.com' is not an origin: give scheme://host[:port] (e.g. https://app.example.com), comma-separated, or *\n",
+    stderr: "datapoints: invalid DATAPOINTS_CORS: 'app.example.com' is not an origin: give scheme://host[:port] (e.g. https://app.example.com), comma-separated, or *\n",
   });
 });

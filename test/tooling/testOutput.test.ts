@@ -2,7 +2,7 @@
 // gets the failures and the totals, the raw TAP goes to a file, and .ci/summary turns that
 // file and tap's exit status into the one line CI reads.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +12,9 @@ import t from 'tap';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-async function exec(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+async function exec(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd = root) {
   try {
-    const { stdout } = await run(command, args, { cwd: root, env });
+    const { stdout } = await run(command, args, { cwd, env });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };
@@ -26,11 +26,19 @@ t.test('test output - failures and totals on the terminal, the raw TAP in the re
   const dir = mkdtempSync(join(tmpdir(), 'datapoints-tap-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const report = join(dir, 'report.tap');
+  // The inner run works in a directory of its own with the repository's .taprc: run in the
+  // repository it would reset the .tap/ folder, and with it the coverage, of the run around it.
+  const project = join(dir, 'project');
+  mkdirSync(project);
+  copyFileSync(join(root, '.taprc'), join(project, '.taprc'));
+  copyFileSync(join(root, 'package.json'), join(project, 'package.json'));
+  symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
+  copyFileSync(join(root, 'test/tooling/fixtures/mixed.tap-fixture.ts'), join(project, 'mixed.tap-fixture.ts'));
   // The repository's .taprc chooses the reporter; only the report's place is moved here. The
   // run must look like one from a terminal, not a child of this tap run (nor a CI, where the
   // reporter's renderer prints nothing).
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(_?TAP|NODE_OPTIONS$|CI$)/.test(name)));
-  const tap = await exec('npx', ['tap', '--disable-coverage', `--output-file=${report}`, 'test/tooling/fixtures/mixed.tap-fixture.ts'], env);
+  const tap = await exec('npx', ['tap', '--disable-coverage', `--output-file=${report}`, 'mixed.tap-fixture.ts'], env, project);
   t.equal(tap.code, 1, 'tap fails the run');
   t.match(tap.stdout, /✖ fixture - fails > pigs fly/, 'the failing assertion is named');
   t.match(tap.stdout, /Asserts: {2}2 pass {2}1 fail {2}3 of 3 complete/, 'the totals');
