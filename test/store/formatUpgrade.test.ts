@@ -8,7 +8,7 @@ import t from 'tap';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
 import { entryCount } from '../../src/store/entryCount.js';
-import { tempDataDir } from '../helpers/service.js';
+import { startTestService, tempDataDir } from '../helpers/service.js';
 import { formatOneAccount, formatOneResources, formatOneToken, writeFormatOne } from './formatOneDirectory.js';
 import { availableResource, commitResource } from './resourceFixtures.js';
 
@@ -91,4 +91,22 @@ t.test('upgrade - killed with -9 just before its commit, it leaves format 1, and
   t.equal(intact, resources.size, 'every snapshot reads back as written, at version 1');
   t.same(dbs.accounts.get('acme'), formatOneAccount);
   t.equal(dbs.usage.get(['acme', '2026-11']), 37);
+});
+
+t.test('upgrade - a server started on a format-1 directory serves its resources to its accounts', async (t) => {
+  const dataDir = tempDataDir(t);
+  const resources = formatOneResources(30);
+  await writeFormatOne(dataDir, resources);
+  const { search, tokenFor, service } = await startTestService(t, { dataDir });
+  t.same(service.accounts.account('acme'), formatOneAccount, 'the account is there');
+  const answer = await search(await tokenFor('acme'), { resources: [{ platform: 'github', type: 'account', identifier: 'user7' }] });
+  t.equal(answer.status, 200);
+  t.same(answer.body.data[0], {
+    platform: 'github',
+    type: 'account',
+    identifier: 'user7',
+    status: 'available',
+    metrics: { followers: { value: 7, status: 'available', collected_at: '2026-11-23T12:00:00.007Z', semantic: 'followers' } },
+    attributes: { likes: { value: 21, status: 'available', collected_at: '2026-11-23T12:00:00.007Z', semantic: 'likes' } },
+  }, 'the snapshot collected before the upgrade is served');
 });
