@@ -6,7 +6,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { DueEventType } from '../../machines/resource.js';
 import type { AccountRecord, TokenRecord } from './accountStore.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
-import { checkFormat } from './formatVersion.js';
+import { prepareFormat } from './formatVersion.js';
 import type { StoredResource } from './resourceStore.js';
 
 /** A server's claim on its data directory (dataDirectoryClaim.ts). */
@@ -70,9 +70,9 @@ export interface OpenOptions {
 }
 
 /**
- * Opens the data directory, creating it unless told not to, and checks its format. Throws a
- * DataDirectoryError when the directory is missing (create: false), is a file, or is of
- * another format.
+ * Opens the data directory, creating it unless told not to, and brings it to the current
+ * format (upgrading format 1). Throws a DataDirectoryError when the directory is missing
+ * (create: false), is a file, or is of a newer format.
  */
 export function openDatabases(dataDir: string, { create = true }: OpenOptions = {}): Databases {
   // lmdb-js treats the path as the data file; the directory holds it and its lock file.
@@ -90,6 +90,15 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
   // lmdb types a database by one value type; the meta database holds one type per key, which
   // MetaDatabase states key by key (every write goes through it, so every read is of that type).
   const meta: Database = root.openDB({ name: 'meta' });
+  try {
+    // Before the snapshots' database is opened with versions: a format-1 directory's snapshots
+    // have none until the upgrade has run.
+    prepareFormat(root, meta, dataDir, create);
+  } catch (error) {
+    // The refusal is what the caller needs to hear; a failure to close behind it is not.
+    root.close().catch(() => undefined);
+    throw error;
+  }
   const dbs: Databases = {
     root,
     dataDir,
@@ -106,13 +115,6 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     usage: root.openDB({ name: 'usage', keyEncoding: 'ordered-binary' }),
     meta,
   };
-  try {
-    checkFormat(dbs, create);
-  } catch (error) {
-    // The refusal is what the caller needs to hear; a failure to close behind it is not.
-    root.close().catch(() => undefined);
-    throw error;
-  }
   return dbs;
 }
 

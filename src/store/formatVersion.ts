@@ -1,9 +1,12 @@
 // The data directory's format (docs/storage.md, "Format version"): recorded when the directory
 // is created, checked on every open, so that no version of datapoints reads a layout it does
-// not know.
+// not know; a directory of format 1 is upgraded in place (docs/storage.md, "Upgrading a data
+// directory").
+import type { RootDatabase } from 'lmdb';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
-import type { Databases } from './environment.js';
+import type { MetaDatabase } from './environment.js';
+import { upgradeFormatOneToTwo } from './formatUpgrade.js';
 
 /**
  * 1: the layout before versions were recorded (unversioned snapshots).
@@ -11,30 +14,39 @@ import type { Databases } from './environment.js';
  */
 export const currentFormat = 2;
 
-/** Records the current format in a directory that holds nothing yet (when `create`), or refuses another format. */
-export function checkFormat(dbs: Databases, create: boolean): void {
-  const found = recordedFormat(dbs);
+/** The databases whose entries show that a directory holds data. */
+const dataDatabases = ['resources', 'views', 'due', 'accounts', 'tokens', 'usage'];
+
+/**
+ * Brings the directory to the current format before any database is opened by its layout:
+ * records it in a directory that holds nothing yet (when `create`), upgrades format 1, and
+ * refuses a newer format with a DataDirectoryError.
+ */
+export function prepareFormat(root: RootDatabase, meta: MetaDatabase, dataDir: string, create: boolean): void {
+  const found = recordedFormat(root, meta);
   if (found === currentFormat) return;
   if (found === undefined) {
     // Checked again inside the transaction: another process may be creating the directory too.
     if (create) {
-      dbs.root.transactionSync(() => {
-        if (recordedFormat(dbs) === undefined) void dbs.meta.put('formatVersion', currentFormat);
+      root.transactionSync(() => {
+        if (recordedFormat(root, meta) === undefined) void meta.put('formatVersion', currentFormat);
       });
     }
     return;
   }
-  const what =
-    found < currentFormat
-      ? 'written by an older datapoints: start this one with a new --data directory, or keep using the older one'
-      : 'written by a newer datapoints: upgrade, or use another --data directory';
-  throw new DataDirectoryError(`data directory ${dbs.dataDir} has format ${found}, this datapoints reads format ${currentFormat}; it was ${what}`);
+  if (found === 1) {
+    upgradeFormatOneToTwo(root, meta, () => recordedFormat(root, meta) === 1);
+    return;
+  }
+  // Formats are only ever recorded as 2 or, by a later datapoints, higher.
+  throw new DataDirectoryError(
+    `data directory ${dataDir} has format ${found}, this datapoints reads format ${currentFormat}; it was written by a newer datapoints: upgrade, or use another --data directory`,
+  );
 }
 
 /** The recorded format; 1 for a directory that holds data but no format (it predates them); undefined for an empty one. */
-function recordedFormat(dbs: Databases): number | undefined {
-  const recorded = dbs.meta.get('formatVersion');
+function recordedFormat(root: RootDatabase, meta: MetaDatabase): number | undefined {
+  const recorded = meta.get('formatVersion');
   if (recorded !== undefined) return recorded;
-  const { resources, views, due, accounts, tokens, usage } = dbs;
-  return [resources, views, due, accounts, tokens, usage].some((db) => entryCount(db) > 0) ? 1 : undefined;
+  return dataDatabases.some((name) => entryCount(root.openDB({ name })) > 0) ? 1 : undefined;
 }

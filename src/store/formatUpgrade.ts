@@ -1,0 +1,60 @@
+// The upgrade of a format-1 data directory to format 2 (docs/storage.md, "Upgrading a data
+// directory"): every snapshot is rewritten with a version, in the one write transaction that
+// also records the new format, so a process killed midway leaves the directory as it was.
+import type { Database, Key, RootDatabase } from 'lmdb';
+import type { MetaDatabase } from './environment.js';
+
+/** Entries copied per read of the old snapshots; the whole upgrade is still one transaction. */
+const chunkSize = 1_000;
+/** The version of every upgraded snapshot: format 1 kept no count of its commits. */
+const upgradedVersion = 1;
+/** Where the snapshots' shared record structures are kept (environment.ts). */
+const structuresKey = Symbol.for('structures');
+
+/**
+ * Rewrites every entry of `resources` (the snapshots and their shared record structures) with a
+ * version, and records format 2, in one synchronous write transaction, unless another process
+ * upgraded the directory first. Accounts, tokens, usage, views and the due index are the same
+ * in both formats and are left as they are.
+ *
+ * The bytes are copied, not decoded: lmdb-js stores a versioned value as 8 bytes of version
+ * followed by the value's usual encoding, so a snapshot keeps the record structures it was
+ * encoded with, and the structures entry itself gets its 8 bytes like any other. Keys keep
+ * lmdb's default encoding: the database's key order is that encoding's, and a handle with
+ * another key encoding would search it in another order.
+ */
+export function upgradeFormatOneToTwo(root: RootDatabase, meta: MetaDatabase, isFormatOne: () => boolean): void {
+  const unversioned = root.openDB<Buffer, Key>({ name: 'resources', encoding: 'binary' });
+  const versioned = root.openDB<Buffer, Key>({ name: 'resources', encoding: 'binary', useVersions: true });
+  root.transactionSync(() => {
+    // Checked again inside the transaction: another process may have upgraded it meanwhile.
+    if (!isFormatOne()) return;
+    const structures = unversioned.getBinary(structuresKey);
+    if (structures) void versioned.put(structuresKey, Buffer.from(structures), upgradedVersion);
+    // A range of string keys leaves out the structures' symbol key, copied above.
+    let after: Key | undefined;
+    for (;;) {
+      // A chunk is read to its end before it is written: no cursor stays open across the writes.
+      const chunk = readChunk(unversioned, after);
+      for (const [key, value] of chunk) void versioned.put(key, value, upgradedVersion);
+      const last = chunk.at(-1);
+      if (!last || chunk.length < chunkSize) break;
+      after = last[0];
+    }
+    void meta.put('formatVersion', 2);
+  });
+  // The read transaction of this turn began before the upgrade (the format was read in it) and
+  // would go on showing the unversioned snapshots, which a versioned read cannot decode.
+  root.resetReadTxn();
+}
+
+function readChunk(db: Database<Buffer, Key>, after: Key | undefined): [Key, Buffer][] {
+  const chunk: [Key, Buffer][] = [];
+  const range = after === undefined ? db.getRange({ limit: chunkSize }) : db.getRange({ start: after, limit: chunkSize + 1 });
+  for (const { key, value } of range) {
+    if (key === after) continue;
+    // A copy: the bytes read may lie in memory that the writes which follow reuse.
+    chunk.push([key, Buffer.from(value)]);
+  }
+  return chunk;
+}
