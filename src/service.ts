@@ -9,8 +9,7 @@ import { dueWork } from '../streams/dueWork.js';
 import { InFlight } from '../streams/inFlight.js';
 import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
-import { QuotaMeter } from './access/quotaMeter.js';
-import { RateLimiter } from './access/rateLimiter.js';
+import { AccountTable } from './access/accountTable.js';
 import { collectionDefaults, limits } from './config.js';
 import { startEmulator, type RunningEmulator } from './emulator/server.js';
 import { startHttpServer } from './http/server.js';
@@ -93,10 +92,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   );
 
   const accounts = new AccountStore(dbs);
-  const authenticator = new Authenticator(accounts);
+  const authenticator = new Authenticator(accounts, log);
+  const admissions = new Admissions({ table: AccountTable.create(), ledger: new UsageStore(dbs), log, now: Date.now });
   const http = await startHttpServer(options.host, options.port, {
     authenticator,
-    admissions: new Admissions(new QuotaMeter(new UsageStore(dbs)), new RateLimiter()),
+    admissions,
     host,
     workPace,
     log,
@@ -111,6 +111,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(emulator ? { emulator } : {}),
     async stop() {
       await http.close();
+      await admissions.returnUnspent();
       subscriptions.unsubscribe();
       authenticator.close();
       await host.settled();
