@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npx datapoints <command>` (operator-interface.md).
 import { UsageError } from './cli/usageError.js';
+import { DataDirectoryError } from './store/dataDirectoryError.js';
 
 type Command = (args: string[], print: (line: string) => void) => Promise<void>;
 
@@ -27,6 +28,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   // parseArgs reports unknown flags as TypeErrors with a code: they are usage errors too.
   const code = (error as { code?: unknown } | undefined)?.code;
   const isUsage = error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
-  process.stderr.write(`datapoints: ${isUsage ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+  // A data directory the operator must fix is one line too, with exit 1 (docs/storage.md).
+  const isOneLine = isUsage || error instanceof DataDirectoryError;
+  process.stderr.write(`datapoints: ${isOneLine ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(isUsage ? 2 : 1);
 });

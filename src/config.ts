@@ -19,12 +19,26 @@ export const limits = {
   /** Resources being transitioned or collected at once, beyond which due work waits in the index. */
   maxResourcesInWork: 2_000,
   /**
-   * Resource work started per event-loop turn (src/resources/workPace.ts): many while nobody
-   * searches, so a backlog drains fast; few while searches arrive, so that a search waits
-   * behind a couple of machine steps, not a long turn of them. Searching counts as arriving
-   * until `quietAfterMs` after the last one.
+   * Resource work runs in slices of at most `sliceMs` per event-loop turn, so a search waits
+   * behind one slice at most, and at most `maxRunning` steps are unfinished at once, so a
+   * search's usage commit waits behind few resource commits (docs/architecture.md, "Pacing
+   * background work").
    */
-  workPerTurn: { idle: 64, searching: 2, quietAfterMs: 250 },
+  resourceWork: { sliceMs: 1, maxRunning: 16 },
+  /** How often the collection loop asks its queue for work besides the queue's own signal. */
+  collectionPollMs: 25,
+  /** A failed background pipeline (collection, due work) starts again after this pause. */
+  pipelineRestartMs: 1_000,
+  /**
+   * On a stop, collections still out after this long are given back (docs/architecture.md,
+   * "Stopping"); it ends before the shutdown grace so that giving back fits in it.
+   */
+  collectionStopGraceMs: 3_500,
+  /**
+   * A machine step whose conditional commit loses to another writer is computed again from the
+   * winner's snapshot, at most this many times in all (docs/architecture.md, "Conditional commits").
+   */
+  commitAttempts: 5,
   /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
   shutdownGraceMs: 4_000,
   /**

@@ -1,27 +1,31 @@
 // The composition root: one node of the service with its store, access control, resource
-// host, collection streams and HTTP front end, and the order in which they stop.
-import { asyncScheduler, mergeMap, Subject, Subscription, from, finalize } from 'rxjs';
+// host, collection loop and HTTP front end, and the order in which they stop. Wiring only: what
+// each part does and how they meet is in docs/architecture.md.
+import { asyncScheduler } from 'rxjs';
 import { createResourceMachine, type ResourcePolicy } from '../machines/resource.js';
-import { eventForOutcome } from '../machines/outcomeEvent.js';
 import type { BreakerPolicy } from '../streams/circuitBreaker.js';
 import { collectResources } from '../streams/collection.js';
-import { dueWork } from '../streams/dueWork.js';
-import { InFlight } from '../streams/inFlight.js';
 import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
 import { AccountTable } from './access/accountTable.js';
+import { startCollectionLoop } from './collection/collectionLoop.js';
+import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
 import { collectionDefaults, limits } from './config.js';
 import { startEmulator, type RunningEmulator } from './emulator/server.js';
+import { Health } from './health.js';
 import { startHttpServer } from './http/server.js';
 import { requestIdSource } from './http/requestIds.js';
 import type { Logger } from './log.js';
 import { createCollectors } from './platforms/collectors.js';
 import { createUpstreamHttp } from './platforms/http.js';
+import { startDueScheduler } from './resources/dueScheduler.js';
 import { ResourceHost } from './resources/host.js';
 import { WorkPace } from './resources/workPace.js';
+import { WorkRegistry } from './resources/workRegistry.js';
 import { AccountStore } from './store/accountStore.js';
-import { openDatabases } from './store/environment.js';
 import { ResourceStore } from './store/resourceStore.js';
+import { openServerDirectory } from './store/serverDirectory.js';
+import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
 
 export interface ServiceOptions {
@@ -43,12 +47,15 @@ export interface RunningService {
   /** The service's own account store, for provisioning in the same process (tests, tools). */
   accounts: AccountStore;
   emulator?: RunningEmulator;
+  /** Problems of background work, as its components report them. */
+  health: Health;
   stop(): Promise<void>;
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { log } = options;
-  const dbs = openDatabases(options.dataDir);
+  const dataDirectory = await openServerDirectory(options.dataDir, upstreamKindOf(options.upstream));
+  const { dbs } = dataDirectory;
   const store = new ResourceStore(dbs);
   const emulator = options.upstream === 'emulator' ? await startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
@@ -58,38 +65,54 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (disabledReason) log.warn({ platform }, `platform disabled: ${disabledReason}; its resources stay unavailable`);
   }
 
-  const demand = new Subject<string>();
-  const inFlight = new InFlight();
-  const workPace = new WorkPace(Date.now);
+  const health = new Health();
+  const work = new WorkRegistry(new WorkPace(limits.resourceWork));
+  const queue = new InProcessCollectionQueue(options.policy.leaseMs, Date.now);
   const host = new ResourceHost({
     store,
     machine: createResourceMachine(options.policy),
-    requestCollection: (key) => demand.next(key),
+    work,
+    requestCollection: (key) => {
+      queue.request(key).catch((error: unknown) => log.error({ err: error, resource: key }, 'collection not requested'));
+    },
     now: Date.now,
+    random: Math.random,
     onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
-    workPerTurn: () => workPace.perTurn(),
   });
 
-  const collection = collectResources(demand.pipe(inFlight.admit()), {
-    collectors,
+  const collectionTimeoutMs = options.collectTimeoutMs ?? collectionDefaults.timeoutMs;
+  const collection = startCollectionLoop({
+    queue,
+    sink: host,
+    claims: work,
+    collect: (keys) =>
+      collectResources(keys, {
+        collectors,
+        scheduler: asyncScheduler,
+        timeoutMs: collectionTimeoutMs,
+        batchWindowMs: collectionDefaults.batchWindowMs,
+        ...(options.breaker ? { breaker: options.breaker } : {}),
+      }),
+    maxCollecting: limits.maxResourcesInWork,
+    pollMs: limits.collectionPollMs,
+    restartDelayMs: limits.pipelineRestartMs,
     scheduler: asyncScheduler,
-    timeoutMs: options.collectTimeoutMs ?? collectionDefaults.timeoutMs,
-    batchWindowMs: collectionDefaults.batchWindowMs,
-    ...(options.breaker ? { breaker: options.breaker } : {}),
-  }).pipe(
-    mergeMap(({ key, outcome }) => {
-      if (outcome.kind === 'failed') log.info({ resource: key, reason: outcome.reason }, 'collection failed');
-      return from(host.send(key, eventForOutcome(outcome, Date.now(), Math.random()))).pipe(finalize(() => inFlight.release(key)));
-    }),
-  );
-  const dueRoom = () => Math.min(limits.dueScanBatch, limits.maxResourcesInWork - host.busy - inFlight.size);
-  const subscriptions = new Subscription();
-  subscriptions.add(collection.subscribe());
-  subscriptions.add(
-    dueWork(store, limits.dueScanMs, dueRoom, asyncScheduler).subscribe((due) => {
-      void host.send(due.key, { type: due.event, at: Date.now() });
-    }),
-  );
+    log,
+    health,
+  });
+  const dueScheduler = startDueScheduler({
+    index: store,
+    host,
+    work,
+    maxInWork: limits.maxResourcesInWork,
+    scanBatch: limits.dueScanBatch,
+    scanMs: limits.dueScanMs,
+    restartDelayMs: limits.pipelineRestartMs,
+    now: Date.now,
+    scheduler: asyncScheduler,
+    log,
+    health,
+  });
 
   const accounts = new AccountStore(dbs);
   const authenticator = new Authenticator(accounts, log);
@@ -97,8 +120,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const http = await startHttpServer(options.host, options.port, {
     authenticator,
     admissions,
-    host,
-    workPace,
+    views: store,
+    demand: host,
     log,
     nextRequestId: requestIdSource(),
     now: Date.now,
@@ -109,15 +132,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     port: http.port,
     accounts,
     ...(emulator ? { emulator } : {}),
+    health,
+    // docs/architecture.md, "Stopping": owed answers are written while the collections out
+    // finish or are given back, so that a restart collects them at once.
     async stop() {
-      await http.close();
-      await admissions.returnUnspent();
-      subscriptions.unsubscribe();
+      dueScheduler.unsubscribe();
+      await Promise.all([http.close().then(() => admissions.returnUnspent()), collection.stop(limits.collectionStopGraceMs)]);
       authenticator.close();
       await host.settled();
       await upstreamHttp.close();
       emulator?.close();
-      await dbs.root.close();
+      await dataDirectory.close();
     },
   };
 }

@@ -3,14 +3,20 @@
 // Each scan takes only what there is room for: due work waits in the index, not in memory,
 // and a backlog of a million due resources never floods the event loop that answers searches.
 import { EMPTY, exhaustMap, from, timer, type Observable, type SchedulerLike } from 'rxjs';
-import type { DueEntry } from '../src/store/resourceStore.js';
+import type { DueEventType } from '../machines/resource.js';
+
+export interface DueWork {
+  key: string;
+  dueAt: number;
+  event: DueEventType;
+}
 
 export interface DueIndex {
-  dueBefore(now: number, limit: number): DueEntry[];
+  dueBefore(now: number, limit: number): DueWork[];
 }
 
 /** `room()` is how many more resources may be taken now (the caller's capacity left). */
-export function dueWork(index: DueIndex, intervalMs: number, room: () => number, scheduler: SchedulerLike): Observable<DueEntry> {
+export function dueWork(index: DueIndex, intervalMs: number, room: () => number, scheduler: SchedulerLike): Observable<DueWork> {
   return timer(0, intervalMs, scheduler).pipe(
     exhaustMap(() => {
       const limit = room();

@@ -1,16 +1,27 @@
 // The 200 body of a search (service-spec 4): one entry per requested resource, in request
-// order, each the echoed reference followed by the resource's pre-rendered view.
-import type { ResourceHost } from '../resources/host.js';
+// order, each the echoed reference followed by the resource's pre-rendered view. Rendering only
+// reads (docs/architecture.md, "Reads are reads"): the resources the answer found unknown or
+// due a refresh are returned for the caller to ask for, after it has answered.
+import { pendingView, wantedAt, type ViewSource } from '../resources/view.js';
 import type { RequestedResource } from './validation.js';
 
-export function renderSearchResponse(resources: readonly RequestedResource[], host: ResourceHost, now: number): string {
+export interface RenderedSearch {
+  body: string;
+  /** Keys to hand to ResourceDemand.wanted; absent when there are none (a warm search allocates nothing). */
+  wanted: string[] | undefined;
+}
+
+export function renderSearchResponse(resources: readonly RequestedResource[], views: ViewSource, now: number): RenderedSearch {
   let body = '{"data":[';
+  let wanted: string[] | undefined;
   for (let index = 0; index < resources.length; index++) {
     const resource = resources[index]!;
     if (index > 0) body += ',';
     // platform and type are registry literals; only the identifier needs escaping.
     body += `{"platform":"${resource.platform}","type":"${resource.type}","identifier":${JSON.stringify(resource.identifier)}`;
-    body += host.viewFor(resource.key, now).tail;
+    const view = views.view(resource.key);
+    if (wantedAt(view, now)) (wanted ??= []).push(resource.key);
+    body += (view ?? pendingView).tail;
   }
-  return body + ']}';
+  return { body: body + ']}', wanted };
 }

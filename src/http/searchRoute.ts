@@ -9,8 +9,8 @@ import type { Authenticator } from '../access/authenticator.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearch } from '../api/validation.js';
 import type { Logger } from '../log.js';
-import type { ResourceHost } from '../resources/host.js';
-import type { WorkPace } from '../resources/workPace.js';
+import type { ResourceDemand } from '../resources/demand.js';
+import type { ViewSource } from '../resources/view.js';
 import { readBody, type BodyResult } from './body.js';
 import { apiErrors } from './errors.js';
 import { writeReply, type Reply } from './reply.js';
@@ -19,9 +19,10 @@ import type { HttpRequest, HttpResponse } from './uws.js';
 export interface SearchRouteDeps {
   authenticator: Authenticator;
   admissions: Admissions;
-  host: ResourceHost;
-  /** Told of every search, so background resource work yields to searches. */
-  workPace: Pick<WorkPace, 'searched'>;
+  /** Where answers are read from. */
+  views: ViewSource;
+  /** Told, after an answer is rendered, which resources it found unknown or due a refresh. */
+  demand: ResourceDemand;
   log: Logger;
   nextRequestId(): string;
   now(): number;
@@ -49,7 +50,6 @@ export function searchRoute(deps: SearchRouteDeps) {
     const authorization = req.getHeader('authorization');
     const declaredLength = Number(req.getHeader('content-length') || 0);
     const now = deps.now();
-    deps.workPace.searched(now);
 
     const authentication = deps.authenticator.authenticate(authorization, now);
     if (authentication.kind !== 'authenticated') {
@@ -124,5 +124,9 @@ function answer(body: BodyResult, deps: SearchRouteDeps): Reply {
   }
   const validation = validateSearch(parsed);
   if (!validation.ok) return apiErrors.invalid(validation.errors);
-  return { status: '200 OK', body: renderSearchResponse(validation.resources, deps.host, deps.now()) };
+  const now = deps.now();
+  const rendered = renderSearchResponse(validation.resources, deps.views, now);
+  // docs/architecture.md, "Reads are reads": the answer is rendered first, then demand is told.
+  if (rendered.wanted) deps.demand.wanted(rendered.wanted, now);
+  return { status: '200 OK', body: rendered.body };
 }

@@ -1,89 +1,115 @@
-// Resources are virtual actors (issue 2): no live actor or timer per resource. An event
-// loads the snapshot from LMDB, a pure step of the machine computes the next one
-// (machines/step.ts), the result is persisted, and only then are the machine's effects run.
+// Resources are virtual actors: no live actor or timer per resource. An event loads the
+// snapshot from LMDB, a pure step of the machine computes the next one (machines/step.ts), the
+// result is committed on condition that the snapshot is still the one read, and only then are
+// the machine's effects run (docs/architecture.md, "The path of a collection" and "Conditional
+// commits"). Every step goes through the work registry, one at a time per resource. The host is
+// written to only: searches read views from the store, and ask for work through `wanted` after
+// their answer is rendered.
+import { eventForOutcome } from '../../machines/outcomeEvent.js';
 import { dueEventFor, type ResourceEvent, type ResourceMachine } from '../../machines/resource.js';
 import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../machines/step.js';
-import type { ResourceStore, ResourceView, StoredResource } from '../store/resourceStore.js';
-import { KeyedQueue } from './keyedQueue.js';
-import { pendingView, renderView } from './view.js';
+import { limits } from '../config.js';
+import type { CollectionOutcome } from '../model.js';
+import type { ResourceStore, StoredResource, VersionedResource } from '../store/resourceStore.js';
+import type { ResourceDemand } from './demand.js';
+import { renderView } from './view.js';
+import type { WorkRegistry } from './workRegistry.js';
 
 export interface ResourceHostOptions {
   store: ResourceStore;
   machine: ResourceMachine;
+  work: WorkRegistry;
   /** Effect of the machine's `requestCollection` action. */
   requestCollection(key: string): void;
   now(): number;
+  /** The jitter of retry delays, in [0, 1). */
+  random(): number;
   onError(key: string, error: unknown): void;
-  /** How many pieces of resource work may start this turn (WorkPace); all at once when absent. */
-  workPerTurn?(): number;
 }
 
-export class ResourceHost {
-  private readonly creating = new Set<string>();
-  private readonly queue: KeyedQueue;
+export class ResourceHost implements ResourceDemand {
   private readonly step: ResourceStepper;
 
   constructor(private readonly options: ResourceHostOptions) {
-    this.queue = new KeyedQueue(options.onError, options.workPerTurn ?? (() => Number.POSITIVE_INFINITY));
     this.step = stepperFor(options.machine);
   }
 
   /**
-   * The view a search answers with. Never waits: a resource new to the service answers
-   * pending and starts being tracked (decisions 20); a stale-by-age one asks for a refresh (21).
+   * A search saw these resources unknown or due an eager refresh. An unknown one starts being
+   * tracked (pending, collection asked for); a known one is sent REFRESH_DUE, which the machine
+   * ignores unless it is due. A resource already in work is left to that work.
    */
-  viewFor(key: string, now: number): ResourceView {
-    const view = this.options.store.view(key);
-    if (view) {
-      if (view.refreshAfter !== 0 && now >= view.refreshAfter) void this.send(key, { type: 'REFRESH_DUE', at: now });
-      return view;
+  wanted(keys: readonly string[], at: number): void {
+    const { work } = this.options;
+    for (const key of keys) {
+      if (work.has(key)) continue;
+      work.step(key, () => this.createOrRefresh(key, at)).catch((error: unknown) => this.options.onError(key, error));
     }
-    if (!this.creating.has(key)) this.create(key, now);
-    return pendingView;
   }
 
+  /** Applies a due event (or any other); failures go to onError. */
   send(key: string, event: ResourceEvent): Promise<void> {
-    return this.queue.run(key, () => this.apply(key, event));
+    return this.options.work.step(key, () => this.apply(key, event)).catch((error: unknown) => this.options.onError(key, error));
   }
 
-  /** Resources with events accepted but not yet persisted and acted on. */
-  get busy(): number {
-    return this.queue.size;
+  /** OutcomeSink: resolves once the outcome is persisted, rejects if it could not be. */
+  deliver(key: string, outcome: CollectionOutcome): Promise<void> {
+    return this.options.work.step(key, () => this.apply(key, eventForOutcome(outcome, this.options.now(), this.options.random())));
   }
 
-  /** Resolves when every event accepted so far is persisted and acted on. */
-  settled(): Promise<void> {
-    return this.queue.drain();
-  }
-
-  private create(key: string, now: number): void {
-    this.creating.add(key);
-    void this.queue.run(key, async () => {
-      try {
-        // A concurrent create on another path may have won; the stored snapshot is the truth.
-        if (this.options.store.snapshot(key)) return;
-        const [snapshot, actions] = this.step.initial(now);
-        await this.persist(key, undefined, snapshot);
-        this.act(key, actions);
-      } finally {
-        this.creating.delete(key);
-      }
+  /**
+   * OutcomeSink: the collection of `key` was given up unanswered (a clean stop). Its persisted
+   * lease is ended now, so that the due index offers it again at once, here or after a restart
+   * (docs/architecture.md, "Stopping"). Only called while the collection asked for is out, so
+   * the resource's due time is that lease, not a backoff.
+   */
+  abandoned(key: string): Promise<void> {
+    return this.options.work.step(key, async () => {
+      const stored = this.options.store.snapshotEntry(key);
+      const at = this.options.now();
+      if (!stored || stored.resource.context.nextDueAt <= at) return;
+      const { value, context } = stored.resource;
+      // Lost to another writer: the stored due time is no longer this collection's lease.
+      await this.commit(key, stored, { value, context: { ...context, nextDueAt: at } });
     });
   }
 
-  private async apply(key: string, event: ResourceEvent): Promise<void> {
-    const stored = this.options.store.snapshot(key);
-    if (!stored) return;
-    const snapshot = this.options.machine.resolveState(stored);
-    const [next, actions] = this.step.next(snapshot, event);
-    if (next !== snapshot) await this.persist(key, stored, next);
-    this.act(key, actions);
+  /** Resolves when every step accepted so far is persisted and acted on. */
+  settled(): Promise<void> {
+    return this.options.work.drain();
   }
 
-  private persist(key: string, previous: StoredResource | undefined, snapshot: ResourceSnapshot) {
-    const status = snapshot.value as StoredResource['value'];
-    const next: StoredResource = { value: status, context: snapshot.context };
-    return this.options.store.commit(key, previous, next, renderView(status, snapshot.context), dueEventFor[status]);
+  private async createOrRefresh(key: string, at: number): Promise<void> {
+    if (this.options.store.snapshotEntry(key)) return this.apply(key, { type: 'REFRESH_DUE', at });
+    const [snapshot, actions] = this.step.initial(at);
+    // Lost: another writer created the resource, and asked for its collection itself.
+    if (await this.commit(key, undefined, storedFrom(snapshot))) this.act(key, actions);
+  }
+
+  /**
+   * Steps the machine from the stored snapshot and commits the result if that snapshot is still
+   * the stored one. When another writer committed first, the step is computed again from what
+   * it wrote, a bounded number of times.
+   */
+  private async apply(key: string, event: ResourceEvent): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const stored = this.options.store.snapshotEntry(key);
+      if (!stored) return;
+      const snapshot = this.options.machine.resolveState(stored.resource);
+      const [next, actions] = this.step.next(snapshot, event);
+      if (next === snapshot || (await this.commit(key, stored, storedFrom(next)))) {
+        this.act(key, actions);
+        return;
+      }
+      if (attempt >= limits.commitAttempts) {
+        throw new Error(`${event.type} for ${key} not committed: another writer changed it ${attempt} times in a row`);
+      }
+    }
+  }
+
+  private commit(key: string, stored: VersionedResource | undefined, next: StoredResource): Promise<boolean> {
+    const view = renderView(next.value, next.context);
+    return this.options.store.commit(key, stored?.version, stored?.resource, next, view, dueEventFor[next.value]);
   }
 
   private act(key: string, actions: ReadonlyArray<{ type: string }>): void {
@@ -91,4 +117,8 @@ export class ResourceHost {
       if (action.type === 'requestCollection') this.options.requestCollection(key);
     }
   }
+}
+
+function storedFrom(snapshot: ResourceSnapshot): StoredResource {
+  return { value: snapshot.value as StoredResource['value'], context: snapshot.context };
 }

@@ -1,10 +1,23 @@
 // Pre-renders the part of a search result that depends on the resource alone, so that a
-// search concatenates strings instead of building and serializing objects (issue 4).
+// search concatenates strings instead of building and serializing objects
+// (docs/architecture.md, "The path of a search").
 import type { ResourceContext } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
 import type { ResourceView } from '../store/resourceStore.js';
 
+export type { ResourceView };
+
+/** Where a search reads views from: the store, or anything that reads it (docs/architecture.md, "The path of a search"). */
+export interface ViewSource {
+  view(key: string): ResourceView | undefined;
+}
+
 export const pendingView: ResourceView = { tail: ',"status":"pending"}', refreshAfter: 0 };
+
+/** True when a search seeing `view` at `now` should ask for it: unknown, or due an eager refresh. */
+export function wantedAt(view: ResourceView | undefined, now: number): boolean {
+  return view === undefined || (view.refreshAfter !== 0 && now >= view.refreshAfter);
+}
 
 export function renderView(status: ResourceStatus, context: ResourceContext): ResourceView {
   // service-spec 2.4: datapoints appear once collected; pending and not_found carry four fields.

@@ -1,54 +1,113 @@
-// The one place that knows the LMDB layout: which databases exist and how their keys are built.
-import { mkdirSync } from 'node:fs';
+// The one place that knows the LMDB layout: which databases exist, how their keys are built
+// and what their values are (docs/storage.md, "Layout").
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import type { DueEventType } from '../../machines/resource.js';
+import type { AccountRecord, TokenRecord } from './accountStore.js';
+import { DataDirectoryError } from './dataDirectoryError.js';
+import { checkFormat } from './formatVersion.js';
+import type { StoredResource } from './resourceStore.js';
+
+/** A server's claim on its data directory (dataDirectoryClaim.ts). */
+export interface ServerClaim {
+  pid: number;
+  /** The holder's start time (clock ticks since boot, from /proc), so a reused pid holds nothing; null where unknown. */
+  started: string | null;
+}
+
+/** Where a directory's resources were collected from: the platforms themselves, or the emulator. */
+export type UpstreamKind = 'real' | 'emulator';
+
+/** The meta database: a few named values, each of its own type. */
+export interface MetaRecords {
+  /** Bumped by every change of accounts and tokens, so that a running server reloads them. */
+  authVersion: number;
+  formatVersion: number;
+  upstream: UpstreamKind;
+  serverClaim: ServerClaim;
+}
+
+export interface MetaDatabase {
+  get<K extends keyof MetaRecords>(key: K): MetaRecords[K] | undefined;
+  put<K extends keyof MetaRecords>(key: K, value: MetaRecords[K]): Promise<boolean>;
+  remove(key: keyof MetaRecords): Promise<boolean>;
+}
+
+/** A view as stored: [tail, refreshAfter] (resourceStore.ts, ResourceView). */
+export type StoredView = [tail: string, refreshAfter: number];
 
 export interface Databases {
   root: RootDatabase;
-  /** resource key -> persisted machine snapshot ({ value, context }) */
-  resources: Database;
+  /** The directory as the operator named it, for messages. */
+  dataDir: string;
+  /** resource key -> persisted machine snapshot ({ value, context }), versioned by its commits */
+  resources: Database<StoredResource, string>;
   /** resource key -> pre-rendered result view, read by every search */
-  views: Database;
+  views: Database<StoredView, string>;
   /** [dueAt, resource key] -> due event type; ordered by time for the scheduler */
-  due: Database;
+  due: Database<DueEventType, [number, string]>;
   /** account name -> account record */
-  accounts: Database;
+  accounts: Database<AccountRecord, string>;
   /** token id -> token record (digest only, never the secret) */
-  tokens: Database;
+  tokens: Database<TokenRecord, string>;
   /** SHA-256 digest of a token -> token id */
-  tokenDigests: Database;
+  tokenDigests: Database<string, string>;
   /** [account name, 'YYYY-MM'] -> requests counted that month */
-  usage: Database;
-  /** small counters, e.g. the version of the auth data bumped by every CLI change */
-  meta: Database;
+  usage: Database<number, [string, string]>;
+  meta: MetaDatabase;
 }
 
-export function openDatabases(dataDir: string): Databases {
-  mkdirSync(dataDir, { recursive: true });
+export interface OpenOptions {
+  /**
+   * false: refuse, with a DataDirectoryError, a directory that holds no data file instead of
+   * creating one (for commands that only read, where a mistyped --data must not leave an empty
+   * store behind). true by default.
+   */
+  create?: boolean;
+}
+
+/**
+ * Opens the data directory, creating it unless told not to, and checks its format. Throws a
+ * DataDirectoryError when the directory is missing (create: false) or of another format.
+ */
+export function openDatabases(dataDir: string, { create = true }: OpenOptions = {}): Databases {
+  // lmdb-js treats the path as the data file; the directory holds it and its lock file.
+  const path = join(dataDir, 'datapoints.mdb');
+  if (create) mkdirSync(dataDir, { recursive: true });
+  else if (!existsSync(path)) throw new DataDirectoryError(`no data directory at ${dataDir} (start the server once, or pass --data)`);
   const root = open({
-    // lmdb-js treats the path as the data file; the directory holds it and its lock file.
-    path: join(dataDir, 'datapoints.mdb'),
+    path,
     // Large enough for millions of resources; LMDB grows the file lazily.
     mapSize: 64 * 1024 ** 3,
     maxDbs: 16,
     // Reads in the server must see writes made by the CLI process (FACTS: lmdb).
     cache: false,
   });
-  const named = (name: string, options: { keyEncoding?: 'ordered-binary'; sharedStructuresKey?: symbol } = {}) =>
-    root.openDB({ name, ...options });
-  return {
+  // lmdb types a database by one value type; the meta database holds one type per key, which
+  // MetaDatabase states key by key (every write goes through it, so every read is of that type).
+  const meta: Database = root.openDB({ name: 'meta' });
+  const dbs: Databases = {
     root,
+    dataDir,
     // Snapshots share their msgpack record structures in the database instead of repeating
     // every key in every value: 387 -> 213 bytes a snapshot, decoding 5.6 -> 3.5 us, encoding
     // 10.5 -> 3.8 us. One process at a time writes snapshots (the server, or the bench seeder
     // before it starts), so no two processes race to add a structure.
-    resources: named('resources', { sharedStructuresKey: Symbol.for('structures') }),
-    views: named('views'),
-    due: named('due', { keyEncoding: 'ordered-binary' }),
-    accounts: named('accounts'),
-    tokens: named('tokens'),
-    tokenDigests: named('tokenDigests'),
-    usage: named('usage', { keyEncoding: 'ordered-binary' }),
-    meta: named('meta'),
+    resources: root.openDB({ name: 'resources', sharedStructuresKey: Symbol.for('structures'), useVersions: true }),
+    views: root.openDB({ name: 'views' }),
+    due: root.openDB({ name: 'due', keyEncoding: 'ordered-binary' }),
+    accounts: root.openDB({ name: 'accounts' }),
+    tokens: root.openDB({ name: 'tokens' }),
+    tokenDigests: root.openDB({ name: 'tokenDigests' }),
+    usage: root.openDB({ name: 'usage', keyEncoding: 'ordered-binary' }),
+    meta,
   };
+  try {
+    checkFormat(dbs, create);
+  } catch (error) {
+    void root.close();
+    throw error;
+  }
+  return dbs;
 }

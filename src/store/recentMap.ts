@@ -17,6 +17,11 @@ export class RecentMap<K, V> {
     return old;
   }
 
+  delete(key: K): void {
+    this.young.delete(key);
+    this.old.delete(key);
+  }
+
   set(key: K, value: V): void {
     this.young.set(key, value);
     if (this.young.size >= this.generationSize) {

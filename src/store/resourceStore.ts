@@ -1,8 +1,11 @@
 // Persistence of resource snapshots, their pre-rendered views and the due index, always
-// written together in one transaction so that no reader ever sees a torn resource.
+// written together in one transaction so that no reader ever sees a torn resource, and only
+// if the snapshot is still the one the change was computed from (docs/storage.md,
+// "Conditional commits").
 import type { ResourceContext, DueEventType } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
 import { limits } from '../config.js';
+import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
 import { RecentMap } from './recentMap.js';
@@ -18,6 +21,12 @@ export interface ResourceView {
   tail: string;
   /** For available resources: when a search should ask for an eager refresh; otherwise 0. */
   refreshAfter: number;
+}
+
+/** A stored snapshot and the version a conditional commit of its successor must name. */
+export interface VersionedResource {
+  resource: StoredResource;
+  version: number;
 }
 
 export interface DueEntry {
@@ -44,7 +53,7 @@ export class ResourceStore {
    * resource's snapshot twice (lease, then result), and the second read is then a map hit
    * instead of a decode. Snapshots are never mutated: every machine step builds new ones.
    */
-  private readonly recentSnapshots = new RecentMap<string, StoredResource>(2 * limits.maxResourcesInWork);
+  private readonly recentSnapshots = new RecentMap<string, VersionedResource>(2 * limits.maxResourcesInWork);
 
   constructor(
     private readonly dbs: Databases,
@@ -55,36 +64,73 @@ export class ResourceStore {
   }
 
   snapshot(key: string): StoredResource | undefined {
-    return this.recentSnapshots.get(key) ?? (this.dbs.resources.get(key) as StoredResource | undefined);
+    return this.snapshotEntry(key)?.resource;
+  }
+
+  /** The stored snapshot with the version a conditional commit must name. */
+  snapshotEntry(key: string): VersionedResource | undefined {
+    const recent = this.recentSnapshots.get(key);
+    if (recent) return recent;
+    const stored = this.dbs.resources.getEntry(key);
+    return stored && { resource: stored.value, version: stored.version ?? 0 };
   }
 
   view(key: string): ResourceView | undefined {
     const recent = this.recentViews.get(key);
     if (recent) return recent;
-    const stored = this.dbs.views.get(key) as [string, number] | undefined;
+    const stored = this.dbs.views.get(key);
     if (!stored) return undefined;
     const view = { tail: stored[0], refreshAfter: stored[1] };
     if (this.viewDoorkeeper.admit(key)) this.recentViews.set(key, view);
     return view;
   }
 
-  /** Persists one resource change durably; its view is served from memory from then on. */
-  commit(key: string, previous: StoredResource | undefined, next: StoredResource, view: ResourceView, event: DueEventType) {
-    return this.dbs.root.transaction(() => this.stage(key, previous, next, view, event)).then((committed) => {
+  /**
+   * Writes snapshot, view and due entry in one transaction only if the stored version is still
+   * `expectedVersion` (undefined: only if the resource does not exist yet). Resolves false, having
+   * written nothing, when another writer got there first. LMDB checks the version inside the
+   * write transaction, which every process on the directory takes in turn.
+   */
+  async commit(
+    key: string,
+    expectedVersion: number | undefined,
+    previous: StoredResource | undefined,
+    next: StoredResource,
+    view: ResourceView,
+    event: DueEventType,
+  ): Promise<boolean> {
+    const writes = () => this.stage(key, expectedVersion, previous, next, view, event);
+    const { resources } = this.dbs;
+    const won = await (expectedVersion === undefined ? resources.ifNoExists(key, writes) : resources.ifVersion(key, expectedVersion, writes));
+    if (won) {
       this.recentViews.set(key, view);
-      this.recentSnapshots.set(key, next);
-      return committed;
-    });
+      this.recentSnapshots.set(key, { resource: next, version: nextVersion(expectedVersion) });
+    } else {
+      // What this store remembers of the resource is older than the winner's: read it afresh.
+      this.recentViews.delete(key);
+      this.recentSnapshots.delete(key);
+    }
+    return won;
   }
 
-  /** The writes of one resource change, for a caller that runs them in its own transaction. */
-  stage(key: string, previous: StoredResource | undefined, next: StoredResource, view: ResourceView, event: DueEventType): void {
+  /**
+   * The writes of one resource change, unconditionally, for a caller that runs them in its own
+   * transaction (the benchmark seeder, before any server runs on the directory).
+   */
+  stage(
+    key: string,
+    expectedVersion: number | undefined,
+    previous: StoredResource | undefined,
+    next: StoredResource,
+    view: ResourceView,
+    event: DueEventType,
+  ): void {
     const { resources, views, due } = this.dbs;
     if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
       due.remove([previous.context.nextDueAt, key]);
     }
     due.put([next.context.nextDueAt, key], event);
-    resources.put(key, next);
+    resources.put(key, next, nextVersion(expectedVersion));
     views.put(key, [view.tail, view.refreshAfter]);
   }
 
@@ -92,8 +138,8 @@ export class ResourceStore {
   dueBefore(now: number, limit: number): DueEntry[] {
     const entries: DueEntry[] = [];
     for (const { key, value } of this.dbs.due.getRange({ start: [0], end: [now + 1], limit })) {
-      const [dueAt, resourceKey] = key as [number, string];
-      entries.push({ key: resourceKey, dueAt, event: value as DueEventType });
+      const [dueAt, resourceKey] = key;
+      entries.push({ key: resourceKey, dueAt, event: value });
     }
     return entries;
   }
@@ -101,6 +147,11 @@ export class ResourceStore {
   count(): number {
     // getStats reads the B-tree header; getCount walks every entry and maps the whole file.
     // Views, not snapshots: the snapshots' database also holds their shared record structures.
-    return (this.dbs.views.getStats() as { entryCount: number }).entryCount;
+    return entryCount(this.dbs.views);
   }
+}
+
+/** Versions count a resource's commits: 1 for its creation, one more for every change. */
+function nextVersion(expectedVersion: number | undefined): number {
+  return (expectedVersion ?? 0) + 1;
 }

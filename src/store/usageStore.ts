@@ -8,7 +8,7 @@ export class UsageStore implements QuotaLedger {
   constructor(private readonly dbs: Databases) {}
 
   used(account: string, month: string): number {
-    return (this.dbs.usage.get([account, month]) as number | undefined) ?? 0;
+    return this.dbs.usage.get([account, month]) ?? 0;
   }
 
   read(account: string, month: string): Promise<LedgerEntry> {

@@ -3,6 +3,7 @@
 // answered and what was sent, and every resource whole (snapshot, view and due entry of one
 // transaction, resourceStore.ts).
 import { isDeepStrictEqual } from 'node:util';
+import type { Database } from 'lmdb';
 import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { parseResourceKey, platformCodes, resourceTypes, type ResourceStatus } from '../../src/model.js';
@@ -30,7 +31,7 @@ export interface StoreReport {
 const statuses: ReadonlySet<string> = new Set<ResourceStatus>(['pending', 'available', 'stale', 'unavailable', 'not_found']);
 const machine = createResourceMachine(defaultPolicy);
 
-const entries = <V>(db: Databases['tokens']) =>
+const entries = <V>(db: Database<V, string>) =>
   [...db.getRange()].map(({ key, value }) => [key, value] as [string, V]);
 
 /** Opens the data directory as the service does, and closes it once `use` is done. */

@@ -1,10 +1,12 @@
 // The virtual-actor host over a real LMDB store: snapshots round-trip, the due index
-// follows the machine, and concurrent first lookups start exactly one collection.
+// follows the machine, and concurrent first demands start exactly one collection.
 import t from 'tap';
 import { initialTransition, transition } from 'xstate';
 import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { ResourceHost } from '../../src/resources/host.js';
+import { WorkPace } from '../../src/resources/workPace.js';
+import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
 import { tempDataDir } from '../helpers/service.js';
@@ -21,19 +23,23 @@ function hostOn(dataDir: string, clock: { now: number }) {
   const host = new ResourceHost({
     store,
     machine,
+    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: (k) => requested.push(k),
     now: () => clock.now,
+    random: () => 0,
     onError: (_k, error) => errors.push(error),
   });
   return { dbs, store, host, requested, errors };
 }
 
-t.test('resource host - concurrent first lookups create one pending resource and one collection', async (t) => {
+t.test('resource host - concurrent first demands create one pending resource and one collection', async (t) => {
   const clock = { now: Date.UTC(2026, 10, 23) };
   const { dbs, store, host, requested } = hostOn(tempDataDir(t), clock);
   t.teardown(() => dbs.root.close());
-  const views = [host.viewFor(key, clock.now), host.viewFor(key, clock.now), host.viewFor(key, clock.now)];
-  t.same(views.map((view) => view.tail), Array(3).fill(',"status":"pending"}'));
+  host.wanted([key], clock.now);
+  host.wanted([key], clock.now);
+  host.wanted([key, key], clock.now);
+  t.equal(store.view(key), undefined, 'nothing is written before the step runs');
   await host.settled();
   t.same(requested, [key]);
   t.equal(store.snapshot(key)?.value, 'pending');
@@ -41,7 +47,7 @@ t.test('resource host - concurrent first lookups create one pending resource and
   t.same(store.dueBefore(clock.now + defaultPolicy.leaseMs, 10), [
     { key, dueAt: clock.now + defaultPolicy.leaseMs, event: 'RETRY_DUE' },
   ]);
-  host.viewFor(key, clock.now);
+  host.wanted([key], clock.now);
   await host.settled();
   t.same(requested, [key], 'a known resource is not created again');
 });
@@ -50,7 +56,7 @@ t.test('resource host - outcomes update snapshot, view and due index together', 
   const clock = { now: Date.UTC(2026, 10, 23) };
   const { dbs, store, host } = hostOn(tempDataDir(t), clock);
   t.teardown(() => dbs.root.close());
-  host.viewFor(key, clock.now);
+  host.wanted([key], clock.now);
   await host.settled();
   const at = clock.now + 100;
   await host.send(key, { type: 'COLLECTED', at, datapoints });
@@ -72,7 +78,7 @@ t.test('resource host - snapshots round-trip through LMDB and reopen unchanged',
   const dataDir = tempDataDir(t);
   const clock = { now: Date.UTC(2026, 10, 23) };
   const first = hostOn(dataDir, clock);
-  first.host.viewFor(key, clock.now);
+  first.host.wanted([key], clock.now);
   await first.host.settled();
   await first.host.send(key, { type: 'COLLECTED', at: clock.now + 1, datapoints });
   await first.host.send(key, { type: 'FAILED', at: clock.now + 2, reason: 'timeout', jitter: 0.25 });
@@ -98,14 +104,13 @@ t.test('resource host - a search after the freshness window asks for an eager re
   const clock = { now: Date.UTC(2026, 10, 23) };
   const { dbs, host, requested } = hostOn(tempDataDir(t), clock);
   t.teardown(() => dbs.root.close());
-  host.viewFor(key, clock.now);
+  host.wanted([key], clock.now);
   await host.settled();
   await host.send(key, { type: 'COLLECTED', at: clock.now, datapoints });
-  host.viewFor(key, clock.now + defaultPolicy.freshForMs - 1);
+  host.wanted([key], clock.now + defaultPolicy.freshForMs - 1);
   await host.settled();
-  t.same(requested, [key], 'fresh: no refresh');
-  const view = host.viewFor(key, clock.now + defaultPolicy.freshForMs);
-  t.match(view.tail, /"status":"available"/, 'the search still answers at once with the data it has');
+  t.same(requested, [key], 'not due yet: the machine ignores the refresh');
+  host.wanted([key], clock.now + defaultPolicy.freshForMs);
   await host.settled();
   t.same(requested, [key, key]);
 });
@@ -114,11 +119,12 @@ t.test('resource host - a failing event is reported and does not block the next 
   const clock = { now: Date.UTC(2026, 10, 23) };
   const { dbs, store, host, errors } = hostOn(tempDataDir(t), clock);
   t.teardown(() => dbs.root.close());
-  host.viewFor(key, clock.now);
+  host.wanted([key], clock.now);
   await host.settled();
   const commit = store.commit.bind(store);
   store.commit = () => Promise.reject(new Error('disk full'));
   await host.send(key, { type: 'COLLECTED', at: clock.now, datapoints });
+  await t.rejects(host.deliver(key, { kind: 'notFound' }), { message: 'disk full' }, 'an outcome sink rejects when it cannot record');
   t.equal(errors.length, 1);
   t.equal((errors[0] as Error).message, 'disk full');
   store.commit = commit;

@@ -1,29 +1,110 @@
-// The pace of resource work: many pieces a turn while nobody searches, few while searches
-// arrive, back to many once searching has been quiet for the configured time.
+// The pace of resource work: queued pieces run in slices of at most `sliceMs` per turn of the
+// event loop (at least one piece a turn), at most `maxRunning` unfinished at once, in the order
+// they came, settling as the work does.
 import t from 'tap';
 import { WorkPace } from '../../src/resources/workPace.js';
 
-const pace = { idle: 64, searching: 2, quietAfterMs: 250 };
+/** A loop whose turns the test runs by hand, and a clock each piece of work moves on. */
+function manualLoop() {
+  const turns: Array<() => void> = [];
+  let now = 0;
+  return {
+    clock: () => now,
+    spend: (ms: number) => void (now += ms),
+    nextTurn: (run: () => void) => void turns.push(run),
+    /** Runs the next turn; returns false when none is scheduled. */
+    turn: () => {
+      const run = turns.shift();
+      run?.();
+      return run !== undefined;
+    },
+  };
+}
 
-t.test('work pace - idle until a search, slow while searching, idle again once quiet', async (t) => {
-  let now = 1_000_000;
-  const workPace = new WorkPace(() => now, pace);
-  t.equal(workPace.perTurn(), 64, 'no search yet: a backlog drains at full pace');
-  workPace.searched(now);
-  t.equal(workPace.perTurn(), 2, 'a search just arrived');
-  now += 249;
-  t.equal(workPace.perTurn(), 2, 'still searching within the quiet time');
-  workPace.searched(now);
-  now += 249;
-  t.equal(workPace.perTurn(), 2, 'every search extends it');
-  now += 1;
-  t.equal(workPace.perTurn(), 64, 'quiet for the whole quiet time: full pace again');
+t.test('work pace - a turn runs pieces until its slice is used, the rest in later turns', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, loop.clock, loop.nextTurn);
+  const ran: number[][] = [];
+  let current: number[] = [];
+  // Each piece takes 0.4 ms: a 1 ms slice fits three (0, 0.4, 0.8 started under 1 ms).
+  const pieces = Array.from({ length: 7 }, (_, index) => pace.run(() => {
+    current.push(index);
+    loop.spend(0.4);
+  }));
+  t.equal(pace.waiting, 7, 'nothing runs in the turn that queued it');
+  while (loop.turn()) {
+    ran.push(current);
+    current = [];
+  }
+  t.same(ran, [[0, 1, 2], [3, 4, 5], [6]]);
+  t.equal(pace.waiting, 0);
+  await Promise.all(pieces);
 });
 
-t.test('work pace - the defaults keep a search waiting behind at most a few steps', async (t) => {
-  const workPace = new WorkPace(() => 0);
-  workPace.searched(0);
-  t.ok(workPace.perTurn() <= 4);
-  const idle = new WorkPace(() => 0);
-  t.ok(idle.perTurn() >= 16);
+t.test('work pace - a piece longer than the slice still runs, one a turn', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, loop.clock, loop.nextTurn);
+  const ran: string[] = [];
+  for (const name of ['a', 'b']) void pace.run(() => {
+    ran.push(name);
+    loop.spend(5);
+  });
+  loop.turn();
+  t.same(ran, ['a']);
+  loop.turn();
+  t.same(ran, ['a', 'b']);
+});
+
+t.test('work pace - each run settles as its work does', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, loop.clock, loop.nextTurn);
+  const value = pace.run(async () => undefined);
+  const thrown = pace.run(() => {
+    throw new Error('step failed');
+  });
+  const rejected = pace.run(() => Promise.reject(new Error('commit failed')));
+  loop.turn();
+  await t.resolves(value);
+  await t.rejects(thrown, { message: 'step failed' });
+  await t.rejects(rejected, { message: 'commit failed' });
+});
+
+t.test('work pace - at most maxRunning pieces are unfinished at once; one finishing lets the next start', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace({ sliceMs: 1_000, maxRunning: 2 }, loop.clock, loop.nextTurn);
+  const finishers: Array<() => void> = [];
+  const started: number[] = [];
+  const pieces = Array.from({ length: 4 }, (_, index) => pace.run(() => new Promise<void>((resolve) => {
+    started.push(index);
+    finishers.push(resolve);
+  })));
+  while (loop.turn());
+  t.same(started, [0, 1], 'two running, the others wait, and no turn is scheduled for them');
+  finishers[0]!();
+  await pieces[0];
+  while (loop.turn());
+  t.same(started, [0, 1, 2], 'one finished: one more starts');
+  for (const finish of finishers.slice(1)) finish();
+  await Promise.all(pieces.slice(1, 3));
+  while (loop.turn());
+  finishers[3]!();
+  await Promise.all(pieces);
+  t.same(started, [0, 1, 2, 3]);
+  t.equal(pace.waiting, 0);
+});
+
+t.test('work pace - with the real event loop, other callbacks run between slices', async (t) => {
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 16 });
+  const order: string[] = [];
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  const pieces = Array.from({ length: 4 }, (_, index) => pace.run(() => {
+    order.push(`piece ${index}`);
+    busy(2);
+  }));
+  setImmediate(() => order.push('other callback'));
+  await Promise.all(pieces);
+  t.same(order.slice(0, 2), ['piece 0', 'other callback'], 'a callback queued meanwhile runs after the first slice');
 });

@@ -27,3 +27,13 @@ t.test('recent map - entries unused for two generations are dropped, used ones s
   t.equal(map.get(1), undefined, 'the map stays bounded');
   t.equal(map.get(999), 999);
 });
+
+t.test('recent map - a deleted key is gone from both generations', async (t) => {
+  const map = new RecentMap<string, number>(2);
+  map.set('a', 1);
+  map.set('b', 2); // rotation: old = {a, b}
+  map.set('a', 3); // young = {a: 3}, old still holds a: 1
+  map.delete('a');
+  t.equal(map.get('a'), undefined, 'neither the young value nor the old one comes back');
+  t.equal(map.get('b'), 2, 'other keys stay');
+});

@@ -3,7 +3,6 @@
 import t, { type Test } from 'tap';
 import { TestScheduler } from 'rxjs/testing';
 import { collectResources, type CollectionResult } from '../../streams/collection.js';
-import { InFlight } from '../../streams/inFlight.js';
 import { dueWork } from '../../streams/dueWork.js';
 import { failed, found, notFound, rateLimited, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../../src/model.js';
 import type { PlatformCollector } from '../../src/platforms/collectors.js';
@@ -143,19 +142,6 @@ t.test('collection - batching platforms get up to maxBatch resources per call', 
     { at: 0, identifiers: ['a.test', 'b.test', 'c.test'] },
     { at: 10, identifiers: ['d.test'] },
   ]);
-});
-
-t.test('in flight - a key is admitted once until it is released', async (t) => {
-  const scheduler = newScheduler(t);
-  const inFlight = new InFlight();
-  scheduler.run(({ cold, expectObservable }) => {
-    expectObservable(cold('aab', { a: 'k1', b: 'k2' }).pipe(inFlight.admit())).toBe('a-b', { a: 'k1', b: 'k2' });
-  });
-  t.equal(inFlight.size, 2);
-  inFlight.release('k1');
-  newScheduler(t).run(({ cold, expectObservable }) => {
-    expectObservable(cold('ab', { a: 'k1', b: 'k2' }).pipe(inFlight.admit())).toBe('a-', { a: 'k1' });
-  });
 });
 
 t.test('due work - each scan emits what is due by then, oldest first', async (t) => {

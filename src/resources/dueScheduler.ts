@@ -1,0 +1,51 @@
+// Sends the resources the due index says are due their due event, as room in the work registry
+// allows (docs/architecture.md, "The path of a collection"). A failing scan (the store threw) is
+// logged and reported to Health, and the scanning starts again after a pause: due work waits in
+// the index meanwhile, nothing is lost.
+import { retry, timer, type SchedulerLike, type Subscription } from 'rxjs';
+import { dueWork, type DueIndex } from '../../streams/dueWork.js';
+import type { Health } from '../health.js';
+import type { Logger } from '../log.js';
+import type { ResourceHost } from './host.js';
+import type { WorkRegistry } from './workRegistry.js';
+
+export interface DueSchedulerOptions {
+  index: DueIndex;
+  host: Pick<ResourceHost, 'send'>;
+  work: Pick<WorkRegistry, 'size'>;
+  /** Resources in work at most; due work beyond waits in the index. */
+  maxInWork: number;
+  /** At most this many taken per scan. */
+  scanBatch: number;
+  scanMs: number;
+  restartDelayMs: number;
+  now(): number;
+  scheduler: SchedulerLike;
+  log: Logger;
+  health: Health;
+}
+
+export const dueWorkHealth = 'due work';
+
+export function startDueScheduler(options: DueSchedulerOptions): Subscription {
+  const room = () => Math.min(options.scanBatch, options.maxInWork - options.work.size);
+  // A scan that succeeds clears a problem an earlier one reported.
+  const index: DueIndex = {
+    dueBefore(now, limit) {
+      const due = options.index.dueBefore(now, limit);
+      options.health.clear(dueWorkHealth);
+      return due;
+    },
+  };
+  return dueWork(index, options.scanMs, room, options.scheduler)
+    .pipe(
+      retry({
+        delay: (error: unknown) => {
+          options.log.error({ err: error }, 'due work scan failed; it restarts');
+          options.health.report(dueWorkHealth, `due work scan failed: ${error instanceof Error ? error.message : String(error)}`);
+          return timer(options.restartDelayMs, options.scheduler);
+        },
+      }),
+    )
+    .subscribe((due) => void options.host.send(due.key, { type: due.event, at: options.now() }));
+}

@@ -1,0 +1,71 @@
+// One server per data directory (docs/storage.md, "One server per data directory"). The
+// claim is a record in the meta database naming the holder's pid and start time. It is read
+// and written inside an LMDB write transaction, which every process on the directory takes
+// in turn, so two starters can never both find the directory free; a holder that died keeps
+// its record but fails the liveness check, so a kill -9 never blocks the next start.
+import { existsSync, readFileSync } from 'node:fs';
+import { DataDirectoryError } from './dataDirectoryError.js';
+import type { Databases, ServerClaim } from './environment.js';
+
+export interface DataDirectoryClaim {
+  /** Gives the directory up, if this process still holds it. */
+  release(): Promise<void>;
+}
+
+/** Claims the directory for this process, or throws a DataDirectoryError naming the live holder. */
+export async function claimDataDirectory(dbs: Databases): Promise<DataDirectoryClaim> {
+  const own: ServerClaim = { pid: process.pid, started: startOf(process.pid) ?? null };
+  const holder = await dbs.root.transaction(() => {
+    const current = dbs.meta.get('serverClaim');
+    if (current && isAlive(current)) return current;
+    dbs.meta.put('serverClaim', own);
+    return undefined;
+  });
+  if (holder) throw new DataDirectoryError(`data directory ${dbs.dataDir} is in use by pid ${holder.pid}`);
+  return {
+    async release() {
+      await dbs.root.transaction(() => {
+        const current = dbs.meta.get('serverClaim');
+        if (current?.pid === own.pid && current.started === own.started) dbs.meta.remove('serverClaim');
+      });
+    },
+  };
+}
+
+function isAlive(claim: ServerClaim): boolean {
+  const started = startOf(claim.pid);
+  if (started === undefined) return false;
+  return claim.started === null || started === null || started === claim.started;
+}
+
+const procfs = existsSync('/proc/self/stat');
+
+/**
+ * The start time of a live process; undefined when there is no live process of that pid, null
+ * when it lives but the system does not say since when (no /proc).
+ */
+function startOf(pid: number): string | null | undefined {
+  if (!procfs) return signalable(pid) ? null : undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // proc(5): "pid (comm) state ... starttime" where comm may hold spaces and parentheses;
+  // after the last ')' come the state (field 3) and, 19 fields on, the start time (field 22).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // A process killed with -9 stays a zombie until its parent reaps it: it holds nothing.
+  if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
+  return fields[19] ?? null;
+}
+
+function signalable(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
+}

@@ -1,0 +1,7 @@
+import type { Database } from 'lmdb';
+
+/** How many entries a database holds, from its B-tree header (getCount would walk them all). */
+export function entryCount(db: Pick<Database, 'getStats'>): number {
+  const stats: { entryCount?: unknown } = db.getStats();
+  return typeof stats.entryCount === 'number' ? stats.entryCount : 0;
+}

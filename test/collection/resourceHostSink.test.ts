@@ -1,0 +1,45 @@
+// The resource host, the in-process OutcomeSink, against the OutcomeSink contract over a real
+// LMDB store.
+import t from 'tap';
+import { createResourceMachine } from '../../machines/resource.js';
+import { defaultPolicy } from '../../src/config.js';
+import { ResourceHost } from '../../src/resources/host.js';
+import { WorkPace } from '../../src/resources/workPace.js';
+import { WorkRegistry } from '../../src/resources/workRegistry.js';
+import { openDatabases } from '../../src/store/environment.js';
+import { ResourceStore } from '../../src/store/resourceStore.js';
+import { tempDataDir } from '../helpers/service.js';
+import { outcomeSinkContract } from './outcomeSink.contract.js';
+
+outcomeSinkContract(t, 'resource host as outcome sink', async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const store = new ResourceStore(dbs);
+  const clock = { now: Date.UTC(2026, 10, 23) };
+  const host = new ResourceHost({
+    store,
+    machine: createResourceMachine(defaultPolicy),
+    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
+    requestCollection: () => undefined,
+    now: () => clock.now,
+    random: () => 0.5,
+    onError: (key, error) => t.fail(`${key}: ${String(error)}`),
+  });
+  return {
+    sink: host,
+    async track(key) {
+      host.wanted([key], clock.now);
+      await host.settled();
+    },
+    status: (key) => store.snapshot(key)?.value,
+    dueAt: (key) => store.dueBefore(Number.MAX_SAFE_INTEGER, 1_000).find((entry) => entry.key === key)?.dueAt,
+    now: () => clock.now,
+    failNextWrite() {
+      const commit = store.commit.bind(store);
+      store.commit = () => {
+        store.commit = commit;
+        return Promise.reject(new Error('disk full'));
+      };
+    },
+  };
+});

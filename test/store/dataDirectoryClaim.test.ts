@@ -1,0 +1,109 @@
+// One server per data directory (docs/storage.md, "One server per data directory"): the claim
+// in one process, then real `datapoints serve` processes on one directory, killed with -9.
+import { spawn, spawnSync } from 'node:child_process';
+import t, { type Test } from 'tap';
+import { claimDataDirectory } from '../../src/store/dataDirectoryClaim.js';
+import { DataDirectoryError } from '../../src/store/dataDirectoryError.js';
+import { openDatabases, type Databases } from '../../src/store/environment.js';
+import { cli, cliPath, startServer } from '../helpers/cli.js';
+import { tempDataDir } from '../helpers/service.js';
+import { serveArgs, serveRefused } from './refusedServe.js';
+
+function openOn(t: Test, dataDir: string): Databases {
+  const dbs = openDatabases(dataDir);
+  t.teardown(() => dbs.root.close());
+  return dbs;
+}
+
+/** The pid of a process that has come and gone. */
+function deadPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '']);
+  return pid;
+}
+
+t.test('data directory claim - a live holder refuses every other claim until it releases', async (t) => {
+  const dataDir = tempDataDir(t);
+  const dbs = openOn(t, dataDir);
+  const claim = await claimDataDirectory(dbs);
+  const refused = claimDataDirectory(openOn(t, dataDir));
+  await t.rejects(refused, new DataDirectoryError(`data directory ${dataDir} is in use by pid ${process.pid}`));
+  await t.rejects(refused, DataDirectoryError);
+  await claim.release();
+  t.equal(dbs.meta.get('serverClaim'), undefined, 'a release removes the claim');
+  const again = await claimDataDirectory(openOn(t, dataDir));
+  t.same(dbs.meta.get('serverClaim')?.pid, process.pid, 'the directory can be claimed again');
+  await again.release();
+});
+
+t.test('data directory claim - the claim of a process that is gone, or of a reused pid, holds nothing', async (t) => {
+  const dbs = openOn(t, tempDataDir(t));
+  const gone = deadPid();
+  await dbs.meta.put('serverClaim', { pid: gone, started: '1' });
+  const overGone = await claimDataDirectory(dbs);
+  t.equal(dbs.meta.get('serverClaim')?.pid, process.pid, 'the claim of a dead pid is taken over');
+  await overGone.release();
+
+  // This very pid, but started at another time: an earlier process whose pid was reused.
+  await dbs.meta.put('serverClaim', { pid: process.pid, started: 'another start' });
+  const overReused = await claimDataDirectory(dbs);
+  t.not(dbs.meta.get('serverClaim')?.started, 'another start', 'a reused pid holds nothing');
+  await overReused.release();
+});
+
+t.test('one server per data directory - a second serve is refused with one line naming the holder', async (t) => {
+  const dataDir = tempDataDir(t);
+  const first = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
+  t.same(serveRefused(dataDir), { status: 1, stdout: '', stderr: `datapoints: data directory ${dataDir} is in use by pid ${first.child.pid}\n` });
+
+  // The operator's commands do not claim the directory: they work while the server runs.
+  t.equal(cli(['accounts', 'create', 'acme', '--data', dataDir]).status, 0, 'accounts create works beside the server');
+  t.equal(cli(['tokens', 'create', 'acme', '--data', dataDir]).status, 0, 'tokens create works beside the server');
+  t.equal(cli(['accounts', 'show', 'acme', '--data', dataDir]).status, 0, 'accounts show works beside the server');
+
+  const answer = await fetch(first.url + '/api/v1/resources/search', { method: 'POST' });
+  t.equal(answer.status, 401, 'the first server still answers');
+  t.equal((await first.stop()).code, 0);
+});
+
+t.test('one server per data directory - a holder killed with -9 does not block the next start', async (t) => {
+  const dataDir = tempDataDir(t);
+  const first = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
+  t.equal((await first.stop('SIGKILL')).signal, 'SIGKILL');
+  const second = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
+  t.same(serveRefused(dataDir).stderr, `datapoints: data directory ${dataDir} is in use by pid ${second.child.pid}\n`, 'the new server holds it');
+  t.equal((await second.stop()).code, 0);
+  const dbs = openOn(t, dataDir);
+  t.equal(dbs.meta.get('serverClaim'), undefined, 'a clean stop gives the directory up');
+});
+
+t.test('one server per data directory - of two servers started at once, exactly one runs', async (t) => {
+  const dataDir = tempDataDir(t);
+  const outcomes = await Promise.all([0, 1].map(() => raceToServe(t, dataDir)));
+  const running = outcomes.filter((outcome) => outcome.kind === 'listening');
+  const refused = outcomes.filter((outcome) => outcome.kind === 'exited');
+  t.equal(running.length, 1, 'one listens');
+  t.same(
+    refused.map(({ code, output }) => ({ code, output })),
+    [{ code: 1, output: `datapoints: data directory ${dataDir} is in use by pid ${running[0]?.pid}\n` }],
+    'the other is refused, naming the one that runs',
+  );
+});
+
+type RaceOutcome = { kind: 'listening' | 'exited'; pid: number | undefined; code: number | null; output: string };
+
+function raceToServe(t: Test, dataDir: string): Promise<RaceOutcome> {
+  const child = spawn(process.execPath, [cliPath, ...serveArgs(dataDir)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('listening on')) resolve({ kind: 'listening', pid: child.pid, code: null, output: stdout });
+    });
+    child.on('exit', (code) => resolve({ kind: 'exited', pid: child.pid, code, output: stdout + stderr }));
+  });
+}

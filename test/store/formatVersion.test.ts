@@ -1,0 +1,78 @@
+// The data directory's format (docs/storage.md, "Format version") and opening a directory
+// without creating one (docs/storage.md, "What the command line may do while a server runs").
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import t from 'tap';
+import { DataDirectoryError } from '../../src/store/dataDirectoryError.js';
+import { openDatabases } from '../../src/store/environment.js';
+import { currentFormat } from '../../src/store/formatVersion.js';
+import { tempDataDir } from '../helpers/service.js';
+import { serveRefused } from './refusedServe.js';
+import { availableResource, viewOf } from './resourceFixtures.js';
+
+const olderMessage = (dataDir: string) =>
+  `data directory ${dataDir} has format 1, this datapoints reads format 2; it was written by an older datapoints: start this one with a new --data directory, or keep using the older one`;
+
+/** A directory as datapoints wrote it before formats were recorded: unversioned snapshots. */
+async function writeFormatOne(dataDir: string): Promise<void> {
+  const root = open({ path: join(dataDir, 'datapoints.mdb'), maxDbs: 16, cache: false });
+  const resource = availableResource(1);
+  const view = viewOf(resource);
+  await root.openDB({ name: 'resources', sharedStructuresKey: Symbol.for('structures') }).put('github/account/octocat', resource);
+  await root.openDB({ name: 'views' }).put('github/account/octocat', [view.tail, view.refreshAfter]);
+  await root.close();
+}
+
+t.test('format version - a new data directory records the current format', async (t) => {
+  t.equal(currentFormat, 2);
+  const dataDir = tempDataDir(t);
+  const dbs = openDatabases(dataDir);
+  t.equal(dbs.meta.get('formatVersion'), currentFormat);
+  await dbs.root.close();
+  const reopened = openDatabases(dataDir, { create: false });
+  t.equal(reopened.meta.get('formatVersion'), currentFormat, 'and opens again, also without creating');
+  await reopened.root.close();
+});
+
+t.test('format version - a directory written before formats were recorded is refused in one line', async (t) => {
+  const dataDir = tempDataDir(t);
+  await writeFormatOne(dataDir);
+  t.throws(() => openDatabases(dataDir), new DataDirectoryError(olderMessage(dataDir)));
+  t.throws(() => openDatabases(dataDir, { create: false }), new DataDirectoryError(olderMessage(dataDir)));
+  t.same(serveRefused(dataDir), { status: 1, stdout: '', stderr: `datapoints: ${olderMessage(dataDir)}\n` }, 'serve exits 1 with that line');
+});
+
+t.test('format version - a directory of a newer format is refused in one line', async (t) => {
+  const dataDir = tempDataDir(t);
+  const dbs = openDatabases(dataDir);
+  await dbs.meta.put('formatVersion', 3);
+  await dbs.root.close();
+  t.throws(
+    () => openDatabases(dataDir),
+    new DataDirectoryError(
+      `data directory ${dataDir} has format 3, this datapoints reads format 2; it was written by a newer datapoints: upgrade, or use another --data directory`,
+    ),
+  );
+});
+
+t.test('open without creating - a missing data directory is one line, and nothing is created', async (t) => {
+  const parent = tempDataDir(t);
+  const missing = join(parent, 'mistyped');
+  t.throws(() => openDatabases(missing, { create: false }), new DataDirectoryError(`no data directory at ${missing} (start the server once, or pass --data)`));
+  t.equal(existsSync(missing), false, 'the directory was not created');
+  const empty = join(parent, 'empty');
+  mkdirSync(empty);
+  t.throws(() => openDatabases(empty, { create: false }), new DataDirectoryError(`no data directory at ${empty} (start the server once, or pass --data)`));
+  t.equal(existsSync(join(empty, 'datapoints.mdb')), false, 'an existing directory without data gets no data file');
+});
+
+t.test('open without creating - an existing data directory opens and reads as written', async (t) => {
+  const dataDir = tempDataDir(t);
+  const dbs = openDatabases(dataDir);
+  await dbs.usage.put(['acme', '2026-11'], 7);
+  await dbs.root.close();
+  const reopened = openDatabases(dataDir, { create: false });
+  t.teardown(() => reopened.root.close());
+  t.equal(reopened.usage.get(['acme', '2026-11']), 7);
+});

@@ -1,0 +1,33 @@
+// Resources as the machine makes them, for the store's tests: each `followers` count gives
+// a different snapshot, view and due time, so that what is stored shows whose write it was.
+import { initialTransition, transition } from 'xstate';
+import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
+import { defaultPolicy } from '../../src/config.js';
+import { renderView } from '../../src/resources/view.js';
+import type { ResourceStore, ResourceView, StoredResource } from '../../src/store/resourceStore.js';
+
+const machine = createResourceMachine(defaultPolicy);
+export const at = Date.UTC(2026, 10, 23, 12);
+
+export function pendingResource(): StoredResource {
+  const [pending] = initialTransition(machine, { createdAt: at });
+  return { value: 'pending', context: pending.context };
+}
+
+/** Collected `followers` ms after `at`, so that its next due time is its own as well. */
+export function availableResource(followers: number): StoredResource {
+  const [pending] = initialTransition(machine, { createdAt: at });
+  const [available] = transition(machine, pending, {
+    type: 'COLLECTED',
+    at: at + followers,
+    datapoints: { metrics: { followers: { value: followers, semantic: 'followers' } }, attributes: { likes: { value: followers * 3, semantic: 'likes' } } },
+  });
+  return { value: 'available', context: available.context };
+}
+
+export const viewOf = (resource: StoredResource): ResourceView => renderView(resource.value, resource.context);
+
+/** Commits `next` as the successor of `previous` at `version` (undefined: a new resource). */
+export function commitResource(store: ResourceStore, key: string, version: number | undefined, previous: StoredResource | undefined, next: StoredResource) {
+  return store.commit(key, version, previous, next, viewOf(next), dueEventFor[next.value]);
+}
