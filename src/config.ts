@@ -47,6 +47,13 @@ export const limits = {
    */
   accountSlots: 16_384,
   /**
+   * After a stop's owed answers are written, an edge thread keeps answering keep-alive clients
+   * 503 with Connection: close this long before it ends, so they see an answer, not a reset.
+   */
+  keepAliveLingerMs: 300,
+  /** `serve --threads` at most: each edge thread holds its own LMDB handle and caches. */
+  maxEdgeThreads: 64,
+  /**
    * Quota reservations (docs/guarantees.md, "Quota and rate across threads"). An account
    * reserves blocks of its monthly quota on disk before spending them: as many units as it
    * spent in the last `horizonMs` (or as many requests as are waiting), never leaving more

@@ -8,6 +8,7 @@ import { collectResources } from '../streams/collection.js';
 import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
 import { AccountTable } from './access/accountTable.js';
+import { QuotaMeter } from './access/quotaMeter.js';
 import { startCollectionLoop } from './collection/collectionLoop.js';
 import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
 import { collectionDefaults, limits } from './config.js';
@@ -27,6 +28,8 @@ import { ResourceStore } from './store/resourceStore.js';
 import { openServerDirectory } from './store/serverDirectory.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
+import { startEdges } from './threads/edges.js';
+import { PublishingResourceStore } from './threads/publishingStore.js';
 
 export interface ServiceOptions {
   host: string;
@@ -40,6 +43,11 @@ export interface ServiceOptions {
   collectTimeoutMs?: number;
   /** Per-platform circuit breaker; collectionDefaults.breaker when absent. */
   breaker?: BreakerPolicy;
+  /**
+   * Edge threads answering searches (src/threads/edges.ts); absent or 0: searches are answered
+   * on this thread, beside the resource work.
+   */
+  threads?: number;
 }
 
 export interface RunningService {
@@ -56,7 +64,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { log } = options;
   const dataDirectory = await openServerDirectory(options.dataDir, upstreamKindOf(options.upstream));
   const { dbs } = dataDirectory;
-  const store = new ResourceStore(dbs);
+  const threads = options.threads ?? 0;
+  const store = threads > 0 ? new PublishingResourceStore(dbs) : new ResourceStore(dbs);
   const emulator = options.upstream === 'emulator' ? await startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
   const upstreamHttp = createUpstreamHttp();
@@ -115,17 +124,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
 
   const accounts = new AccountStore(dbs);
+  const accountTable = AccountTable.create();
+  const ledger = new UsageStore(dbs);
   const authenticator = new Authenticator(accounts, log);
-  const admissions = new Admissions({ table: AccountTable.create(), ledger: new UsageStore(dbs), log, now: Date.now });
-  const http = await startHttpServer(options.host, options.port, {
-    authenticator,
-    admissions,
-    views: store,
-    demand: host,
-    log,
-    nextRequestId: requestIdSource(),
-    now: Date.now,
-  });
+  const http =
+    store instanceof PublishingResourceStore
+      ? await startEdges({ threads, host: options.host, port: options.port, dataDir: options.dataDir, accountTable, store, demand: host, log, logLevel: log.level })
+      : await startHttpServer(options.host, options.port, {
+          authenticator,
+          admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
+          views: store,
+          demand: host,
+          log,
+          nextRequestId: requestIdSource(),
+          now: Date.now,
+        });
+  // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
+  const returnUnspentQuota = () => new QuotaMeter(accountTable, ledger, log).returnUnspent(Date.now());
   log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
 
   return {
@@ -137,7 +152,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // finish or are given back, so that a restart collects them at once.
     async stop() {
       dueScheduler.unsubscribe();
-      await Promise.all([http.close().then(() => admissions.returnUnspent()), collection.stop(limits.collectionStopGraceMs)]);
+      await Promise.all([http.close().then(returnUnspentQuota), collection.stop(limits.collectionStopGraceMs)]);
       authenticator.close();
       await host.settled();
       await upstreamHttp.close();

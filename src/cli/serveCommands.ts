@@ -1,4 +1,5 @@
 // `datapoints serve` and `datapoints emulator` (operator-interface.md).
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { defaultPolicy, limits, serveDefaults } from '../config.js';
 import { parseDuration } from '../duration.js';
@@ -19,6 +20,15 @@ function parseDurationFlag(flag: string, text: string | undefined, fallback: num
   } catch (error) {
     throw new UsageError(`invalid --${flag}: ${(error as Error).message}`);
   }
+}
+
+/** Edge threads answering searches: one per CPU core unless told (docs/guarantees.md, "Threads"). */
+function parseThreads(text: string | undefined): number {
+  if (text === undefined) return availableParallelism();
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > limits.maxEdgeThreads) {
+    throw new UsageError(`invalid --threads '${text}': give 1-${limits.maxEdgeThreads}`);
+  }
+  return Number(text);
 }
 
 function checkUpstream(upstream: string): string {
@@ -62,6 +72,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
       upstream: { type: 'string' },
       'fresh-for': { type: 'string' },
       'retry-base': { type: 'string' },
+      threads: { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -80,6 +91,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     upstream: checkUpstream(values.upstream ?? env.DATAPOINTS_UPSTREAM ?? serveDefaults.upstream),
     policy,
     log: createLogger(),
+    threads: parseThreads(values.threads ?? env.DATAPOINTS_THREADS),
   });
   print(`listening on http://${host}:${service.port}`);
   onTermination(() => service.stop());
