@@ -59,7 +59,8 @@ t.test('crash - kill -9 under load keeps accounts, tokens, usage and snapshots w
     // Mostly under load; sometimes while it opens the store and starts the emulator.
     const during = random() < 0.15 ? 'start-up' : 'load';
     const delayMs = Math.floor(random() * (during === 'start-up' ? 1_200 : 600));
-    const server = spawnServer(t, ['--data', data, '--upstream', 'emulator']);
+    // Two edge threads answer searches beside the resource thread (docs/guarantees.md, "Threads").
+    const server = spawnServer(t, ['--data', data, '--upstream', 'emulator', '--threads', '2']);
     const problems: string[] = [];
     if (during === 'start-up') {
       await sleep(delayMs);
@@ -103,7 +104,7 @@ t.test('crash - kill -9 under load keeps accounts, tokens, usage and snapshots w
     const stored = await withDatabases(data, (dbs) => new UsageStore(dbs).used(account, shown.usage.month));
     t.equal(shown.usage.used, stored, `${account}: accounts show reports the stored usage`);
   }
-  const server = spawnServer(t, ['--data', data, '--upstream', 'emulator']);
+  const server = spawnServer(t, ['--data', data, '--upstream', 'emulator', '--threads', '2']);
   const url = await server.listening;
   const tinyExhausted = (store.usage.get('tiny') ?? 0) >= tinyQuota;
   for (const client of clients) {
