@@ -17,7 +17,7 @@ export interface DataSet {
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Compiled files whose change alters what a seeded directory holds. */
-const shapingFiles = ['bench/seed.js', 'machines/resource.js', 'src/resources/view.js', 'src/store/resourceStore.js', 'src/store/environment.js'];
+const shapingFiles = ['bench/seed.js', 'bench/benchAccount.js', 'machines/resource.js', 'src/resources/view.js', 'src/store/resourceStore.js', 'src/store/environment.js'];
 
 function fingerprint(plan: SeedPlan): string {
   const hash = createHash('sha256').update(JSON.stringify({ ...plan, due: plan.due && { from: plan.due.from } }));

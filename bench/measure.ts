@@ -1,4 +1,5 @@
-// Warm-up, then several runs; every figure quoted is the median over the runs (issue 4).
+// Warm-up, then several runs; every figure quoted is the median over the runs
+// (bench/README.md, "Reading the figures").
 import { runWrk, type LoadShape, type WrkResult } from './wrk.js';
 
 export interface Timing {
@@ -25,6 +26,14 @@ export const median = (values: readonly number[]): number => {
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
+
+/**
+ * Requests/s of `a` over `b`, measured run by run (measureInterleaved): the median of each
+ * run's ratio, so that each ratio sees one state of the machine, where the ratio of the
+ * medians could pair a fast run with a slow one.
+ */
+export const pairedRatio = (a: Measurement, b: Measurement): number =>
+  median(a.runs.map((run, index) => run.requestsPerSecond / b.runs[index]!.requestsPerSecond));
 
 let nonces = 0;
 const nonce = () => `n${process.pid.toString(36)}x${(nonces++).toString(36)}x`;

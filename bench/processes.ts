@@ -1,11 +1,16 @@
-// Child processes of the benchmark: servers pinned to one core, the load generator to the
-// other, so that neither steals cycles from the other (issue 4).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// Child processes of the benchmark: servers pinned to the server core, the load generator to
+// the other, so that neither steals cycles from the other (bench/README.md, "The machine").
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The core the server under test runs on, and the one wrk (and helpers) run on. */
 export const serverCore = 0;
 export const loadCore = 1;
+
+const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const cliEntry = join(distRoot, 'src', 'cli.js');
+export const baselineEntry = (name: string) => join(distRoot, 'bench', 'baselines', `${name}.js`);
 
 export interface RunningServer {
   url: string;
@@ -19,10 +24,10 @@ export interface RunningServer {
 
 const listeningLine = /listening on (http:\/\/\S+)/;
 
-/** Spawns `node args...` pinned to `core` and resolves once it prints its listening line. */
-export function startPinned(core: number, args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
+/** Spawns `node args...` pinned to `cores` and resolves once it prints its listening line. */
+export function startPinned(cores: readonly number[], args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
   const started = performance.now();
-  const child = spawn('taskset', ['-c', String(core), process.execPath, ...args], {
+  const child = spawn('taskset', ['-c', cores.join(','), process.execPath, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
   });
@@ -62,17 +67,36 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-export interface Memory {
-  /** Resident set size now, and its peak (VmHWM), in MiB. */
-  rssMiB: number;
-  peakRssMiB: number;
-  /** The anonymous part (heaps): file-backed LMDB pages are counted in RSS but are the page cache. */
-  anonMiB: number;
+let threadsFlag: boolean | undefined;
+
+/**
+ * Whether the built CLI accepts `serve --threads N`. Asked without a value, so that neither
+ * answer starts anything: a CLI that knows the flag complains of the missing value, one
+ * that does not names it as unknown.
+ */
+export function cliAcceptsThreads(): boolean {
+  if (threadsFlag === undefined) {
+    const probe = spawnSync(process.execPath, [cliEntry, 'serve', '--threads'], { encoding: 'utf8', timeout: 10_000 });
+    threadsFlag = !/unknown option '--threads'/i.test(`${probe.stderr}${probe.stdout}`);
+  }
+  return threadsFlag;
 }
 
-/** Memory of a process (taskset execs node in place, so the pid is node's). */
-export function memoryOf(pid: number): Memory {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024, anonMiB: kib('RssAnon') / 1024 };
+export interface ServeOptions {
+  data: string;
+  /** `emulator` (in-process), or the URL of an emulator in its own process. */
+  upstream?: string;
+  /**
+   * 1: one search thread, the whole server pinned to the server core (every scenario but
+   * one). 2: two search threads, the server on both cores (sharing the load core with wrk).
+   * Without `--threads` in the build, only 1 can run, as the one thread that build has.
+   */
+  threads: 1 | 2;
+}
+
+export function startServer(options: ServeOptions): Promise<RunningServer> {
+  const args = [cliEntry, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', options.data, '--upstream', options.upstream ?? 'emulator'];
+  if (cliAcceptsThreads()) args.push('--threads', String(options.threads));
+  else if (options.threads !== 1) throw new Error('this build of datapoints has no serve --threads');
+  return startPinned(options.threads === 1 ? [serverCore] : [serverCore, loadCore], args);
 }

@@ -9,6 +9,7 @@ import { renderView } from '../src/resources/view.js';
 import { AccountStore } from '../src/store/accountStore.js';
 import { openDatabases, type Databases } from '../src/store/environment.js';
 import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
+import { benchAccount } from './benchAccount.js';
 
 /**
  * The accounts the benchmark tracks, per platform it seeds: github, which allows one
@@ -36,16 +37,16 @@ export interface SeedPlan {
 const seedChunk = 20_000;
 
 /**
- * Opens the data directory, provisions a `paid` account without quota or practical rate
- * limit, seeds the resources, closes, and returns the bearer token.
+ * Opens the data directory, provisions the bench account (limits no run reaches), seeds
+ * the resources, closes, and returns the bearer token.
  */
 export async function seedDataDir(dataDir: string, plan: SeedPlan): Promise<string> {
   const dbs = openDatabases(dataDir);
   try {
     const accounts = new AccountStore(dbs);
     const now = Date.now();
-    await createAccount(accounts, 'bench', { plan: 'paid', quota: null, rate: { limit: 1e9, windowMs: 60_000 } }, now);
-    const { secret } = await issueToken(accounts, 'bench', now);
+    await createAccount(accounts, benchAccount.name, benchAccount.settings, now);
+    const { secret } = await issueToken(accounts, benchAccount.name, now);
     seedResources(dbs, plan, now);
     return secret;
   } finally {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npx datapoints <command>` (operator-interface.md).
-import { UsageError } from './cli/usageError.js';
+// `npx datapoints <command>` (operator-interface.md; docs/operations.md, "Commands").
+import { readFileSync } from 'node:fs';
+import { helpText } from './cli/help.js';
+import { CommandFailure, UsageError } from './cli/usageError.js';
 import { DataDirectoryError } from './store/dataDirectoryError.js';
 
 type Command = (args: string[], print: (line: string) => void) => Promise<void>;
@@ -11,25 +13,57 @@ const commands: Record<string, () => Promise<Command>> = {
   emulator: async () => (await import('./cli/serveCommands.js')).emulatorCommand,
   accounts: async () => (await import('./cli/accountCommands.js')).accountsCommand,
   tokens: async () => (await import('./cli/tokenCommands.js')).tokensCommand,
+  backup: async () => (await import('./cli/backupCommand.js')).backupCommand,
+  resources: async () => (await import('./cli/resourceCommands.js')).resourcesCommand,
 };
 
-const usage = 'usage: datapoints serve|emulator|accounts create|show|tokens create|list|revoke ... (see README)';
+const print = (line: string): void => {
+  process.stdout.write(line + '\n');
+};
+
+function version(): string {
+  const manifest: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return String((manifest as { version?: unknown }).version);
+}
+
+/** `--help` or `-h` before a `--` asks for help, wherever it stands. */
+const asksForHelp = (args: string[]) => {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+};
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
-  if (name === undefined || !Object.hasOwn(commands, name)) {
-    throw new UsageError(name === undefined ? usage : `unknown command '${name}'; ${usage}`);
+  if (name === undefined) {
+    // Without a command there is nothing to do: the help goes to stderr and the status says so,
+    // as a script that forgot its command should fail.
+    process.stderr.write(helpText() + '\n');
+    process.exitCode = 2;
+    return;
   }
+  if (name === '--version') return print(version());
+  if (name === '--help' || name === '-h') return print(helpText()!);
+  if (name === 'help') {
+    const text = helpText(args[0]);
+    if (text === undefined) throw new UsageError(`no help for '${args[0]}': commands are ${Object.keys(commands).join(', ')}`);
+    return print(text);
+  }
+  if (!Object.hasOwn(commands, name)) {
+    throw new UsageError(`unknown command '${name}'; commands are ${Object.keys(commands).join(', ')} (datapoints help)`);
+  }
+  if (asksForHelp(args)) return print(helpText(name)!);
   const command = await commands[name]!();
-  await command(args, (line) => process.stdout.write(line + '\n'));
+  await command(args, print);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  // parseArgs reports unknown flags as TypeErrors with a code: they are usage errors too.
-  const code = (error as { code?: unknown } | undefined)?.code;
-  const isUsage = error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
-  // A data directory the operator must fix is one line too, with exit 1 (docs/storage.md).
-  const isOneLine = isUsage || error instanceof DataDirectoryError;
-  process.stderr.write(`datapoints: ${isOneLine ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
-  process.exit(isUsage ? 2 : 1);
+  // A data directory the operator must fix (in use, another format, another upstream's data)
+  // is a failure of its own kind: one line, exit 1 (docs/storage.md, "What the command line
+  // may do while a server runs").
+  const known = error instanceof UsageError || error instanceof CommandFailure || error instanceof DataDirectoryError;
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  process.stderr.write(`datapoints: ${message}\n`);
+  // An error we did not foresee is still one line; its stack only when asked for.
+  if (!known && process.env.LOG_LEVEL === 'debug' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
 });

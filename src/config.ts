@@ -24,7 +24,7 @@ export const limits = {
    * search's usage commit waits behind few resource commits (docs/architecture.md, "Pacing
    * background work").
    */
-  resourceWork: { sliceMs: 1, maxRunning: 16 },
+  resourceWork: { sliceMs: 1, maxRunning: 64 },
   /** How often the collection loop asks its queue for work besides the queue's own signal. */
   collectionPollMs: 25,
   /** A failed background pipeline (collection, due work) starts again after this pause. */
@@ -114,3 +114,26 @@ export const serveDefaults = {
   dataDir: './data',
   upstream: 'real',
 } as const;
+
+/**
+ * The values the command line accepts for durations (docs/operations.md, "Flags"): below the
+ * minimums a failing resource or a token bucket would hammer the platforms or the store
+ * (a retry base of 0 made 193 upstream calls in 5 s for one resource).
+ */
+export const flagBounds = {
+  freshForMs: { min: 1_000, max: 30 * 86_400_000 },
+  retryBaseMs: { min: 1_000, max: defaultPolicy.retryCapMs },
+  rateWindowMs: { min: 1_000, max: 31 * 86_400_000 },
+  /** `datapoints resources list` prints at most this many resources unless told otherwise. */
+  resourcesListed: { default: 50, max: 10_000 },
+} as const;
+
+/** Tokens as the command line shows them (docs/operations.md, "Tokens"). */
+export const tokenDisplay = {
+  /** `dp_` and 5 random characters: enough to match a leaked secret, 162 bits short of using it. */
+  shownChars: 8,
+  maxNoteLength: 200,
+} as const;
+
+/** How often a server started by npm checks that npm is still there (src/cli/parentWatch.ts). */
+export const parentCheckMs = 500;

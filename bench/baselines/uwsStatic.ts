@@ -1,27 +1,22 @@
 // Baseline `uws-static`: bare uWebSockets.js that reads the whole request body and answers a
 // fixed response of the scenario's size. The ceiling the search path is measured against.
-import uWS from '../../src/http/uws.js';
 import { answerSizeArgument, fixedAnswer } from './fixedAnswer.js';
+import { serveUwsBaseline } from './uwsBaseline.js';
 
 const answer = fixedAnswer(answerSizeArgument());
 
-uWS.App()
-  .any('/*', (res) => {
-    let aborted = false;
-    res.onAborted(() => {
-      aborted = true;
-    });
-    const chunks: Buffer[] = [];
-    res.onData((chunk, isLast) => {
-      // uWS reuses the chunk's memory after the callback: copy it, as the service does.
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (!isLast || aborted) return;
-      res.cork(() => {
-        res.writeStatus('200 OK').writeHeader('Content-Type', 'application/json').end(answer);
-      });
-    });
-  })
-  .listen('127.0.0.1', 0, (socket) => {
-    if (!socket) throw new Error('uws-static could not listen');
-    process.stdout.write(`listening on http://127.0.0.1:${uWS.us_socket_local_port(socket)}\n`);
+serveUwsBaseline('uws-static', (res) => {
+  let aborted = false;
+  res.onAborted(() => {
+    aborted = true;
   });
+  const chunks: Buffer[] = [];
+  res.onData((chunk, isLast) => {
+    // uWS reuses the chunk's memory after the callback: copy it, as the service does.
+    chunks.push(Buffer.from(chunk.slice(0)));
+    if (!isLast || aborted) return;
+    res.cork(() => {
+      res.writeStatus('200 OK').writeHeader('Content-Type', 'application/json').end(answer);
+    });
+  });
+});

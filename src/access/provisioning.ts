@@ -1,7 +1,7 @@
 // Creating accounts and tokens: the "dashboard" of service-spec 5, shared by the CLI and tests.
 import { generateToken } from '../auth/tokens.js';
 import { plans, type PlanName, type RatePolicy } from '../config.js';
-import type { AccountRecord, AccountStore } from '../store/accountStore.js';
+import type { AccountChanges, AccountRecord, AccountStore } from '../store/accountStore.js';
 
 export interface AccountSettings {
   plan?: PlanName;
@@ -28,8 +28,27 @@ export async function createAccount(
   return (await accounts.createAccount(account)) ? account : undefined;
 }
 
+/**
+ * Changes an account's settings. A new plan brings its own quota and rate unless they are
+ * given too (docs/operations.md, "Accounts"). Undefined when there is no such account.
+ */
+export function updateAccount(accounts: AccountStore, name: string, settings: AccountSettings): Promise<AccountRecord | undefined> {
+  const plan = settings.plan === undefined ? undefined : plans[settings.plan];
+  const changes: AccountChanges = {
+    ...(settings.plan === undefined ? {} : { plan: settings.plan, quota: plan!.quota, rate: plan!.rate }),
+    ...(settings.quota === undefined ? {} : { quota: settings.quota }),
+    ...(settings.rate === undefined ? {} : { rate: settings.rate }),
+  };
+  return accounts.updateAccount(name, changes);
+}
+
 /** Issues a token for an existing account; the secret is returned once and never stored. */
-export async function issueToken(accounts: AccountStore, account: string, now: number): Promise<{ id: string; secret: string }> {
+export async function issueToken(
+  accounts: AccountStore,
+  account: string,
+  now: number,
+  note: string | null = null,
+): Promise<{ id: string; secret: string }> {
   const token = generateToken();
   await accounts.addToken({
     id: token.id,
@@ -38,6 +57,8 @@ export async function issueToken(accounts: AccountStore, account: string, now: n
     createdAt: new Date(now).toISOString(),
     lastUsedAt: null,
     revokedAt: null,
+    shown: token.shown,
+    note,
   });
   return { id: token.id, secret: token.secret };
 }

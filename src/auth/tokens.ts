@@ -1,11 +1,22 @@
 // Token secrets: a recognisable prefix, 192 random bits, stored only as a SHA-256 digest.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { tokenDisplay } from '../config.js';
 
 const tokenPrefix = 'dp_';
 
-export function generateToken(): { secret: string; id: string; digest: string } {
+export function generateToken(): { secret: string; id: string; digest: string; shown: string } {
   const secret = tokenPrefix + randomBytes(24).toString('base64url');
-  return { secret, id: 'tok_' + randomBytes(6).toString('hex'), digest: digestToken(secret) };
+  return { secret, id: 'tok_' + randomBytes(6).toString('hex'), digest: digestToken(secret), shown: shownPart(secret) };
+}
+
+/** The part of a secret that may be shown again: its fixed prefix and a few random characters. */
+export function shownPart(secret: string): string {
+  return secret.slice(0, tokenDisplay.shownChars);
+}
+
+/** Whether a command-line argument is a secret rather than a token id. */
+export function looksLikeSecret(text: string): boolean {
+  return text.startsWith(tokenPrefix);
 }
 
 /** Every authenticated request digests its token: the one-shot hash is ~3x a Hash object's cost. */

@@ -1,12 +1,14 @@
-// `datapoints accounts create|show` (operator-interface.md): the dashboard of the spec.
-import { parseArgs } from 'node:util';
+// `datapoints accounts create|show|list|update|delete` (operator-interface.md; docs/operations.md,
+// "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
+// a second, because the store bumps the auth version the server polls.
 import { monthOf, nextMonthStart } from '../access/calendar.js';
-import { createAccount } from '../access/provisioning.js';
-import { plans, type PlanName, type RatePolicy } from '../config.js';
-import { parseDuration } from '../duration.js';
+import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
+import { flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
 import { AccountStore, type AccountRecord } from '../store/accountStore.js';
-import { openDatabases } from '../store/environment.js';
+import type { Databases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
+import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
+import { noMorePositionals, parseBoundedDuration, parseFlags } from './flags.js';
 import { UsageError } from './usageError.js';
 
 const accountName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -17,22 +19,30 @@ export function checkAccountName(name: string | undefined): string {
   return name;
 }
 
+function parsePlan(text: string): PlanName {
+  if (text === 'free' || text === 'paid') return text;
+  throw new UsageError(`invalid --plan '${text}': use ${Object.keys(plans).join(' or ')}`);
+}
+
 function parseQuota(text: string): number | null {
   if (text === 'none') return null;
-  if (!/^\d+$/.test(text)) throw new UsageError(`invalid --quota '${text}': give a whole number or 'none'`);
+  if (!/^\d{1,15}$/.test(text)) throw new UsageError(`invalid --quota '${text}': give a whole number or 'none'`);
   return Number(text);
 }
 
 function parseRate(text: string): RatePolicy {
-  const match = /^(\d+)\/(.+)$/.exec(text);
+  const match = /^(\d{1,9})\/(.+)$/.exec(text);
   if (!match || Number(match[1]) < 1) throw new UsageError(`invalid --rate '${text}': write it like 60/1m`);
-  try {
-    const windowMs = parseDuration(match[2]!);
-    if (windowMs < 1) throw new Error('empty window');
-    return { limit: Number(match[1]), windowMs };
-  } catch {
-    throw new UsageError(`invalid --rate '${text}': write it like 60/1m`);
-  }
+  const windowMs = parseBoundedDuration({ text: match[2]!, source: `--rate window` }, flagBounds.rateWindowMs);
+  return { limit: Number(match[1]), windowMs };
+}
+
+function settingsFrom(values: { plan?: string; quota?: string; rate?: string }): AccountSettings {
+  return {
+    ...(values.plan === undefined ? {} : { plan: parsePlan(values.plan) }),
+    ...(values.quota === undefined ? {} : { quota: parseQuota(values.quota) }),
+    ...(values.rate === undefined ? {} : { rate: parseRate(values.rate) }),
+  };
 }
 
 export function describeAccount(account: AccountRecord, used: number, now: number) {
@@ -51,53 +61,59 @@ export function describeAccount(account: AccountRecord, used: number, now: numbe
   };
 }
 
+const settingFlags = { plan: { type: 'string' }, quota: { type: 'string' }, rate: { type: 'string' } } as const;
+
 export async function accountsCommand(args: string[], print: (line: string) => void): Promise<void> {
   const [action, ...rest] = args;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      data: { type: 'string', default: './data' },
-      plan: { type: 'string' },
-      quota: { type: 'string' },
-      rate: { type: 'string' },
-    },
-  });
-  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-  const name = checkAccountName(positionals[0]);
   const now = Date.now();
+  const describe = (dbs: Databases, account: AccountRecord) =>
+    JSON.stringify(describeAccount(account, new UsageStore(dbs).used(account.name, monthOf(now)), now));
 
-  if (action === 'create') {
-    const planName = (values.plan ?? 'free') as PlanName;
-    if (!Object.hasOwn(plans, planName)) throw new UsageError(`invalid --plan '${values.plan}': use free or paid`);
-    const settings = {
-      plan: planName,
-      ...(values.quota === undefined ? {} : { quota: parseQuota(values.quota) }),
-      ...(values.rate === undefined ? {} : { rate: parseRate(values.rate) }),
-    };
-    const dbs = openDatabases(values.data);
-    try {
-      const account = await createAccount(new AccountStore(dbs), name, settings, now);
-      if (!account) throw new UsageError(`account '${name}' already exists`);
-      print(JSON.stringify(describeAccount(account, 0, now)));
-    } finally {
-      await dbs.root.close();
-    }
-    return;
+  if (action === 'create' || action === 'update') {
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, { ...dataFlag, ...settingFlags });
+    noMorePositionals(`accounts ${action}`, positionals, 1);
+    const name = checkAccountName(positionals[0]);
+    const settings = settingsFrom(values);
+    if (action === 'update' && Object.keys(settings).length === 0) throw new UsageError('accounts update needs --plan, --quota or --rate');
+    const mode = action === 'create' ? 'create' : 'existing';
+    return withDataStore(dataDirSetting(values.data), mode, async (dbs) => {
+      const accounts = new AccountStore(dbs);
+      const account = action === 'create'
+        ? await createAccount(accounts, name, { plan: 'free', ...settings }, now)
+        : await updateAccount(accounts, name, settings);
+      if (!account) throw new UsageError(action === 'create' ? `account '${name}' already exists` : `no account named '${name}'`);
+      print(describe(dbs, account));
+    });
   }
-  if (action === 'show') {
-    if (values.plan !== undefined || values.quota !== undefined || values.rate !== undefined) {
-      throw new UsageError('accounts show takes only NAME and --data');
-    }
-    const dbs = openDatabases(values.data);
-    try {
-      const account = new AccountStore(dbs).account(name);
+  if (action === 'show' || action === 'list') {
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, dataFlag);
+    noMorePositionals(`accounts ${action}`, positionals, action === 'show' ? 1 : 0);
+    const name = action === 'show' ? checkAccountName(positionals[0]) : undefined;
+    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => {
+      const accounts = new AccountStore(dbs);
+      if (name === undefined) {
+        for (const account of accounts.accounts()) print(describe(dbs, account));
+        return;
+      }
+      const account = accounts.account(name);
       if (!account) throw new UsageError(`no account named '${name}'`);
-      print(JSON.stringify(describeAccount(account, new UsageStore(dbs).used(name, monthOf(now)), now)));
-    } finally {
-      await dbs.root.close();
-    }
-    return;
+      print(describe(dbs, account));
+    });
   }
-  throw new UsageError(`unknown accounts command '${action ?? ''}': use create or show`);
+  if (action === 'delete') {
+    const { values, positionals } = parseFlags('accounts delete', rest, { ...dataFlag, yes: { type: 'boolean' } });
+    noMorePositionals('accounts delete', positionals, 1);
+    const name = checkAccountName(positionals[0]);
+    return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {
+      const accounts = new AccountStore(dbs);
+      if (!accounts.account(name)) throw new UsageError(`no account named '${name}'`);
+      if (!values.yes) {
+        const tokens = accounts.tokensOf(name).length;
+        throw new UsageError(`accounts delete removes account '${name}', its ${tokens} token(s) and its usage: add --yes to confirm`);
+      }
+      const removed = await accounts.deleteAccount(name);
+      print(`deleted account ${name} and its ${removed ?? 0} token(s)`);
+    });
+  }
+  throw new UsageError(`unknown accounts command '${action ?? ''}': use create, show, list, update or delete`);
 }

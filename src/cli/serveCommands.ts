@@ -1,48 +1,52 @@
-// `datapoints serve` and `datapoints emulator` (operator-interface.md).
+// `datapoints serve` and `datapoints emulator` (operator-interface.md; docs/operations.md).
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
-import { defaultPolicy, limits, serveDefaults } from '../config.js';
-import { parseDuration } from '../duration.js';
+import pino from 'pino';
+import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
 import { startEmulator } from '../emulator/server.js';
+import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger } from '../log.js';
 import { startService } from '../service.js';
-import { UsageError } from './usageError.js';
+import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
+import { noMorePositionals, parseBoundedDuration, parseFlags, parseHost, parsePort, setting, type Setting } from './flags.js';
+import { stopWhenNpmGoesAway } from './parentWatch.js';
+import { CommandFailure, UsageError } from './usageError.js';
 
-function parsePort(text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) > 65_535) throw new UsageError(`invalid --port '${text}': give 0-65535`);
-  return Number(text);
-}
-
-function parseDurationFlag(flag: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
+function checkUpstream(value: Setting): string {
+  if (value.text === 'real' || value.text === 'emulator') return value.text;
   try {
-    return parseDuration(text);
-  } catch (error) {
-    throw new UsageError(`invalid --${flag}: ${(error as Error).message}`);
-  }
-}
-
-/** Edge threads answering searches: one per CPU core unless told (docs/guarantees.md, "Threads"). */
-function parseThreads(text: string | undefined): number {
-  if (text === undefined) return availableParallelism();
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > limits.maxEdgeThreads) {
-    throw new UsageError(`invalid --threads '${text}': give 1-${limits.maxEdgeThreads}`);
-  }
-  return Number(text);
-}
-
-function checkUpstream(upstream: string): string {
-  if (upstream === 'real' || upstream === 'emulator') return upstream;
-  try {
-    const url = new URL(upstream);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return upstream;
+    const url = new URL(value.text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value.text;
   } catch {
     // reported below
   }
-  throw new UsageError(`invalid --upstream '${upstream}': use real, emulator or an http(s) URL`);
+  throw new UsageError(`invalid ${value.source} '${value.text}': use real, emulator or an http(s) URL`);
 }
 
-/** Stops on SIGTERM/SIGINT, and never takes longer than the 5 s the operator is promised. */
+/** Edge threads answering searches: one per CPU core unless told (docs/guarantees.md, "Threads"). */
+function parseThreads(value: Setting | undefined): number {
+  if (value === undefined) return availableParallelism();
+  if (!/^\d+$/.test(value.text) || Number(value.text) < 1 || Number(value.text) > limits.maxEdgeThreads) {
+    throw new UsageError(`invalid ${value.source} '${value.text}': give 1-${limits.maxEdgeThreads}`);
+  }
+  return Number(value.text);
+}
+
+/** LOG_LEVEL is checked before the logger exists: pino would throw a stack at a bad one. */
+function logLevel(): string {
+  const level = process.env.LOG_LEVEL;
+  if (level === undefined || level === '') return 'info';
+  if (level === 'silent' || Object.hasOwn(pino.levels.values, level)) return level;
+  throw new UsageError(`invalid LOG_LEVEL '${level}': use ${[...Object.keys(pino.levels.values), 'silent'].join(', ')}`);
+}
+
+/** Takes the port for this process or ends the command with the one line that says why. */
+async function claimPort(host: string, port: number): Promise<() => void> {
+  const guard = await guardPort(host, port);
+  if (!guard.ok) throw new CommandFailure(describeRefusal(guard, host, port));
+  return guard.release;
+}
+
+/** Stops on SIGTERM/SIGINT (or when npm goes away), never taking longer than the promised 5 s. */
 function onTermination(stop: () => Promise<void>): void {
   let stopping = false;
   const handler = () => {
@@ -52,55 +56,64 @@ function onTermination(stop: () => Promise<void>): void {
     stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`error while stopping: ${String(error)}\n`);
+        process.stderr.write(`datapoints: error while stopping: ${firstLine(error)}\n`);
         process.exit(1);
       },
     );
   };
   process.on('SIGTERM', handler);
   process.on('SIGINT', handler);
+  stopWhenNpmGoesAway(handler, parentCheckMs);
 }
 
 export async function serveCommand(args: string[], print: (line: string) => void): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      data: { type: 'string' },
-      upstream: { type: 'string' },
-      'fresh-for': { type: 'string' },
-      'retry-base': { type: 'string' },
-      threads: { type: 'string' },
-    },
+  const { values, positionals } = parseFlags('serve', args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    ...dataFlag,
+    upstream: { type: 'string' },
+    'fresh-for': { type: 'string' },
+    'retry-base': { type: 'string' },
+    threads: { type: 'string' },
   });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  const env = process.env;
-  const port = parsePort(values.port ?? env.PORT ?? String(serveDefaults.port));
-  const host = values.host ?? env.HOST ?? serveDefaults.host;
+  noMorePositionals('serve', positionals, 0);
+  const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
+  const host = parseHost(setting(values.host, 'host', 'HOST') ?? { text: serveDefaults.host, source: '--host' });
+  const upstream = checkUpstream(setting(values.upstream, 'upstream', 'DATAPOINTS_UPSTREAM') ?? { text: serveDefaults.upstream, source: '--upstream' });
+  const freshFor = setting(values['fresh-for'], 'fresh-for');
+  const retryBase = setting(values['retry-base'], 'retry-base');
   const policy = {
     ...defaultPolicy,
-    freshForMs: parseDurationFlag('fresh-for', values['fresh-for'], defaultPolicy.freshForMs),
-    retryBaseMs: parseDurationFlag('retry-base', values['retry-base'], defaultPolicy.retryBaseMs),
+    freshForMs: freshFor ? parseBoundedDuration(freshFor, flagBounds.freshForMs) : defaultPolicy.freshForMs,
+    retryBaseMs: retryBase ? parseBoundedDuration(retryBase, flagBounds.retryBaseMs) : defaultPolicy.retryBaseMs,
   };
-  const service = await startService({
-    host,
-    port,
-    dataDir: values.data ?? env.DATAPOINTS_DATA ?? serveDefaults.dataDir,
-    upstream: checkUpstream(values.upstream ?? env.DATAPOINTS_UPSTREAM ?? serveDefaults.upstream),
-    policy,
-    log: createLogger(),
-    threads: parseThreads(values.threads ?? env.DATAPOINTS_THREADS),
-  });
+  const threads = parseThreads(setting(values.threads, 'threads', 'DATAPOINTS_THREADS'));
+  const log = createLogger(logLevel());
+  const dataDir = dataDirSetting(values.data);
+  // Checks the directory (a file, unwritable, unopenable) with one clear line before the
+  // service opens it for good.
+  await openDataStore(dataDir, 'create').root.close();
+
+  const releasePort = await claimPort(host, port);
+  // The guard above covers every edge thread: they share the port only among themselves.
+  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, log, threads });
   print(`listening on http://${host}:${service.port}`);
-  onTermination(() => service.stop());
+  if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);
+  onTermination(async () => {
+    await service.stop();
+    releasePort();
+  });
 }
 
 export async function emulatorCommand(args: string[], print: (line: string) => void): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { port: { type: 'string' } } });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  const emulator = await startEmulator(parsePort(values.port ?? '0'));
+  const { values, positionals } = parseFlags('emulator', args, { port: { type: 'string' } });
+  noMorePositionals('emulator', positionals, 0);
+  const port = parsePort(setting(values.port, 'port') ?? { text: '0', source: '--port' });
+  const releasePort = await claimPort('127.0.0.1', port);
+  const emulator = await startEmulator(port);
   print(`emulator listening on ${emulator.url}`);
-  onTermination(async () => emulator.close());
+  onTermination(async () => {
+    emulator.close();
+    releasePort();
+  });
 }

@@ -1,45 +1,69 @@
-// `datapoints tokens create|list|revoke` (operator-interface.md). The secret is printed once,
-// at creation, and only its digest is stored (service-spec 5).
-import { parseArgs } from 'node:util';
+// `datapoints tokens create|list|revoke` (operator-interface.md; docs/operations.md, "Tokens").
+// The secret is printed once, at creation; only its digest and first characters are stored.
 import { issueToken } from '../access/provisioning.js';
-import { AccountStore } from '../store/accountStore.js';
-import { openDatabases } from '../store/environment.js';
+import { digestToken, looksLikeSecret } from '../auth/tokens.js';
+import { tokenDisplay } from '../config.js';
+import { AccountStore, type TokenRecord } from '../store/accountStore.js';
 import { checkAccountName } from './accountCommands.js';
+import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
+import { noMorePositionals, parseFlags } from './flags.js';
 import { UsageError } from './usageError.js';
+
+function checkNote(note: string | undefined): string | null {
+  if (note === undefined) return null;
+  if (note.length > tokenDisplay.maxNoteLength || /[\u0000-\u001f\u007f]/.test(note)) {
+    throw new UsageError(`invalid --note: give one line of at most ${tokenDisplay.maxNoteLength} characters`);
+  }
+  return note;
+}
+
+function describeToken(token: TokenRecord) {
+  return {
+    id: token.id,
+    // Older tokens kept no characters of their secret.
+    starts_with: token.shown ?? null,
+    note: token.note ?? null,
+    created_at: token.createdAt,
+    last_used_at: token.lastUsedAt,
+    revoked_at: token.revokedAt,
+  };
+}
+
+/** A token given by id, or by its secret (as an operator holding a leaked secret would). */
+function findToken(accounts: AccountStore, subject: string): TokenRecord {
+  const token = looksLikeSecret(subject) ? accounts.tokenByDigest(digestToken(subject)) : accounts.token(subject);
+  if (token) return token;
+  throw new UsageError(looksLikeSecret(subject) ? 'no token has that secret' : `no token with id '${subject}'`);
+}
 
 export async function tokensCommand(args: string[], print: (line: string) => void): Promise<void> {
   const [action, ...rest] = args;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { data: { type: 'string', default: './data' } },
-  });
-  if (positionals.length !== 1) throw new UsageError(`tokens ${action ?? ''} takes exactly one argument`);
-  const [subject] = positionals as [string];
   if (action !== 'create' && action !== 'list' && action !== 'revoke') {
     throw new UsageError(`unknown tokens command '${action ?? ''}': use create, list or revoke`);
   }
-  const dbs = openDatabases(values.data);
-  const accounts = new AccountStore(dbs);
-  try {
+  const flags = action === 'create' ? { ...dataFlag, note: { type: 'string' } } as const : dataFlag;
+  const { values, positionals } = parseFlags(`tokens ${action}`, rest, flags);
+  noMorePositionals(`tokens ${action}`, positionals, 1);
+  const subject = positionals[0];
+  if (subject === undefined) throw new UsageError(`tokens ${action} needs ${action === 'revoke' ? 'a TOKEN_ID or the secret' : 'an account NAME'}`);
+  const note = 'note' in values && typeof values.note === 'string' ? checkNote(values.note) : null;
+  // Every token command needs an account that exists, so none of them creates a store.
+  return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {
+    const accounts = new AccountStore(dbs);
     if (action === 'revoke') {
-      const revoked = await accounts.revokeToken(subject, new Date().toISOString());
-      if (!revoked) throw new UsageError(`no token with id '${subject}'`);
-      print(`revoked ${revoked.id} of account ${revoked.account}`);
+      const token = findToken(accounts, subject);
+      await accounts.revokeToken(token.id, new Date().toISOString());
+      print(`revoked ${token.id} of account ${token.account}`);
       return;
     }
     const name = checkAccountName(subject);
     if (!accounts.account(name)) throw new UsageError(`no account named '${name}'`);
     if (action === 'create') {
-      const token = await issueToken(accounts, name, Date.now());
+      const token = await issueToken(accounts, name, Date.now(), note);
       print(`created token ${token.id} for account ${name}; it is shown only once:`);
       print(token.secret);
       return;
     }
-    for (const token of accounts.tokensOf(name)) {
-      print(JSON.stringify({ id: token.id, created_at: token.createdAt, last_used_at: token.lastUsedAt, revoked_at: token.revokedAt }));
-    }
-  } finally {
-    await dbs.root.close();
-  }
+    for (const token of accounts.tokensOf(name)) print(JSON.stringify(describeToken(token)));
+  });
 }

@@ -18,7 +18,14 @@ export interface TokenRecord {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The secret's first characters, to match a leaked secret to its id; absent on older tokens. */
+  shown?: string;
+  /** The operator's note; absent on older tokens. */
+  note?: string | null;
 }
+
+/** What `accounts update` may change. */
+export type AccountChanges = Partial<Pick<AccountRecord, 'plan' | 'quota' | 'rate'>>;
 
 export class AccountStore {
   constructor(private readonly dbs: Databases) {}
@@ -34,6 +41,12 @@ export class AccountStore {
   tokenByDigest(digest: string): TokenRecord | undefined {
     const id = this.dbs.tokenDigests.get(digest) as string | undefined;
     return id === undefined ? undefined : this.token(id);
+  }
+
+  accounts(): AccountRecord[] {
+    const accounts: AccountRecord[] = [];
+    for (const { value } of this.dbs.accounts.getRange()) accounts.push(value as AccountRecord);
+    return accounts;
   }
 
   tokensOf(account: string): TokenRecord[] {
@@ -69,6 +82,37 @@ export class AccountStore {
       this.dbs.tokens.put(token.id, token);
       this.dbs.tokenDigests.put(token.digest, token.id);
       this.bumpAuthVersion();
+    });
+  }
+
+  /** The updated account, or undefined when there is none of that name. */
+  updateAccount(name: string, changes: AccountChanges): Promise<AccountRecord | undefined> {
+    return this.dbs.root.transaction(() => {
+      const account = this.account(name);
+      if (!account) return undefined;
+      const updated = { ...account, ...changes };
+      this.dbs.accounts.put(name, updated);
+      this.bumpAuthVersion();
+      return updated;
+    });
+  }
+
+  /**
+   * Removes the account with its tokens and usage counts, so that a later account of the same
+   * name starts afresh. Resolves the number of tokens removed, or undefined when there was none.
+   */
+  deleteAccount(name: string): Promise<number | undefined> {
+    return this.dbs.root.transaction(() => {
+      if (!this.account(name)) return undefined;
+      const tokens = this.tokensOf(name);
+      for (const token of tokens) {
+        this.dbs.tokens.remove(token.id);
+        this.dbs.tokenDigests.remove(token.digest);
+      }
+      for (const { key } of this.dbs.usage.getRange({ start: [name], end: [name, '\uffff'] })) this.dbs.usage.remove(key);
+      this.dbs.accounts.remove(name);
+      this.bumpAuthVersion();
+      return tokens.length;
     });
   }
 

@@ -2,8 +2,9 @@
 // claim is a record in the meta database naming the holder's pid and start time. It is read
 // and written inside an LMDB write transaction, which every process on the directory takes
 // in turn, so two starters can never both find the directory free; a holder that died keeps
-// its record but fails the liveness check, so a kill -9 never blocks the next start.
-import { existsSync, readFileSync } from 'node:fs';
+// its record but fails the liveness check, so a kill -9 never blocks the next start, and a
+// claim copied along with the data names another directory and holds nothing there.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import type { Databases, ServerClaim } from './environment.js';
 
@@ -14,11 +15,12 @@ export interface DataDirectoryClaim {
 
 /** Claims the directory for this process, or throws a DataDirectoryError naming the live holder. */
 export async function claimDataDirectory(dbs: Databases): Promise<DataDirectoryClaim> {
-  const own: ServerClaim = { pid: process.pid, started: startOf(process.pid) ?? null };
+  const { dev, ino } = statSync(dbs.dataDir);
+  const own: ServerClaim = { pid: process.pid, started: startOf(process.pid) ?? null, directory: `${dev}:${ino}` };
   const holder = await dbs.root.transaction(() => {
     const current = dbs.meta.get('serverClaim');
-    if (current && isAlive(current)) return current;
-    dbs.meta.put('serverClaim', own);
+    if (current && current.directory === own.directory && isAlive(current)) return current;
+    void dbs.meta.put('serverClaim', own);
     return undefined;
   });
   if (holder) throw new DataDirectoryError(`data directory ${dbs.dataDir} is in use by pid ${holder.pid}`);
@@ -26,7 +28,7 @@ export async function claimDataDirectory(dbs: Databases): Promise<DataDirectoryC
     async release() {
       await dbs.root.transaction(() => {
         const current = dbs.meta.get('serverClaim');
-        if (current?.pid === own.pid && current.started === own.started) dbs.meta.remove('serverClaim');
+        if (current?.pid === own.pid && current.started === own.started) void dbs.meta.remove('serverClaim');
       });
     },
   };

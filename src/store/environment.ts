@@ -14,6 +14,8 @@ export interface ServerClaim {
   pid: number;
   /** The holder's start time (clock ticks since boot, from /proc), so a reused pid holds nothing; null where unknown. */
   started: string | null;
+  /** The claimed directory's device and inode, so a claim copied with the data (a backup) holds nothing. */
+  directory: string;
 }
 
 /** Where a directory's resources were collected from: the platforms themselves, or the emulator. */
@@ -69,12 +71,13 @@ export interface OpenOptions {
 
 /**
  * Opens the data directory, creating it unless told not to, and checks its format. Throws a
- * DataDirectoryError when the directory is missing (create: false) or of another format.
+ * DataDirectoryError when the directory is missing (create: false), is a file, or is of
+ * another format.
  */
 export function openDatabases(dataDir: string, { create = true }: OpenOptions = {}): Databases {
   // lmdb-js treats the path as the data file; the directory holds it and its lock file.
   const path = join(dataDir, 'datapoints.mdb');
-  if (create) mkdirSync(dataDir, { recursive: true });
+  if (create) makeDirectory(dataDir);
   else if (!existsSync(path)) throw new DataDirectoryError(`no data directory at ${dataDir} (start the server once, or pass --data)`);
   const root = open({
     path,
@@ -106,8 +109,20 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
   try {
     checkFormat(dbs, create);
   } catch (error) {
-    void root.close();
+    // The refusal is what the caller needs to hear; a failure to close behind it is not.
+    root.close().catch(() => undefined);
     throw error;
   }
   return dbs;
+}
+
+function makeDirectory(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    // EEXIST: the path is a file; ENOTDIR: a file stands where one of its parents should be.
+    const code = error instanceof Error && 'code' in error ? error.code : undefined;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new DataDirectoryError(`data directory ${dataDir} is not a directory (it is a file, or lies under one): pass another --data`);
+    throw error;
+  }
 }

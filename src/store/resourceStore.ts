@@ -37,9 +37,10 @@ export interface DueEntry {
 
 export class ResourceStore {
   /**
-   * Views recently read or written, so that a search of warm resources decodes nothing. The
-   * server is the only writer of views, and a view enters here only once its commit is durable,
-   * so a search never shows what a crash could take back.
+   * Views recently read or written, so that a search of warm resources decodes nothing. A view
+   * enters here only once its commit won and is durable, so a search never shows what a crash
+   * could take back; a lost commit drops what this store remembered of its resource. Another
+   * writer's commits are not seen here until then (docs/storage.md, "Conditional commits").
    */
   private readonly recentViews: RecentMap<string, ResourceView>;
   /**

@@ -37,13 +37,12 @@ t.test('cli - a bad command or flag exits non-zero with one line on stderr', asy
   cli(['accounts', 'create', 'acme', '--data', data]);
   const cases: Array<[string[], RegExp]> = [
     [['bogus'], /^datapoints: unknown command 'bogus'/],
-    [[], /^datapoints: usage: /],
     [['accounts', 'create', 'acme', '--data', data], /^datapoints: account 'acme' already exists$/],
     [['accounts', 'create', 'x', '--plan', 'gold', '--data', data], /^datapoints: invalid --plan 'gold'/],
     [['accounts', 'create', 'x', '--quota', 'lots', '--data', data], /^datapoints: invalid --quota 'lots'/],
     [['accounts', 'create', 'x', '--rate', '5', '--data', data], /^datapoints: invalid --rate '5'/],
     [['accounts', 'create', 'bad name', '--data', data], /^datapoints: invalid account name 'bad name'/],
-    [['accounts', 'create', 'x', '--colour', 'red', '--data', data], /^datapoints: Unknown option '--colour'/],
+    [['accounts', 'create', 'x', '--colour', 'red', '--data', data], /^datapoints: unknown flag '--colour' for accounts create; see datapoints help accounts$/],
     [['accounts', 'show', 'nobody', '--data', data], /^datapoints: no account named 'nobody'$/],
     [['tokens', 'create', 'nobody', '--data', data], /^datapoints: no account named 'nobody'$/],
     [['tokens', 'revoke', 'tok_000000000000', '--data', data], /^datapoints: no token with id 'tok_000000000000'$/],

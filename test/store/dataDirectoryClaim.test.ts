@@ -1,6 +1,7 @@
 // One server per data directory (docs/storage.md, "One server per data directory"): the claim
 // in one process, then real `datapoints serve` processes on one directory, killed with -9.
 import { spawn, spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import t, { type Test } from 'tap';
 import { claimDataDirectory } from '../../src/store/dataDirectoryClaim.js';
 import { DataDirectoryError } from '../../src/store/dataDirectoryError.js';
@@ -35,19 +36,30 @@ t.test('data directory claim - a live holder refuses every other claim until it 
   await again.release();
 });
 
-t.test('data directory claim - the claim of a process that is gone, or of a reused pid, holds nothing', async (t) => {
-  const dbs = openOn(t, tempDataDir(t));
+t.test('data directory claim - the claim of a process that is gone, of a reused pid or of another directory holds nothing', async (t) => {
+  const dataDir = tempDataDir(t);
+  const dbs = openOn(t, dataDir);
+  const { dev, ino } = statSync(dataDir);
+  const directory = `${dev}:${ino}`;
   const gone = deadPid();
-  await dbs.meta.put('serverClaim', { pid: gone, started: '1' });
+  await dbs.meta.put('serverClaim', { pid: gone, started: '1', directory });
   const overGone = await claimDataDirectory(dbs);
   t.equal(dbs.meta.get('serverClaim')?.pid, process.pid, 'the claim of a dead pid is taken over');
   await overGone.release();
 
   // This very pid, but started at another time: an earlier process whose pid was reused.
-  await dbs.meta.put('serverClaim', { pid: process.pid, started: 'another start' });
+  await dbs.meta.put('serverClaim', { pid: process.pid, started: 'another start', directory });
   const overReused = await claimDataDirectory(dbs);
   t.not(dbs.meta.get('serverClaim')?.started, 'another start', 'a reused pid holds nothing');
+  const live = dbs.meta.get('serverClaim')!;
   await overReused.release();
+
+  // The claim of this live process, as a copy of its data (a backup) carries it elsewhere.
+  const copied = { ...live, directory: 'another device:another inode' };
+  await dbs.meta.put('serverClaim', copied);
+  const overCopied = await claimDataDirectory(dbs);
+  t.same(dbs.meta.get('serverClaim'), live, 'a claim on another directory holds nothing here');
+  await overCopied.release();
 });
 
 t.test('one server per data directory - a second serve is refused with one line naming the holder', async (t) => {

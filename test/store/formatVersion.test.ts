@@ -1,6 +1,6 @@
 // The data directory's format (docs/storage.md, "Format version") and opening a directory
 // without creating one (docs/storage.md, "What the command line may do while a server runs").
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import t from 'tap';
@@ -75,4 +75,12 @@ t.test('open without creating - an existing data directory opens and reads as wr
   const reopened = openDatabases(dataDir, { create: false });
   t.teardown(() => reopened.root.close());
   t.equal(reopened.usage.get(['acme', '2026-11']), 7);
+});
+
+t.test('open - a data directory that is a file, or lies under one, is one line', async (t) => {
+  const file = join(tempDataDir(t), 'data');
+  writeFileSync(file, 'not a directory');
+  t.throws(() => openDatabases(file), new DataDirectoryError(`data directory ${file} is not a directory (it is a file, or lies under one): pass another --data`));
+  const under = join(file, 'sub');
+  t.throws(() => openDatabases(under), new DataDirectoryError(`data directory ${under} is not a directory (it is a file, or lies under one): pass another --data`));
 });

@@ -1,0 +1,14 @@
+// How long this invocation measures: `npm run bench` (5 runs) or `npm run bench -- --quick`
+// (1 run, for a check that everything still runs; its figures are too short to quote).
+import { parseArgs } from 'node:util';
+import type { Timing } from './measure.js';
+
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+
+export const quick = flags.quick;
+export const timing: Timing = quick ? { warmupSeconds: 1, runs: 1, runSeconds: 2 } : { warmupSeconds: 2, runs: 5, runSeconds: 2 };
+/** Collections are counted over this many seconds, after as many of JIT warm-up. */
+export const collectSeconds = quick ? 2 : 3;
+
+export const log = (line: string) => process.stderr.write(`${line}\n`);
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,137 @@
+// The OpenAPI 3.1 document of the service (docs/operations-endpoints.md, "GET /api/v1/openapi.json"),
+// built from the schemas the server validates requests with (./schema.ts) and the schemas of its
+// answers (./responseSchemas.ts), never written by hand: a change to a schema changes the document.
+import type { TSchema } from 'typebox';
+import { limits } from '../config.js';
+import { platforms } from '../platforms/registry.js';
+import {
+  Datapoint, ErrorAnswer, headers, InternalErrorAnswer, LivenessAnswer, quotaHeaders, rateLimitHeaders, ReadinessAnswer,
+  ReadinessProblem, ResourceResult, SearchAnswer, ValidationErrorsAnswer, type HeaderSchema,
+} from './responseSchemas.js';
+import { identifierSchema, ResourceReference, SearchEnvelope } from './schema.js';
+
+export const openApiPaths = {
+  search: '/api/v1/resources/search',
+  document: '/api/v1/openapi.json',
+  liveness: '/healthz',
+  readiness: '/readyz',
+} as const;
+
+/** The syntax of every accepted platform and type, named `Identifier.<platform>.<type>`. */
+function identifierSchemas(): Record<string, TSchema> {
+  const schemas: Record<string, TSchema> = {};
+  for (const platform of platforms.values()) {
+    for (const [type, rule] of Object.entries(platform.identifiers)) {
+      schemas[`Identifier.${platform.code}.${type}`] = { ...identifierSchema(rule), description: rule.hint };
+    }
+  }
+  return schemas;
+}
+
+const schemas = {
+  SearchRequest: SearchEnvelope,
+  ResourceReference,
+  SearchAnswer,
+  ResourceResult,
+  Datapoint,
+  Error: ErrorAnswer,
+  InternalError: InternalErrorAnswer,
+  ValidationErrors: ValidationErrorsAnswer,
+  Liveness: LivenessAnswer,
+  Readiness: ReadinessAnswer,
+  ReadinessProblem,
+  ...identifierSchemas(),
+};
+
+type SchemaName = keyof typeof schemas;
+const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
+type HeaderSet = Record<string, HeaderSchema>;
+
+/** Every header of `set`, required or not. */
+const documented = (set: HeaderSet, required: boolean) =>
+  Object.fromEntries(Object.entries(set).map(([name, header]) => [name, { ...header, required }]));
+
+const requestIdHeader = documented({ 'X-Request-Id': headers.requestId }, true);
+/** Every authenticated answer tells the rate limit; the quota only when the account has one. */
+const limitHeaders = { ...requestIdHeader, ...documented(rateLimitHeaders, true), ...documented(quotaHeaders, false) };
+
+function answer(description: string, schema: SchemaName, headerObjects: Record<string, unknown> = requestIdHeader) {
+  return { description, headers: headerObjects, content: { 'application/json': { schema: schemaRef(schema) } } };
+}
+
+const acceptedPairs = [...platforms.values()]
+  .map((platform) => `${platform.code} (${Object.keys(platform.identifiers).join(', ')})`)
+  .join('; ');
+
+const searchOperation = {
+  operationId: 'searchResources',
+  summary: 'Datapoints of one or more resources',
+  description:
+    `Looks up to ${limits.maxResourcesPerRequest} resources up. A resource new to the service answers \`pending\` and is ` +
+    'collected in the background; its datapoints appear on a later request. Checks run in this order: token (401), ' +
+    'monthly quota (403), rate limit (429), body (413, 422). A request counts once it passes the token check and is ' +
+    `not refused with 403 or 429. Accepted platforms and types: ${acceptedPairs}; the syntax of each identifier is ` +
+    'the schema `Identifier.<platform>.<type>`.',
+  security: [{ bearerToken: [] }],
+  requestBody: {
+    required: true,
+    content: { 'application/json': { schema: schemaRef('SearchRequest') } },
+  },
+  responses: {
+    '200': answer('One result per requested resource, in request order', 'SearchAnswer', limitHeaders),
+    '401': answer('The bearer token is missing, unknown or revoked', 'Error', {
+      ...requestIdHeader,
+      ...documented({ 'WWW-Authenticate': headers.wwwAuthenticate }, true),
+    }),
+    '403': answer('The monthly quota is exhausted; the message gives its size and reset date', 'Error', {
+      ...requestIdHeader,
+      ...documented(rateLimitHeaders, true),
+      ...documented(quotaHeaders, true),
+    }),
+    '413': answer(`The body is larger than ${limits.maxBodyBytes} bytes`, 'Error', limitHeaders),
+    '422': answer('The body is not a valid search; every problem is listed', 'ValidationErrors', limitHeaders),
+    '429': answer('The rate limit is exhausted; retry after Retry-After seconds', 'Error', {
+      ...limitHeaders,
+      ...documented({ 'Retry-After': headers.retryAfter }, true),
+    }),
+    '500': answer('An internal error; the server log holds the details under the request id', 'InternalError'),
+    '503': answer('The service is shutting down', 'Error'),
+  },
+};
+
+const publicOperation = (operationId: string, summary: string, responses: Record<string, unknown>) => ({
+  get: { operationId, summary, security: [], responses },
+});
+
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'datapoints',
+    version: '1',
+    description: 'Public social-media counts (followers, likes, views...) of accounts and posts on nine platforms.',
+  },
+  paths: {
+    [openApiPaths.search]: { post: searchOperation },
+    [openApiPaths.document]: publicOperation('openApiDocument', 'This document', {
+      '200': {
+        description: 'The OpenAPI 3.1 document',
+        headers: requestIdHeader,
+        content: { 'application/json': { schema: { type: 'object' } } },
+      },
+    }),
+    [openApiPaths.liveness]: publicOperation('liveness', 'The process is alive and answering', {
+      '200': answer('Alive', 'Liveness'),
+    }),
+    [openApiPaths.readiness]: publicOperation('readiness', 'The service can answer searches', {
+      '200': answer('Ready', 'Readiness'),
+      '503': answer('Not ready; the problems say why', 'Readiness'),
+    }),
+  },
+  components: {
+    schemas,
+    securitySchemes: {
+      bearerToken: { type: 'http', scheme: 'bearer', description: 'An API token: `Authorization: Bearer <API_TOKEN>`' },
+    },
+  },
+};

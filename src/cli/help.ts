@@ -1,0 +1,112 @@
+// The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
+import { defaultPolicy, flagBounds, serveDefaults } from '../config.js';
+import { formatDuration } from './flags.js';
+
+const dataLine = `  --data DIR        data directory (env DATAPOINTS_DATA; default ${serveDefaults.dataDir})`;
+
+const overview = `usage: datapoints <command> [arguments] [flags]
+
+commands:
+  serve                         run the service (npm start runs this)
+  emulator                      run the platform emulator on loopback
+  accounts create|show|list|update|delete
+                                manage accounts
+  tokens create|list|revoke     manage API tokens
+  backup DIR                    copy the data store of a running server into DIR
+  resources show|list           inspect tracked resources and why they are due
+  help [COMMAND]                print this text, or a command's
+
+flags for every command: --help, -h
+datapoints --version prints the version.
+Exit status: 0 done, 1 could not be done (port in use, data store unusable), 2 bad command or flag.`;
+
+const texts: Record<string, string> = {
+  serve: `usage: datapoints serve [flags]
+
+Runs the service until SIGTERM or SIGINT, then finishes requests in flight and exits 0.
+Prints "listening on http://HOST:PORT" once it accepts requests.
+
+flags:
+  --port N          HTTP port, 0 picks a free one (env PORT; default ${serveDefaults.port})
+  --host H          listen address (env HOST; default ${serveDefaults.host})
+${dataLine}
+  --upstream U      real | emulator | http(s) URL of a running emulator
+                    (env DATAPOINTS_UPSTREAM; default ${serveDefaults.upstream})
+  --fresh-for D     freshness window of available resources
+                    (default ${formatDuration(defaultPolicy.freshForMs)}; ${range(flagBounds.freshForMs)})
+  --retry-base D    first retry delay of stale/unavailable resources
+                    (default ${formatDuration(defaultPolicy.retryBaseMs)}; ${range(flagBounds.retryBaseMs)})
+
+Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info).
+A port already in use ends the command with "port N is in use" and exit status 1.`,
+
+  emulator: `usage: datapoints emulator [--port N]
+
+Runs the platform emulator on 127.0.0.1 until SIGTERM or SIGINT.
+
+flags:
+  --port N          port, 0 picks a free one (default 0)`,
+
+  accounts: `usage:
+  datapoints accounts create NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION]
+  datapoints accounts show NAME
+  datapoints accounts list
+  datapoints accounts update NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION]
+  datapoints accounts delete NAME --yes
+
+flags:
+  --plan P          free or paid (default free); update: also resets quota and rate to the
+                    plan's unless given
+  --quota N|none    requests a calendar month (default: the plan's)
+  --rate N/D        N requests per window D, e.g. 60/1m (default: the plan's; window ${range(flagBounds.rateWindowMs)})
+  --yes             delete: confirms removing the account, its tokens and its usage
+${dataLine}
+
+Changes take effect on a running server within one second.`,
+
+  tokens: `usage:
+  datapoints tokens create NAME [--note TEXT]
+  datapoints tokens list NAME
+  datapoints tokens revoke TOKEN_ID|SECRET
+
+create prints the secret alone on the last line; it is never shown again. list shows each
+token's id, its first characters (to match a leaked secret), note, dates; never the secret.
+revoke takes the token id or the secret itself.
+
+flags:
+  --note TEXT       a note kept with the token (at most 200 characters)
+${dataLine}`,
+
+  backup: `usage: datapoints backup DIR [--data DIR]
+
+Copies the data store into DIR (which must be absent or empty) as one consistent snapshot,
+also while a server is running on it. Start a server on the copy with --data DIR.
+
+flags:
+${dataLine}`,
+
+  resources: `usage:
+  datapoints resources show PLATFORM TYPE IDENTIFIER
+  datapoints resources list [--status S] [--platform P] [--limit N]
+
+show prints a resource's state, context and when it is next due, and why.
+list prints the counts per platform and status, then the matching resources.
+
+flags:
+  --status S        pending | available | stale | unavailable | not_found
+  --platform P      one platform, e.g. github
+  --limit N         resources listed at most (default ${flagBounds.resourcesListed.default})
+${dataLine}`,
+};
+
+function range(bounds: { min: number; max: number }): string {
+  return `${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`;
+}
+
+export const helpTopics = Object.keys(texts);
+
+/** The help for a command, or the overview; undefined for an unknown command. */
+export function helpText(command?: string): string | undefined {
+  if (command === undefined) return overview;
+  return Object.hasOwn(texts, command) ? texts[command] : undefined;
+}

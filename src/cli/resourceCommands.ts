@@ -1,0 +1,114 @@
+// `datapoints resources show|list` (docs/operations.md, "Resources"): what a resource machine
+// holds and why it is next due, for whoever debugs collection. Read only: it never creates a
+// store and never writes one.
+import { identifierSyntax } from '../api/schema.js';
+import { dueEventFor, type DueEventType } from '../../machines/resource.js';
+import { flagBounds } from '../config.js';
+import { parseResourceKey, platformCodes, resourceKey, type PlatformCode, type ResourceStatus, type ResourceType } from '../model.js';
+import type { Databases } from '../store/environment.js';
+import type { StoredResource } from '../store/resourceStore.js';
+import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
+import { formatDuration, noMorePositionals, parseFlags, parseWholeNumber, setting } from './flags.js';
+import { UsageError } from './usageError.js';
+
+const statuses: readonly ResourceStatus[] = ['pending', 'available', 'stale', 'unavailable', 'not_found'];
+const isStatus = (text: string): text is ResourceStatus => (statuses as readonly string[]).includes(text);
+const isPlatform = (text: string): text is PlatformCode => (platformCodes as readonly string[]).includes(text);
+
+/** Why a resource in this state is due, in the words of docs/operations.md, "Resources". */
+function dueReason(stored: StoredResource, event: DueEventType): string {
+  if (event === 'REFRESH_DUE') return 'refresh: its datapoints reach the end of their freshness window';
+  if (event === 'RECHECK_DUE') return 'recheck: the platform said it does not exist; look again';
+  if (stored.value === 'pending' && stored.context.failures === 0) return 'lease: a collection was asked for; ask again if it has not answered';
+  return `retry after ${stored.context.failures} failed collection(s) in a row (last: ${stored.context.lastFailure ?? 'unknown'})`;
+}
+
+/** "in 4m 10s" or "overdue by 3s": the rounding an operator reads at a glance. */
+function relative(ms: number): string {
+  const seconds = Math.round(Math.abs(ms) / 1_000) * 1_000;
+  const text = seconds === 0 ? 'now' : formatDuration(seconds);
+  return ms >= 0 ? (seconds === 0 ? 'now' : `in ${text}`) : `overdue by ${text}`;
+}
+
+function describeResource(dbs: Databases, key: string, stored: StoredResource, now: number) {
+  const { nextDueAt } = stored.context;
+  // The due index holds the event the scheduler will send; the state's usual one if it is missing.
+  const event = dbs.due.get([nextDueAt, key]) ?? dueEventFor[stored.value];
+  return {
+    resource: key,
+    state: stored.value,
+    next_due: {
+      at: new Date(nextDueAt).toISOString(),
+      in: relative(nextDueAt - now),
+      event,
+      why: dueReason(stored, event),
+    },
+    context: stored.context,
+  };
+}
+
+function showResource(dbs: Databases, args: string[], print: (line: string) => void): void {
+  const [platform, type, identifier] = args;
+  if (identifier === undefined) throw new UsageError('resources show needs PLATFORM TYPE IDENTIFIER');
+  const syntax = identifierSyntax(platform!, type!);
+  if (!syntax) throw new UsageError(`unknown platform and type '${platform} ${type}'`);
+  if (!syntax.isValid(identifier)) throw new UsageError(`invalid identifier '${identifier}' for ${platform} ${type}`);
+  // Normalized as the API normalizes it, so the operator may paste what a client sent.
+  const key = resourceKey({ platform: platform as PlatformCode, type: type as ResourceType, identifier: syntax.rule.normalize(identifier) });
+  const stored = dbs.resources.get(key);
+  if (!stored) throw new UsageError(`resource ${key} is not tracked`);
+  print(JSON.stringify(describeResource(dbs, key, stored, Date.now()), null, 2));
+}
+
+function listResources(dbs: Databases, filter: { status?: ResourceStatus; platform?: PlatformCode; limit: number }, print: (line: string) => void): void {
+  const counts: Record<string, Partial<Record<ResourceStatus, number>>> = {};
+  const matching: Array<Record<string, unknown>> = [];
+  let total = 0;
+  for (const { key, value } of dbs.resources.getRange()) {
+    if (typeof key !== 'string') continue;
+    const stored = value;
+    const { platform } = parseResourceKey(key);
+    const byStatus = (counts[platform] ??= {});
+    byStatus[stored.value] = (byStatus[stored.value] ?? 0) + 1;
+    total++;
+    if ((filter.status && stored.value !== filter.status) || (filter.platform && platform !== filter.platform)) continue;
+    if (matching.length < filter.limit) {
+      matching.push({
+        resource: key,
+        state: stored.value,
+        next_due_at: new Date(stored.context.nextDueAt).toISOString(),
+        failures: stored.context.failures,
+        last_failure: stored.context.lastFailure,
+      });
+    }
+  }
+  print(JSON.stringify({ total, counts }));
+  for (const line of matching) print(JSON.stringify(line));
+}
+
+export async function resourcesCommand(args: string[], print: (line: string) => void): Promise<void> {
+  const [action, ...rest] = args;
+  if (action === 'show') {
+    const { values, positionals } = parseFlags('resources show', rest, dataFlag);
+    noMorePositionals('resources show', positionals, 3);
+    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => showResource(dbs, positionals, print));
+  }
+  if (action === 'list') {
+    const { values, positionals } = parseFlags('resources list', rest, {
+      ...dataFlag,
+      status: { type: 'string' },
+      platform: { type: 'string' },
+      limit: { type: 'string' },
+    });
+    noMorePositionals('resources list', positionals, 0);
+    const { status, platform } = values;
+    if (status !== undefined && !isStatus(status)) throw new UsageError(`invalid --status '${status}': use ${statuses.join(', ')}`);
+    if (platform !== undefined && !isPlatform(platform)) throw new UsageError(`invalid --platform '${platform}': use ${platformCodes.join(', ')}`);
+    const limitSetting = setting(values.limit, 'limit');
+    const limit = limitSetting ? parseWholeNumber(limitSetting, 1, flagBounds.resourcesListed.max) : flagBounds.resourcesListed.default;
+    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) =>
+      listResources(dbs, { ...(status ? { status } : {}), ...(platform ? { platform } : {}), limit }, print),
+    );
+  }
+  throw new UsageError(`unknown resources command '${action ?? ''}': use show or list`);
+}

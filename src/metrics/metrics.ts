@@ -1,0 +1,18 @@
+// What the service tells its metrics as it works (docs/operations-endpoints.md, "Metrics"). The
+// HTTP routes and the collection loop take an optional `Metrics`: wiring passes the Prometheus
+// recorder when the operator asked for a metrics address, and nothing otherwise.
+import type { CollectionOutcome, PlatformCode } from '../model.js';
+
+/** Why a request was refused before its body was read (docs/operations-endpoints.md, "Metrics"). */
+export type RefusalReason = 'missing_token' | 'invalid_token' | 'quota_exhausted' | 'rate_limited';
+
+export interface Metrics {
+  /**
+   * An answer was written on `route` (the route's path, never the request's URL) with `status`
+   * as written ('200 OK'), `seconds` after the request arrived.
+   */
+  requestAnswered(route: string, status: string, seconds: number): void;
+  admissionRefused(reason: RefusalReason): void;
+  /** A collection ended and its outcome was handed to the resource side. */
+  collectionEnded(platform: PlatformCode, outcome: CollectionOutcome['kind']): void;
+}

@@ -1,0 +1,18 @@
+// `--metrics HOST:PORT`: where the metrics listener binds (docs/operations-endpoints.md,
+// "Why metrics have their own address"). Off unless the operator gives one.
+import { UsageError } from '../cli/usageError.js';
+
+export interface MetricsAddress {
+  host: string;
+  port: number;
+}
+
+/** Parses `HOST:PORT` (`[::1]:9464` for an IPv6 host); port 0 picks a free one. */
+export function parseMetricsAddress(text: string): MetricsAddress {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/.exec(text);
+  const port = Number(match?.[3]);
+  if (!match || port > 65_535) {
+    throw new UsageError(`invalid --metrics '${text}': give HOST:PORT, e.g. 127.0.0.1:9464`);
+  }
+  return { host: match[1] ?? match[2]!, port };
+}

@@ -1,0 +1,135 @@
+// The Prometheus recorder (docs/operations-endpoints.md, "Metrics"): counters and a latency
+// histogram fed by the events of `Metrics` (answers through a lighter tally of their own, see
+// ./answerTally.ts), and gauges read from their sources when scraped, so nothing polls between
+// scrapes. Its registry is its own (never prom-client's global one), so
+// that two services in one process (tests) do not share series.
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { BreakerState } from '../../streams/circuitBreaker.js';
+import { platformCodes, type CollectionOutcome, type PlatformCode } from '../model.js';
+import { AnswerTally } from './answerTally.js';
+import type { Metrics, RefusalReason } from './metrics.js';
+import { storageSize, type StatsSource } from './storageSize.js';
+
+/** Where the gauges read their values at scrape time; a gauge without a source is not exported. */
+export interface MetricSources {
+  /** The circuit breaker of each platform that has one. */
+  breakerStates?(): Iterable<readonly [PlatformCode, BreakerState]>;
+  /** Items waiting or in work in each queue of the service, by queue name. */
+  queueDepths?(): Iterable<readonly [string, number]>;
+  /** The LMDB environment. */
+  storage?: StatsSource;
+}
+
+/** Latency buckets in seconds: a warm search answers well under a millisecond. */
+const latencyBuckets = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+const outcomeLabels: Record<CollectionOutcome['kind'], string> = {
+  found: 'found',
+  notFound: 'not_found',
+  rateLimited: 'rate_limited',
+  failed: 'failed',
+};
+const outcomeKinds: ReadonlyArray<CollectionOutcome['kind']> = ['found', 'notFound', 'rateLimited', 'failed'];
+const refusalReasons: readonly RefusalReason[] = ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited'];
+const breakerStates: readonly BreakerState[] = ['closed', 'open', 'halfOpen'];
+
+export class PrometheusMetrics implements Metrics {
+  private readonly registry = new Registry();
+  private readonly answers = new AnswerTally(
+    { requests: 'datapoints_http_requests_total', duration: 'datapoints_http_request_duration_seconds' },
+    latencyBuckets,
+  );
+  private readonly refusals: Counter<'reason'>;
+  private readonly collections: Counter<'platform' | 'outcome'>;
+
+  constructor(sources: MetricSources = {}) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.refusals = new Counter({
+      name: 'datapoints_admissions_refused_total',
+      help: 'Search requests refused before their body was read, by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.collections = new Counter({
+      name: 'datapoints_collections_total',
+      help: 'Collections ended, by platform and outcome',
+      labelNames: ['platform', 'outcome'],
+      registers,
+    });
+    // Every known series starts at zero, so that rates and alerts see it before its first event.
+    for (const reason of refusalReasons) this.refusals.labels(reason).inc(0);
+    for (const platform of platformCodes) {
+      for (const kind of outcomeKinds) this.collections.labels(platform, outcomeLabels[kind]).inc(0);
+    }
+    this.registerGauges(sources, registers);
+  }
+
+  requestAnswered(route: string, status: string, seconds: number): void {
+    this.answers.record(route, status, seconds);
+  }
+
+  /** Every metric in Prometheus' text format, as a scrape receives it. */
+  async exposition(): Promise<string> {
+    return (await this.registry.metrics()) + this.answers.exposition();
+  }
+
+  /** The content type of `exposition()`. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  admissionRefused(reason: RefusalReason): void {
+    this.refusals.labels(reason).inc();
+  }
+
+  collectionEnded(platform: PlatformCode, outcome: CollectionOutcome['kind']): void {
+    this.collections.labels(platform, outcomeLabels[outcome]).inc();
+  }
+
+  private registerGauges(sources: MetricSources, registers: Registry[]): void {
+    const { breakerStates: readBreakers, queueDepths: readQueues, storage } = sources;
+    if (readBreakers) {
+      const gauge: Gauge<'platform' | 'state'> = new Gauge({
+        name: 'datapoints_circuit_breaker_state',
+        help: 'Circuit breaker of each platform: 1 for its current state, 0 for the others',
+        labelNames: ['platform', 'state'],
+        registers,
+        collect() {
+          gauge.reset();
+          for (const [platform, current] of readBreakers()) {
+            for (const state of breakerStates) gauge.labels(platform, state).set(state === current ? 1 : 0);
+          }
+        },
+      });
+    }
+    if (readQueues) {
+      const gauge: Gauge<'queue'> = new Gauge({
+        name: 'datapoints_queue_depth',
+        help: 'Items waiting or in work, by queue',
+        labelNames: ['queue'],
+        registers,
+        collect() {
+          gauge.reset();
+          for (const [queue, depth] of readQueues()) gauge.labels(queue).set(depth);
+        },
+      });
+    }
+    if (storage) {
+      const gauge: Gauge<'measure'> = new Gauge({
+        name: 'datapoints_lmdb_size_bytes',
+        help: 'LMDB environment: bytes in use (up to its highest page used) and its map size',
+        labelNames: ['measure'],
+        registers,
+        collect() {
+          gauge.reset();
+          // A closed environment has no size: the series go absent and /readyz says why.
+          const size = storageSize(storage);
+          if (!size) return;
+          gauge.labels('used').set(size.usedBytes);
+          gauge.labels('map').set(size.mapBytes);
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// `datapoints backup DIR` (docs/operations.md, "Backup"): a consistent copy of a running
+// server's store that a server can then run on.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { cli, startServer } from '../helpers/cli.js';
+import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
+
+const body = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
+const search = async (url: string, secret: string) => {
+  const response = await fetch(url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body });
+  return { status: response.status, body: (await response.json()) as { data?: Array<{ status: string }> } };
+};
+
+t.test('backup - a hot copy of a running server\'s data serves the same accounts, tokens and resources', async (t) => {
+  const data = tempDataDir(t);
+  cli(['accounts', 'create', 'acme', '--data', data]);
+  const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
+  const server = await startServer(t, ['--data', data, '--upstream', 'emulator']);
+  const collected = await eventually(() => search(server.url, secret), (answer) => answer.body.data?.[0]?.status === 'available');
+  t.equal(collected.body.data?.[0]?.status, 'available');
+
+  const target = join(tempDataDir(t), 'backup');
+  const backup = cli(['backup', target, '--data', data]);
+  t.equal(backup.status, 0, backup.stderr);
+  t.equal(backup.stdout, `backed up ${data} into ${target}\n`);
+  t.equal((await search(server.url, secret)).status, 200, 'the server kept serving');
+  t.equal((await server.stop()).code, 0);
+
+  const restored = await startServer(t, ['--data', target, '--upstream', 'emulator']);
+  const again = await search(restored.url, secret);
+  t.equal(again.status, 200, 'the token is in the copy');
+  t.same(again.body.data?.[0], collected.body.data?.[0], 'so is the collected resource');
+  await restored.stop();
+});
+
+t.test('backup - refuses a target that is not empty or is a file', async (t) => {
+  const data = tempDataDir(t);
+  cli(['accounts', 'create', 'acme', '--data', data]);
+  const full = tempDataDir(t);
+  writeFileSync(join(full, 'keep.txt'), 'mine');
+  const refused = cli(['backup', full, '--data', data]);
+  t.equal(refused.status, 2);
+  t.equal(refused.stderr, `datapoints: backup target '${full}' is not empty; give a new or empty directory\n`);
+  t.same(readdirSync(full), ['keep.txt'], 'nothing was written into it');
+  const file = join(full, 'keep.txt');
+  t.equal(cli(['backup', file, '--data', data]).stderr, `datapoints: backup target '${file}' is a file; give a new or empty directory\n`);
+
+  const empty = join(tempDataDir(t), 'empty');
+  mkdirSync(empty);
+  t.equal(cli(['backup', empty, '--data', data]).status, 0, 'an empty directory is fine');
+  t.equal(JSON.parse(cli(['accounts', 'show', 'acme', '--data', empty]).stdout).name, 'acme');
+});

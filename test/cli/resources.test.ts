@@ -1,0 +1,59 @@
+// `datapoints resources show|list` (docs/operations.md, "Resources") on the store of a running
+// server, and the emulator's address printed after the listening line.
+import t from 'tap';
+import { cli } from '../helpers/cli.js';
+import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
+import { watchCli } from '../process/processes.js';
+
+t.test('resources - show and list explain state and next due time, read while the server runs', async (t) => {
+  const data = tempDataDir(t);
+  cli(['accounts', 'create', 'acme', '--data', data]);
+  const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
+  const server = watchCli(t, ['serve', '--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', 'emulator']);
+  const [, url, emulatorUrl] = await server.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+)\nemulator on (http:\/\/127\.0\.0\.1:\d+) \(faults: POST \/_emulator\/faults\)\n/);
+  t.equal(server.stdout().split('\n')[0], `listening on ${url}`, 'the listening line stays first');
+  const fault = await fetch(`${emulatorUrl}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ platform: 'github', identifier: 'broken', mode: 'error' }) });
+  t.equal(fault.status, 204, 'the printed emulator address takes faults');
+
+  const resources = [
+    { platform: 'github', type: 'account', identifier: 'OctoCat' },
+    { platform: 'github', type: 'account', identifier: 'broken' },
+  ];
+  const search = async () => {
+    const response = await fetch(url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: JSON.stringify({ resources }) });
+    return ((await response.json()) as { data: Array<{ status: string }> }).data.map((entry) => entry.status);
+  };
+  t.same(await eventually(search, (statuses) => statuses[0] === 'available' && statuses[1] === 'unavailable'), ['available', 'unavailable']);
+
+  const shown = cli(['resources', 'show', 'github', 'account', 'OCTOCAT', '--data', data]);
+  t.equal(shown.status, 0, shown.stderr);
+  const available = JSON.parse(shown.stdout);
+  t.match(available, {
+    resource: 'github/account/octocat',
+    state: 'available',
+    next_due: { event: 'REFRESH_DUE', in: /^in (6h|[1-5]h|\d+m|\d+s)/, why: 'refresh: its datapoints reach the end of their freshness window' },
+    context: { failures: 0, metrics: { followers: { status: 'available' } } },
+  });
+  t.equal(Date.parse(available.next_due.at), available.context.nextDueAt);
+
+  const failing = JSON.parse(cli(['resources', 'show', 'github', 'account', 'broken', '--data', data]).stdout);
+  t.match(failing, {
+    resource: 'github/account/broken',
+    state: 'unavailable',
+    next_due: { event: 'RETRY_DUE', why: /^retry after \d+ failed collection\(s\) in a row \(last: .+\)$/ },
+  });
+
+  const listed = cli(['resources', 'list', '--status', 'unavailable', '--data', data]).stdout.trim().split('\n').map((line) => JSON.parse(line));
+  t.same(listed[0], { total: 2, counts: { github: { available: 1, unavailable: 1 } } });
+  t.equal(listed.length, 2, 'only the matching resource is listed');
+  t.match(listed[1], { resource: 'github/account/broken', state: 'unavailable', failures: Number });
+  const limited = cli(['resources', 'list', '--platform', 'github', '--limit', '1', '--data', data]).stdout.trim().split('\n');
+  t.equal(limited.length, 2, 'the counts line and one resource');
+  t.equal(cli(['resources', 'list', '--platform', 'x', '--data', data]).stdout.trim().split('\n').length, 1, 'no x resources');
+
+  const untracked = cli(['resources', 'show', 'github', 'account', 'nobody-here', '--data', data]);
+  t.equal(untracked.status, 2);
+  t.equal(untracked.stderr, 'datapoints: resource github/account/nobody-here is not tracked\n');
+  server.child.kill('SIGTERM');
+  t.same(await server.exited, { code: 0, signal: null });
+});
