@@ -7,7 +7,7 @@ import type { AccountRecord } from '../store/accountStore.js';
 import type { Logger } from '../log.js';
 import type { AccountTable } from './accountTable.js';
 import { nextMonthStart } from './calendar.js';
-import type { QuotaLedger } from './quotaLedger.js';
+import type { QuotaLedger } from '../store/quotaLedger.js';
 import { QuotaMeter, type ReservationPolicy } from './quotaMeter.js';
 import { RateLimiter } from './rateLimiter.js';
 

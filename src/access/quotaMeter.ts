@@ -9,7 +9,8 @@ import { limits } from '../config.js';
 import type { Logger } from '../log.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
 import { monthIndexOf, monthOfIndex } from './calendar.js';
-import { type QuotaLedger, type Reservation, reserveUnits, returnUnits } from './quotaLedger.js';
+import type { QuotaLedger } from '../store/quotaLedger.js';
+import { type Reservation, reserveUnits, returnUnits } from './quotaLedger.js';
 
 export type QuotaStanding = 'inHand' | 'exhausted' | 'reserve';
 

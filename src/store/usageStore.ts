@@ -1,7 +1,7 @@
-// Monthly usage per account, as the LMDB quota ledger (src/access/quotaLedger.ts): each entry
+// Monthly usage per account, as the LMDB quota ledger (src/store/quotaLedger.ts): each entry
 // holds the units reserved for the month by every server on this directory, spent or not.
 // A clean stop gives unspent units back, so at rest it is the number of requests counted.
-import type { LedgerEntry, QuotaLedger, SwapResult } from '../access/quotaLedger.js';
+import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
 import type { Databases } from './environment.js';
 
 export class UsageStore implements QuotaLedger {
