@@ -53,4 +53,5 @@ try {
   tell({ type: 'listening', port: http.port });
 } catch (error) {
   tell({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
 }

@@ -46,22 +46,23 @@ export async function startEdges(options: EdgeOptions): Promise<RunningEdges> {
       if (started.type !== 'listening') throw new Error(`edge thread ${index}: ${started.type === 'failed' ? started.message : started.type}`);
     }
   } catch (error) {
-    await Promise.all(edges.map((edge) => edge.worker.terminate()));
+    // The edge that failed ends by itself; the others stop as on SIGTERM. Not terminate():
+    // a thread ended from outside with uWS loaded aborts the whole process.
+    await stopAll(edges.slice(0, -1));
     throw error;
   }
-  return {
-    port,
-    async close() {
-      await Promise.all(
-        edges.map(async (edge) => {
-          const stopped = edge.next();
-          const stop: ToEdge = { type: 'stop' };
-          edge.worker.postMessage(stop);
-          await stopped;
-        }),
-      );
-    },
-  };
+  return { port, close: () => stopAll(edges) };
+}
+
+async function stopAll(edges: Edge[]): Promise<void> {
+  await Promise.all(
+    edges.map(async (edge) => {
+      const stopped = edge.next();
+      const stop: ToEdge = { type: 'stop' };
+      edge.worker.postMessage(stop);
+      await stopped;
+    }),
+  );
 }
 
 /** A port free right now on `host`, as the kernel picks one. */
