@@ -42,6 +42,7 @@ try {
       .close()
       .then(() => new Promise((resolve) => setTimeout(resolve, limits.keepAliveLingerMs)))
       .then(async () => {
+        http.closeConnections();
         authenticator.close();
         views.close();
         setup.demand.close();
