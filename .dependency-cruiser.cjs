@@ -4,18 +4,6 @@
 //   machines/ and streams/ take from src/ at most the shared model types (src/model.ts).
 // Leaves every layer may use: src/model.ts, src/config.ts, src/log.ts, src/health.ts.
 
-/**
- * Files that break a rule today and are being moved by their owners. Each may reach only the
- * modules named in its second rule below, nothing else of src/.
- */
-const knownExceptions = {
-  // streams/collection.ts reads the collector type from src/platforms and its defaults from
-  // src/config; streams/platformGate.ts reads the budget type from src/platforms.
-  streamsIntoPlatforms: '^streams/(collection|platformGate)\\.ts$',
-  // The resource machine is to read its policy defaults from src/config.
-  machinesIntoConfig: '^machines/resource\\.ts$',
-};
-
 const layer = (name) => `^src/${name}/`;
 
 module.exports = {
@@ -33,29 +21,15 @@ module.exports = {
       name: 'machines-take-only-the-model',
       severity: 'error',
       comment: 'Resource machines are pure data and logic: from src/ they may use the shared model types only.',
-      from: { path: '^machines/', pathNot: knownExceptions.machinesIntoConfig },
+      from: { path: '^machines/' },
       to: { path: '^src/', pathNot: '^src/model\\.ts$' },
-    },
-    {
-      name: 'machines-known-exception',
-      severity: 'error',
-      comment: 'Known exception (see knownExceptions): the model types and src/config, nothing more.',
-      from: { path: knownExceptions.machinesIntoConfig },
-      to: { path: '^src/', pathNot: '^src/(model|config)\\.ts$' },
     },
     {
       name: 'streams-take-only-the-model',
       severity: 'error',
       comment: 'Streams are functions of observables: from src/ they may use the shared model types only.',
-      from: { path: '^streams/', pathNot: knownExceptions.streamsIntoPlatforms },
+      from: { path: '^streams/' },
       to: { path: '^src/', pathNot: '^src/model\\.ts$' },
-    },
-    {
-      name: 'streams-known-exception',
-      severity: 'error',
-      comment: 'Known exception (see knownExceptions): the model types, src/config and src/platforms, nothing more.',
-      from: { path: knownExceptions.streamsIntoPlatforms },
-      to: { path: '^src/', pathNot: '^src/(model|config)\\.ts$|^src/platforms/' },
     },
     {
       name: 'store-is-below-everything',

@@ -3,7 +3,7 @@
 // every platform hangs. The emulator is the upstream, not the system under test: it runs
 // beside wrk, on the load core.
 import { rmSync } from 'node:fs';
-import { platformCodes } from '../src/model.js';
+import { platformCodes } from '../src/platforms/registry.js';
 import { CollectionProgress, collectionsPerSecond, type CollectionCounts } from './collectionProgress.js';
 import { cachedDataSet, copyOf, type DataSet } from './datasets.js';
 import { median } from './measure.js';

@@ -1,5 +1,6 @@
 // How a collection outcome enters the machine: rate limits are failures that carry the
-// platform's own retry time (decisions 22, 24); time and jitter are supplied by the caller.
+// platform's own retry time (decisions 22, 24); a deferral (the platform paused by its
+// breaker) is no attempt at all; time and jitter are supplied by the caller.
 import type { CollectionOutcome } from '../src/model.js';
 import type { ResourceEvent } from './resource.js';
 
@@ -9,5 +10,6 @@ export function eventForOutcome(outcome: CollectionOutcome, at: number, jitter: 
     case 'notFound': return { type: 'NOT_FOUND', at };
     case 'rateLimited': return { type: 'FAILED', at, reason: 'rate limited by the platform', jitter, retryAt: outcome.retryAt };
     case 'failed': return { type: 'FAILED', at, reason: outcome.reason, jitter };
+    case 'deferred': return { type: 'DEFERRED', at, until: outcome.until };
   }
 }

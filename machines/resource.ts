@@ -38,6 +38,8 @@ export type ResourceEvent =
   | { type: 'COLLECTED'; at: number; datapoints: ReportedDatapoints }
   | { type: 'NOT_FOUND'; at: number }
   | { type: 'FAILED'; at: number; reason: string; jitter: number; retryAt?: number }
+  /** The collection was not attempted (the platform is paused) and may be tried at `until`. */
+  | { type: 'DEFERRED'; at: number; until: number }
   | { type: 'REFRESH_DUE'; at: number }
   | { type: 'RETRY_DUE'; at: number }
   | { type: 'RECHECK_DUE'; at: number };
@@ -114,6 +116,13 @@ export function createResourceMachine(policy: ResourcePolicy) {
         nextDueAt: event.at + policy.recheckAfterMs,
         history: appendHistory(context.history, { at: event.at, event: 'NOT_FOUND', to: 'not_found' }, policy.historyLength),
       })),
+      /**
+       * A call the platform's circuit breaker refused is no attempt: nothing about the
+       * resource was learned, so neither its state nor its failure count nor its backoff
+       * changes; it is simply due again when the platform may be called (docs/platforms.md,
+       * "Circuit breaker").
+       */
+      postpone: assign({ nextDueAt: ({ context, event }) => (event.type === 'DEFERRED' ? Math.max(event.at, event.until) : context.nextDueAt) }),
       recordFailure: assign(({ context, event }, params: { to: ResourceStatus }) => {
         if (event.type !== 'FAILED') return {};
         const failures = context.failures + 1;
@@ -149,6 +158,7 @@ export function createResourceMachine(policy: ResourcePolicy) {
     on: {
       COLLECTED: { target: '.available', actions: 'recordCollected' },
       NOT_FOUND: { target: '.not_found', actions: 'recordNotFound' },
+      DEFERRED: { actions: 'postpone' },
     },
     states: {
       pending: {

@@ -6,6 +6,12 @@ export const limits = {
   maxResourcesPerRequest: 10,
   /** Bodies above this are refused with 413 before they are buffered. */
   maxBodyBytes: 1024 * 1024,
+  /**
+   * How much of a body over maxBodyBytes is still read and thrown away before the 413, so a
+   * client that sent it all at once reads the answer instead of a reset connection; beyond
+   * this the 413 closes the connection (docs/http.md, "Request bodies").
+   */
+  maxDiscardedBodyBytes: 8 * 1024 * 1024,
   /** Identifiers echoed inside a 422 message are cut to this many characters. */
   maxEchoedIdentifier: 100,
   /** How often the server looks for accounts and tokens changed by the CLI (revocation within 1 s). */
@@ -39,6 +45,10 @@ export const limits = {
    * winner's snapshot, at most this many times in all (docs/architecture.md, "Conditional commits").
    */
   commitAttempts: 5,
+  /** How long a browser may cache a CORS preflight answer (docs/http.md, "CORS"). */
+  corsMaxAgeSeconds: 600,
+  /** Allowed origins whose answer headers are kept built (with `--cors '*'` origins are unbounded). */
+  maxCorsOriginsCached: 256,
   /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
   shutdownGraceMs: 4_000,
   /**
@@ -91,6 +101,13 @@ export const defaultPolicy: ResourcePolicy = {
   historyLength: 10,
 };
 
+export const upstreamLimits = {
+  /** Public profile pages run to a few hundred KB; an upstream body far beyond that is not an answer. */
+  maxBodyBytes: 8 * 1024 * 1024,
+  /** Against the emulator no platform budget applies: it exists to be driven as hard as we can. */
+  emulatorBudget: { concurrency: 64, perMinute: Number.POSITIVE_INFINITY },
+} as const;
+
 export const collectionDefaults = {
   /** A collector call that takes longer is abandoned and counted as a failure. */
   timeoutMs: 10_000,
@@ -137,3 +154,25 @@ export const tokenDisplay = {
 
 /** How often a server started by npm checks that npm is still there (src/cli/parentWatch.ts). */
 export const parentCheckMs = 500;
+
+/** Cluster mode on NATS JetStream (docs/cluster.md). */
+export const clusterDefaults = {
+  /** Pause between attempts to reach NATS again once the connection is lost; attempts never stop. */
+  reconnectWaitMs: 500,
+  /** How long one JetStream call (publish, pull, acknowledgement) waits for its answer. */
+  requestTimeoutMs: 5_000,
+  /**
+   * A take from the collection queue that finds nothing waits this long for work to arrive, and
+   * no take lasts longer (docs/cluster.md, "Taking work"). Far below the lease.
+   */
+  pullExpiresMs: 250,
+  /**
+   * A holder counts its lease as expired this long before NATS redelivers it, so that its late
+   * acknowledgement or release never touches the redelivery (docs/cluster.md, "Leases").
+   */
+  leaseMarginMs: 1_000,
+  /** Leases out at once across the cluster; beyond it takes get nothing until some are acknowledged. */
+  maxLeasesOut: 50_000,
+  /** Pause between attempts to set the collection queue up again after a reconnect. */
+  setupRetryMs: 1_000,
+} as const;

@@ -1,9 +1,11 @@
 // The vocabulary shared by the API, the machines, the streams and the collectors.
+import type * as platformDefinitions from './platforms/definitions.js';
 
-export const platformCodes = [
-  'bluesky', 'facebook', 'github', 'instagram', 'linkedin', 'threads', 'tiktok', 'x', 'youtube',
-] as const;
-export type PlatformCode = (typeof platformCodes)[number];
+/**
+ * A platform's code: the name it is exported under in the one list of platforms
+ * (src/platforms/definitions.ts). A type-only import: the model loads no platform code.
+ */
+export type PlatformCode = keyof typeof platformDefinitions;
 
 export const resourceTypes = ['account', 'organization', 'post'] as const;
 export type ResourceType = (typeof resourceTypes)[number];
@@ -37,12 +39,15 @@ export type CollectionOutcome =
   | { kind: 'found'; datapoints: ReportedDatapoints }
   | { kind: 'notFound' }
   | { kind: 'rateLimited'; retryAt: number }
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; reason: string }
+  /** Not attempted: the platform is paused (its circuit breaker is open) until `until`. */
+  | { kind: 'deferred'; until: number; reason: string };
 
 export const found = (datapoints: ReportedDatapoints): CollectionOutcome => ({ kind: 'found', datapoints });
 export const notFound: CollectionOutcome = { kind: 'notFound' };
 export const rateLimited = (retryAt: number): CollectionOutcome => ({ kind: 'rateLimited', retryAt });
 export const failed = (reason: string): CollectionOutcome => ({ kind: 'failed', reason });
+export const deferred = (until: number, reason: string): CollectionOutcome => ({ kind: 'deferred', until, reason });
 
 /** A resource as the service tracks it: the identifier is already normalized (decisions 9). */
 export interface ResourceRef {

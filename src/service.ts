@@ -14,6 +14,7 @@ import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
 import { collectionDefaults, limits } from './config.js';
 import { startEmulator, type RunningEmulator } from './emulator/server.js';
 import { Health } from './health.js';
+import type { CorsOrigins } from './http/cors.js';
 import { startHttpServer } from './http/server.js';
 import { requestIdSource } from './http/requestIds.js';
 import type { Logger } from './log.js';
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   collectTimeoutMs?: number;
   /** Per-platform circuit breaker; collectionDefaults.breaker when absent. */
   breaker?: BreakerPolicy;
+  /** Origins browsers may call the API from (`--cors`); none when absent. */
+  cors?: CorsOrigins | undefined;
   /**
    * Edge threads answering searches (src/threads/edges.ts); absent or 0: searches are answered
    * on this thread, beside the resource work.
@@ -100,7 +103,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         scheduler: asyncScheduler,
         timeoutMs: collectionTimeoutMs,
         batchWindowMs: collectionDefaults.batchWindowMs,
-        ...(options.breaker ? { breaker: options.breaker } : {}),
+        breaker: options.breaker ?? collectionDefaults.breaker,
+        onBreakerChange: (platform, change) => log.warn({ platform, ...change }, `circuit breaker ${change.state}`),
       }),
     maxCollecting: limits.maxResourcesInWork,
     pollMs: limits.collectionPollMs,
@@ -129,16 +133,32 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const authenticator = new Authenticator(accounts, log);
   const http =
     store instanceof PublishingResourceStore
-      ? await startEdges({ threads, host: options.host, port: options.port, dataDir: options.dataDir, accountTable, store, demand: host, log, logLevel: log.level })
-      : await startHttpServer(options.host, options.port, {
-          authenticator,
-          admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
-          views: store,
+      ? await startEdges({
+          threads,
+          host: options.host,
+          port: options.port,
+          dataDir: options.dataDir,
+          cors: options.cors,
+          accountTable,
+          store,
           demand: host,
           log,
-          nextRequestId: requestIdSource(),
-          now: Date.now,
-        });
+          logLevel: log.level,
+        })
+      : await startHttpServer(
+          options.host,
+          options.port,
+          {
+            authenticator,
+            admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
+            views: store,
+            demand: host,
+            log,
+            nextRequestId: requestIdSource(),
+            now: Date.now,
+          },
+          { cors: options.cors },
+        );
   // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
   const returnUnspentQuota = () => new QuotaMeter(accountTable, ledger, log).returnUnspent(Date.now());
   log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
@@ -151,6 +171,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // docs/architecture.md, "Stopping": owed answers are written while the collections out
     // finish or are given back, so that a restart collects them at once.
     async stop() {
+      const stopping = performance.now();
+      log.info('stopping');
       dueScheduler.unsubscribe();
       await Promise.all([http.close().then(returnUnspentQuota), collection.stop(limits.collectionStopGraceMs)]);
       authenticator.close();
@@ -158,6 +180,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await upstreamHttp.close();
       emulator?.close();
       await dataDirectory.close();
+      log.info({ ms: Math.round(performance.now() - stopping) }, 'stopped');
     },
   };
 }

@@ -16,28 +16,33 @@ export interface BreakerPolicy {
 
 export type BreakerState = 'closed' | 'open' | 'halfOpen';
 
+/** What an observer hears when the breaker opens (with the time of its next trial) or closes. */
+export type BreakerChange = { state: 'open'; at: number; trialAt: number; failures: number } | { state: 'closed'; at: number };
+
 export class CircuitBreaker {
   private failures = 0;
   private openUntil = 0;
   private cooldownMs: number;
   private current: BreakerState = 'closed';
 
-  constructor(private readonly policy: BreakerPolicy, private readonly scheduler: SchedulerLike) {
+  constructor(
+    private readonly policy: BreakerPolicy,
+    private readonly scheduler: SchedulerLike,
+    private readonly onChange: (change: BreakerChange) => void = () => undefined,
+  ) {
     this.cooldownMs = policy.cooldownMs;
-  }
-
-  get state(): BreakerState {
-    return this.current;
   }
 
   /**
    * Runs `call` if the breaker lets it through, and records whether it failed; otherwise
-   * answers `refused()` at once. While half-open only the trial call's result counts.
+   * answers `refused(retryAt)` at once, `retryAt` being when a call may be let through again:
+   * the next trial, or (while a trial is out) one base cooldown from now. While half-open
+   * only the trial call's result counts.
    */
-  guard<T>(call: Observable<T>, isFailure: (result: T) => boolean, refused: () => T): Observable<T> {
+  guard<T>(call: Observable<T>, isFailure: (result: T) => boolean, refused: (retryAt: number) => T): Observable<T> {
     return defer(() => {
       const admission = this.admit();
-      if (admission === 'refused') return of(refused());
+      if (admission === 'refused') return of(refused(this.retryAt()));
       let settled = false;
       return call.pipe(
         tap((result) => {
@@ -46,10 +51,14 @@ export class CircuitBreaker {
         }),
         // A trial cancelled before it answered (shutdown) proves nothing: the next call probes.
         finalize(() => {
-          if (!settled && admission === 'trial') this.reopen(this.scheduler.now());
+          if (!settled && admission === 'trial') this.reopen(this.scheduler.now(), false);
         }),
       );
     });
+  }
+
+  private retryAt(): number {
+    return this.current === 'open' ? this.openUntil : this.scheduler.now() + this.policy.cooldownMs;
   }
 
   private admit(): 'call' | 'trial' | 'refused' {
@@ -81,14 +90,17 @@ export class CircuitBreaker {
     if (this.failures >= this.policy.failureThreshold) this.reopen(this.scheduler.now() + this.cooldownMs);
   }
 
-  private reopen(until: number): void {
+  /** `announce` is false for a trial cancelled unanswered: nothing was learned, nothing to tell. */
+  private reopen(until: number, announce = true): void {
     this.current = 'open';
     this.openUntil = until;
+    if (announce) this.onChange({ state: 'open', at: this.scheduler.now(), trialAt: until, failures: this.failures });
   }
 
   private close(): void {
     this.current = 'closed';
     this.failures = 0;
     this.cooldownMs = this.policy.cooldownMs;
+    this.onChange({ state: 'closed', at: this.scheduler.now() });
   }
 }

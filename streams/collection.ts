@@ -1,15 +1,31 @@
 // Demand -> per-platform batching, budget and pause -> collector call with a timeout ->
 // one result per resource. Functions of observables with an injectable scheduler, so
-// timeouts, pauses and budgets are tested in virtual time.
+// timeouts, pauses and budgets are tested in virtual time. The stream knows collectors only
+// by the structural types below, and every limit arrives through its options.
 import { setMaxListeners } from 'node:events';
 import {
-  Observable, bufferTime, filter, from, groupBy, map, mergeMap, of, timeout, type SchedulerLike,
+  Observable, bufferTime, concat, defer, filter, from, groupBy, map, mergeMap, of, timeout, type SchedulerLike,
 } from 'rxjs';
-import { failed, parseResourceKey, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../src/model.js';
-import type { PlatformCollector } from '../src/platforms/collectors.js';
-import { collectionDefaults } from '../src/config.js';
-import type { BreakerPolicy } from './circuitBreaker.js';
-import { PlatformGate } from './platformGate.js';
+import {
+  deferred, failed, parseResourceKey, type CollectionOutcome, type PlatformCode, type ResourceRef,
+} from '../src/model.js';
+import type { BreakerChange, BreakerPolicy } from './circuitBreaker.js';
+import { PlatformGate, type CallBudget } from './platformGate.js';
+
+export type { CallBudget } from './platformGate.js';
+
+/** What the stream needs of a platform's collector. */
+export interface BatchCollector {
+  /** How many resources one collect() call may carry. */
+  readonly maxBatch: number;
+  /** One outcome per ref, in the same order. */
+  collect(refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]>;
+}
+
+export interface CollectingPlatform {
+  collector: BatchCollector;
+  budget: CallBudget;
+}
 
 export interface CollectionResult {
   key: string;
@@ -17,26 +33,28 @@ export interface CollectionResult {
 }
 
 export interface CollectionOptions {
-  collectors: ReadonlyMap<PlatformCode, PlatformCollector>;
+  collectors: ReadonlyMap<PlatformCode, CollectingPlatform>;
   scheduler: SchedulerLike;
   timeoutMs: number;
   batchWindowMs: number;
-  /** Per-platform circuit breaker; collectionDefaults.breaker when absent. */
-  breaker?: BreakerPolicy;
+  /** Per-platform circuit breaker. */
+  breaker: BreakerPolicy;
+  /** Hears each platform's breaker open and close (the service logs it). */
+  onBreakerChange?: (platform: PlatformCode, change: BreakerChange) => void;
 }
 
 export function collectResources(demand$: Observable<string>, options: CollectionOptions): Observable<CollectionResult> {
   return demand$.pipe(
     groupBy((key) => parseResourceKey(key).platform),
     mergeMap((platformDemand$) => {
-      const platform = options.collectors.get(platformDemand$.key)!;
-      const gate = new PlatformGate(platform.budget, options.scheduler, options.breaker ?? collectionDefaults.breaker);
+      const code = platformDemand$.key;
+      const platform = options.collectors.get(code)!;
+      const onChange = options.onBreakerChange;
+      const gate = new PlatformGate(platform.budget, options.scheduler, options.breaker,
+        onChange && ((change) => onChange(code, change)));
       return platformDemand$.pipe(
         batches(platform.collector.maxBatch, options),
-        mergeMap(
-          (keys) => gate.admission().pipe(mergeMap(() => callCollector(platform, keys, options, gate))),
-          platform.budget.concurrency,
-        ),
+        mergeMap((keys) => collectBatch(platform, keys, options, gate), platform.budget.concurrency),
       );
     }),
   );
@@ -52,12 +70,39 @@ function batches(maxBatch: number, options: CollectionOptions) {
         );
 }
 
+/**
+ * One batch through the gate and the collector. When several of a batch's items failed, one
+ * bad item may have failed an upstream call they shared (a collector can make several calls
+ * per batch), so the failed items are split in halves and each half is collected again, one
+ * after the other, each through the gate like any call; the other items keep their outcomes.
+ * One bad item among n costs at most 2·log2(n) more calls, all inside the platform's budget
+ * and its concurrency slot, and the breaker still counts each call. A lone failed item is
+ * its own answer. docs/platforms.md, "Batches with a bad item".
+ */
+function collectBatch(platform: CollectingPlatform, keys: string[], options: CollectionOptions, gate: PlatformGate): Observable<CollectionResult> {
+  return gate.admission().pipe(
+    mergeMap(() => callCollector(platform, keys, options, gate)),
+    mergeMap((outcomes) => {
+      const results = keys.map((key, index) => ({ key, outcome: outcomes[index] ?? failed('collector returned no outcome') }));
+      for (const { outcome } of results) if (outcome.kind === 'rateLimited') gate.pauseUntil(outcome.retryAt);
+      const failedKeys = results.filter(({ outcome }) => outcome.kind === 'failed').map(({ key }) => key);
+      if (failedKeys.length < 2) return from(results);
+      const half = Math.ceil(failedKeys.length / 2);
+      return concat(
+        from(results.filter(({ outcome }) => outcome.kind !== 'failed')),
+        defer(() => collectBatch(platform, failedKeys.slice(0, half), options, gate)),
+        defer(() => collectBatch(platform, failedKeys.slice(half), options, gate)),
+      );
+    }),
+  );
+}
+
 function callCollector(
-  platform: PlatformCollector,
+  platform: CollectingPlatform,
   keys: string[],
   options: CollectionOptions,
   gate: PlatformGate,
-): Observable<CollectionResult> {
+): Observable<CollectionOutcome[]> {
   const refs: ResourceRef[] = keys.map(parseResourceKey);
   // Unsubscribing (a timeout, a shutdown) aborts the upstream request.
   const call = new Observable<CollectionOutcome[]>((subscriber) => {
@@ -86,11 +131,8 @@ function callCollector(
   );
   // A call fails the breaker when the platform answered nothing usable for any resource.
   const allFailed = (outcomes: CollectionOutcome[]) => outcomes.every((outcome) => outcome.kind === 'failed');
-  const refused = () => refs.map(() => failed(`${refs[0]!.platform} paused by its circuit breaker after repeated failures`));
-  return gate.breaker.guard(call, allFailed, refused).pipe(
-    mergeMap((outcomes) => {
-      for (const outcome of outcomes) if (outcome.kind === 'rateLimited') gate.pauseUntil(outcome.retryAt);
-      return from(keys.map((key, index) => ({ key, outcome: outcomes[index] ?? failed('collector returned no outcome') })));
-    }),
-  );
+  // A refused call was never made: its resources are deferred to the breaker's next trial,
+  // which counts as no attempt of theirs (docs/platforms.md, "Circuit breaker").
+  const refused = (retryAt: number) => refs.map(() => deferred(retryAt, `${refs[0]!.platform} paused by its circuit breaker after repeated failures`));
+  return gate.breaker.guard(call, allFailed, refused);
 }

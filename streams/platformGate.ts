@@ -2,8 +2,15 @@
 // rate-limit answer pauses the whole platform until the platform's own reset time, and its
 // circuit breaker pauses it after repeated failures (issue 5).
 import { timer, type Observable, type SchedulerLike } from 'rxjs';
-import type { CollectionBudget } from '../src/platforms/types.js';
-import { CircuitBreaker, type BreakerPolicy } from './circuitBreaker.js';
+import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';
+
+/** How hard a platform may be called (each collector call counts once). */
+export interface CallBudget {
+  /** Collector calls (batches) in flight at once. */
+  concurrency: number;
+  /** Collector calls per minute; Infinity for no spacing. */
+  perMinute: number;
+}
 
 export class PlatformGate {
   private pausedUntil = 0;
@@ -11,9 +18,14 @@ export class PlatformGate {
   private readonly spacingMs: number;
   readonly breaker: CircuitBreaker;
 
-  constructor(budget: CollectionBudget, private readonly scheduler: SchedulerLike, breakerPolicy: BreakerPolicy) {
+  constructor(
+    budget: CallBudget,
+    private readonly scheduler: SchedulerLike,
+    breakerPolicy: BreakerPolicy,
+    onBreakerChange?: (change: BreakerChange) => void,
+  ) {
     this.spacingMs = Number.isFinite(budget.perMinute) ? 60_000 / budget.perMinute : 0;
-    this.breaker = new CircuitBreaker(breakerPolicy, scheduler);
+    this.breaker = new CircuitBreaker(breakerPolicy, scheduler, onBreakerChange);
   }
 
   /** Emits once when this call may go out, and books its slot in the budget. */

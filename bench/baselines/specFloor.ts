@@ -11,8 +11,11 @@ import { digestToken, parseAuthorization } from '../../src/auth/tokens.js';
 import { limits } from '../../src/config.js';
 import { readBody } from '../../src/http/body.js';
 import { apiErrors } from '../../src/http/errors.js';
-import { writeReply, type Reply } from '../../src/http/reply.js';
+import { createAccessLog } from '../../src/http/accessLog.js';
+import { createCors } from '../../src/http/cors.js';
+import { beginExchange, writeReply, type Reply } from '../../src/http/reply.js';
 import { requestIdSource } from '../../src/http/requestIds.js';
+import { silentLogger } from '../../src/log.js';
 import { benchAccount } from '../benchAccount.js';
 import { answerSizeArgument, fixedAnswer } from './fixedAnswer.js';
 import { serveUwsBaseline } from './uwsBaseline.js';
@@ -60,7 +63,9 @@ class LimitHeaders {
 }
 
 const answer: Reply = { status: '200 OK', body: fixedAnswer(answerSizeArgument()) };
-const nextRequestId = requestIdSource();
+// Request ids and the answer's writing as the service does them; no CORS and no access log, which
+// an implementation may leave out.
+const exchanges = { nextRequestId: requestIdSource(), corsHeaders: createCors(undefined).answerHeaders, logAccess: createAccessLog(silentLogger) };
 const { rate, quota } = benchAccount.settings;
 const limitHeaders = new LimitHeaders(rate.limit, rate.windowMs, quota);
 
@@ -69,19 +74,19 @@ serveUwsBaseline('spec-floor', (res, req) => {
   res.onAborted(() => {
     aborted = true;
   });
-  const requestId = nextRequestId();
+  const exchange = beginExchange(exchanges, req);
   const credentials = parseAuthorization(req.getHeader('authorization'));
-  if (credentials.kind === 'none') return writeReply(res, requestId, apiErrors.missingToken);
+  if (credentials.kind === 'none') return writeReply(res, exchange, apiErrors.missingToken);
   // The digest is the key a token is looked up by; the floor has no accounts to look it up in.
   digestToken(credentials.secret);
   readBody(res, limits.maxBodyBytes, (body) => {
     if (aborted) return;
-    if (body.kind === 'tooLarge') return writeReply(res, requestId, apiErrors.bodyTooLarge(limits.maxBodyBytes));
+    if (body.kind === 'tooLarge') return writeReply(res, exchange, apiErrors.bodyTooLarge(limits.maxBodyBytes, body.drained));
     try {
       JSON.parse(body.text);
     } catch {
-      return writeReply(res, requestId, apiErrors.invalid(['Request body must be valid JSON']));
+      return writeReply(res, exchange, apiErrors.invalid(['Request body must be valid JSON']));
     }
-    writeReply(res, requestId, answer, limitHeaders.next(Date.now()));
+    writeReply(res, exchange, answer, limitHeaders.next(Date.now()));
   });
 });

@@ -5,7 +5,8 @@
 // cannot drift apart unnoticed. Objects are closed (no additional properties) for that reason.
 import Type, { type Static, type TSchema } from 'typebox';
 import { limits } from '../config.js';
-import { platformCodes, resourceTypes } from '../model.js';
+import { resourceTypes } from '../model.js';
+import { platformCodes } from '../platforms/registry.js';
 
 const datapointStatuses = ['available', 'unavailable', 'pending'] as const;
 const resourceStatuses = ['pending', 'available', 'stale', 'unavailable', 'not_found'] as const;

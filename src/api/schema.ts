@@ -11,7 +11,7 @@ import { platforms } from '../platforms/registry.js';
 import type { IdentifierRule } from '../platforms/types.js';
 
 export const identifierSchema = (rule: IdentifierRule) =>
-  Type.String({ pattern: rule.pattern.source, maxLength: rule.maxLength, minLength: 1 });
+  Type.String({ pattern: rule.pattern.source, maxLength: rule.maxLength, minLength: rule.minLength });
 
 /** What a reference's platform and type accept: the compiled address syntax, and its rule. */
 export interface IdentifierSyntax {

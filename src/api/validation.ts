@@ -4,6 +4,7 @@
 import { limits } from '../config.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
 import { platforms } from '../platforms/registry.js';
+import type { IdentifierRule } from '../platforms/types.js';
 import { identifierSyntax, isSearchEnvelope, type ResourceReference } from './schema.js';
 
 export interface RequestedResource {
@@ -16,6 +17,26 @@ export interface RequestedResource {
 }
 
 export type SearchValidation = { ok: true; resources: RequestedResource[] } | { ok: false; errors: string[] };
+
+/**
+ * A request body as sent, parsed and validated. A body with nothing in it (empty, or only
+ * whitespace) has no resources: blank, like `{}` (docs/http.md, "Request bodies"). Checked only
+ * after JSON.parse fails, so a valid body pays nothing for it.
+ */
+export function validateSearchText(text: string): SearchValidation {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, errors: [isBlankText(text) ? blankResources : 'Request body must be valid JSON'] };
+  }
+  return validateSearch(body);
+}
+
+/** JSON's own whitespace (RFC 8259): what JSON.parse would skip around a value. */
+const isBlankText = (text: string) => /^[ \t\n\r]*$/.test(text);
+
+const blankResources = "Resources can't be blank";
 
 export function validateSearch(body: unknown): SearchValidation {
   const resources = isSearchEnvelope(body) ? requested(body.resources) : undefined;
@@ -61,7 +82,7 @@ const echo = (value: string) =>
 function explain(body: unknown): string[] {
   if (!isObject(body)) return ['Request body must be a JSON object'];
   const { resources } = body;
-  if (blank(resources) || (Array.isArray(resources) && resources.length === 0)) return ["Resources can't be blank"];
+  if (blank(resources) || (Array.isArray(resources) && resources.length === 0)) return [blankResources];
   if (!Array.isArray(resources)) return ['Resources must be an array of resource references'];
   const errors = new Set<string>();
   if (resources.length > limits.maxResourcesPerRequest) {
@@ -93,7 +114,31 @@ function explainReference(element: unknown, index: number): string[] {
   const syntax = identifierSyntax(platform.code, type);
   if (!syntax) return [...errors, `Resources type '${echo(type)}' is not supported on platform '${platform.code}'`];
   if (identifier !== undefined && !syntax.isValid(identifier)) {
-    errors.push(`Resources identifier '${echo(identifier)}' is not valid on platform '${platform.code}': ${syntax.rule.hint}`);
+    errors.push(`Resources identifier '${echo(identifier)}' is not valid on platform '${platform.code}': ${identifierProblem(syntax.rule, identifier)}`);
   }
   return errors;
+}
+
+/** `https://...`, `//host/...`, `www.` or `host.tld/...`: an address where a name belongs. */
+const urlLike = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|\/\/|www\.)|^[^\s/]+\.[A-Za-z]{2,}\//;
+const notInAnyIdentifier = /[\s?#/]/;
+
+/**
+ * The first rule of the platform's syntax that `identifier` breaks, in words (docs/http.md,
+ * "Identifier messages"): sent as a URL; spaces, `?`, `#` or `/`; the length; a character
+ * the platform does not use; else the syntax as a whole. Only refused requests come here.
+ */
+export function identifierProblem(rule: IdentifierRule, identifier: string): string {
+  if (urlLike.test(identifier)) return rule.hint;
+  if (notInAnyIdentifier.test(identifier)) return `spaces, '?', '#' and '/' are not allowed: use ${rule.syntax}`;
+  // UTF-16 units, as the compiled check counts them.
+  const { length } = identifier;
+  if (length < rule.minLength || length > rule.maxLength) {
+    const bounds = rule.minLength === rule.maxLength ? `${rule.maxLength}` : `${rule.minLength} to ${rule.maxLength}`;
+    return `it must be ${bounds} characters long, not ${length}`;
+  }
+  for (const character of identifier) {
+    if (!rule.allowedCharacter.test(character)) return `'${character}' is not allowed: use ${rule.syntax}`;
+  }
+  return `use ${rule.syntax}`;
 }

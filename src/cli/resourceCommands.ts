@@ -4,7 +4,8 @@
 import { identifierSyntax } from '../api/schema.js';
 import { dueEventFor, type DueEventType } from '../../machines/resource.js';
 import { flagBounds } from '../config.js';
-import { parseResourceKey, platformCodes, resourceKey, type PlatformCode, type ResourceStatus, type ResourceType } from '../model.js';
+import { platformCodes } from '../platforms/registry.js';
+import { parseResourceKey, resourceKey, type PlatformCode, type ResourceStatus, type ResourceType } from '../model.js';
 import type { Databases } from '../store/environment.js';
 import type { StoredResource } from '../store/resourceStore.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';

@@ -3,8 +3,9 @@ import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
 import { startEmulator } from '../emulator/server.js';
+import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
-import { createLogger } from '../log.js';
+import { createLogger, logFormatNamed, logFormats, type LogFormat } from '../log.js';
 import { startService } from '../service.js';
 import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseHost, parsePort, setting, type Setting } from './flags.js';
@@ -46,6 +47,22 @@ async function claimPort(host: string, port: number): Promise<() => void> {
   return guard.release;
 }
 
+/** `--cors` / DATAPOINTS_CORS (docs/http.md, "CORS"); unset or empty: none. */
+function corsSetting(text: Setting | undefined): CorsOrigins | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseCorsOrigins(text.text);
+  } catch (error) {
+    throw new UsageError(`invalid ${text.source}: ${(error as Error).message}`);
+  }
+}
+
+function logFormatSetting(text: string | undefined): LogFormat {
+  const format = logFormatNamed(text);
+  if (!format) throw new UsageError(`invalid LOG_FORMAT '${text}': use ${logFormats.join(' or ')}`);
+  return format;
+}
+
 /** Stops on SIGTERM/SIGINT (or when npm goes away), never taking longer than the promised 5 s. */
 function onTermination(stop: () => Promise<void>): void {
   let stopping = false;
@@ -75,6 +92,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     'fresh-for': { type: 'string' },
     'retry-base': { type: 'string' },
     threads: { type: 'string' },
+    cors: { type: 'string' },
   });
   noMorePositionals('serve', positionals, 0);
   const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
@@ -88,15 +106,16 @@ export async function serveCommand(args: string[], print: (line: string) => void
     retryBaseMs: retryBase ? parseBoundedDuration(retryBase, flagBounds.retryBaseMs) : defaultPolicy.retryBaseMs,
   };
   const threads = parseThreads(setting(values.threads, 'threads', 'DATAPOINTS_THREADS'));
-  const log = createLogger(logLevel());
+  const log = createLogger(logLevel(), logFormatSetting(process.env.LOG_FORMAT));
   const dataDir = dataDirSetting(values.data);
   // Checks the directory (a file, unwritable, unopenable) with one clear line before the
   // service opens it for good.
   await openDataStore(dataDir, 'create').root.close();
 
   const releasePort = await claimPort(host, port);
+  const cors = corsSetting(setting(values.cors, 'cors', 'DATAPOINTS_CORS'));
   // The guard above covers every edge thread: they share the port only among themselves.
-  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, log, threads });
+  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log, threads });
   print(`listening on http://${host}:${service.port}`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);
   onTermination(async () => {

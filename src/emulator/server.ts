@@ -1,7 +1,9 @@
 // The platform emulator (operator-interface.md): one loopback HTTP server speaking every
-// platform's API under `/<platform>`, plus the fault switch at POST /_emulator/faults.
-import { platformCodes, type PlatformCode } from '../model.js';
+// platform's API under `/<platform>`, plus the fault switch at POST /_emulator/faults and
+// the list of faults in force at GET /_emulator/faults.
+import type { PlatformCode } from '../model.js';
 import { platforms } from '../platforms/registry.js';
+import { loadHandlers } from './handlers.js';
 import { readBody } from '../http/body.js';
 import uWS, { type HttpResponse, type us_listen_socket } from '../http/uws.js';
 import type { EmulatorReply } from './types.js';
@@ -16,7 +18,8 @@ export interface RunningEmulator {
 
 const maxFaultBody = 4096;
 
-export function startEmulator(port = 0, now: () => number = Date.now): Promise<RunningEmulator> {
+export async function startEmulator(port = 0, now: () => number = Date.now): Promise<RunningEmulator> {
+  const handlers = await loadHandlers();
   const world = new EmulatorWorld(platforms);
   const hanging = new Set<HttpResponse>();
   const app = uWS.App();
@@ -32,6 +35,10 @@ export function startEmulator(port = 0, now: () => number = Date.now): Promise<R
     });
   });
 
+  app.get('/_emulator/faults', (res) => {
+    res.cork(() => res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(JSON.stringify({ faults: world.listFaults() })));
+  });
+
   app.get('/*', (res, req) => {
     let aborted = false;
     res.onAborted(() => {
@@ -40,14 +47,14 @@ export function startEmulator(port = 0, now: () => number = Date.now): Promise<R
     });
     const url = req.getUrl();
     const slash = url.indexOf('/', 1);
-    const platform = url.slice(1, slash < 0 ? undefined : slash) as PlatformCode;
-    const definition = platforms.get(platform);
+    const platform = url.slice(1, slash < 0 ? undefined : slash);
+    const handler = isPlatformCode(platform) ? handlers.get(platform) : undefined;
     const headers: Record<string, string> = {};
     req.forEach((name, value) => (headers[name] = value));
-    if (!definition) return send(res, { status: 404, body: 'no such platform' });
+    if (!handler || !isPlatformCode(platform)) return send(res, { status: 404, body: 'no such platform' });
 
     const { context, faults } = world.scope(platform, now());
-    const reply = definition.emulator.handle(
+    const reply = handler.handle(
       { path: slash < 0 ? '/' : url.slice(slash), query: new URLSearchParams(req.getQuery() ?? ''), headers },
       context,
     ) ?? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
@@ -91,6 +98,9 @@ function send(res: HttpResponse, reply: EmulatorReply): void {
   });
 }
 
+const codes: ReadonlySet<string> = new Set(platforms.keys());
+const isPlatformCode = (code: string): code is PlatformCode => codes.has(code);
+
 function applyFault(world: EmulatorWorld, body: string): string | undefined {
   let fault: unknown;
   try {
@@ -99,9 +109,9 @@ function applyFault(world: EmulatorWorld, body: string): string | undefined {
     return 'body must be JSON';
   }
   const { platform, identifier, mode } = (fault ?? {}) as Record<string, unknown>;
-  if (!platformCodes.includes(platform as PlatformCode) || !platforms.has(platform as PlatformCode)) return `unknown platform '${String(platform)}'`;
+  if (typeof platform !== 'string' || !isPlatformCode(platform)) return `unknown platform '${String(platform)}'`;
   if (typeof identifier !== 'string' || identifier === '') return 'identifier must be a non-empty string';
   if (!faultModes.includes(mode as FaultMode)) return `mode must be one of ${faultModes.join(', ')}`;
-  world.setFault(platform as PlatformCode, identifier, mode as FaultMode);
+  world.setFault(platform, identifier, mode as FaultMode);
   return undefined;
 }

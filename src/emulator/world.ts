@@ -12,6 +12,13 @@ export type FaultMode = (typeof faultModes)[number];
 /** operator-interface.md: `slow*` identifiers are answered after 3 seconds. */
 export const slowAnswerMs = 3_000;
 
+/** One fault switched on by POST /_emulator/faults. */
+export interface Fault {
+  platform: PlatformCode;
+  identifier: string;
+  mode: Exclude<FaultMode, 'none'>;
+}
+
 /** What the server does with a request beyond the handler's reply. */
 export interface RequestFaults {
   error: boolean;
@@ -20,14 +27,20 @@ export interface RequestFaults {
 }
 
 export class EmulatorWorld {
-  private readonly faults = new Map<string, FaultMode>();
+  private readonly faults = new Map<string, Fault>();
 
   constructor(private readonly platforms: ReadonlyMap<PlatformCode, PlatformDefinition>) {}
 
   setFault(platform: PlatformCode, identifier: string, mode: FaultMode): void {
-    const key = `${platform}/${identifier === '*' ? '*' : this.normalizeAny(platform, identifier)}`;
-    if (mode === 'none') this.faults.delete(key);
-    else this.faults.set(key, mode);
+    const normalized = identifier === '*' ? '*' : this.normalizeAny(platform, identifier);
+    const key = `${platform}/${normalized}`;
+    this.faults.delete(key);
+    if (mode !== 'none') this.faults.set(key, { platform, identifier: normalized, mode });
+  }
+
+  /** The faults in force, in the order they were switched on (identifiers normalized). */
+  listFaults(): Fault[] {
+    return [...this.faults.values()];
   }
 
   /** A lookup context for one request to `platform`, and the server faults it accumulates. */
@@ -43,7 +56,7 @@ export class EmulatorWorld {
       let mode: EmulatedResource['mode'] = name.startsWith('missing') ? 'missing' : 'normal';
       if (name.startsWith('flaky')) faults.error = true;
       if (name.startsWith('slow')) faults.delayMs = slowAnswerMs;
-      switch (this.faults.get(`${platform}/${normalized}`) ?? this.faults.get(`${platform}/*`) ?? 'none') {
+      switch ((this.faults.get(`${platform}/${normalized}`) ?? this.faults.get(`${platform}/*`))?.mode ?? 'none') {
         case 'error': faults.error = true; break;
         case 'timeout': faults.hang = true; break;
         case 'ratelimit': mode = 'ratelimit'; break;

@@ -29,7 +29,9 @@ export const apiErrors = {
     single('429 Too Many Requests', `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`, [
       ['Retry-After', String(retryAfterSeconds)],
     ]),
-  bodyTooLarge: (maxBytes: number) => single('413 Content Too Large', `Request body exceeds the limit of ${maxBytes} bytes`),
+  /** `drained` false: the rest of the body is not read, so the connection closes after the answer. */
+  bodyTooLarge: (maxBytes: number, drained: boolean) =>
+    single('413 Content Too Large', `Request body exceeds the limit of ${maxBytes} bytes`, drained ? undefined : [['Connection', 'close']]),
   invalid: (messages: string[]): ApiError => ({ status: '422 Unprocessable Entity', body: JSON.stringify({ errors: messages }) }),
   notFound: (method: string, path: string) => single('404 Not Found', `No such endpoint: ${method} ${path}`),
   methodNotAllowed: (method: string, allowed: string) =>

@@ -5,13 +5,14 @@ import { openApiDocument, openApiPaths } from '../api/openapi.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { apiErrors } from './errors.js';
 import type { ReadinessCheck, ReadinessProblem } from './readiness.js';
-import { writeReply, type Reply } from './reply.js';
-import type { HttpResponse, TemplatedApp } from './uws.js';
+import { writeReply, type Exchange, type Reply } from './reply.js';
+import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 
 export interface PublicRoutesDeps {
   /** Every check must find no problem for /readyz to answer 200. */
   readiness: readonly ReadinessCheck[];
-  nextRequestId(): string;
+  /** Starts a request's exchange (request id, CORS headers, access log), as for every route. */
+  begin(req: HttpRequest): Exchange;
   metrics?: Metrics;
 }
 
@@ -43,17 +44,14 @@ export function registerPublicRoutes(app: TemplatedApp, deps: PublicRoutesDeps):
     [openApiPaths.readiness, () => readinessReply(deps.readiness)],
   ];
   for (const [path, answer] of routes) {
-    const respond = (res: HttpResponse, reply: Reply, started: number) => {
-      writeReply(res, deps.nextRequestId(), reply);
-      deps.metrics?.requestAnswered(path, reply.status, (performance.now() - started) / 1000);
+    const respond = (res: HttpResponse, exchange: Exchange, reply: Reply) => {
+      writeReply(res, exchange, reply);
+      deps.metrics?.requestAnswered(path, reply.status, (performance.now() - exchange.startedAt) / 1000);
     };
-    app.get(path, (res) => {
-      const started = performance.now();
-      respond(res, answer(), started);
-    });
+    app.get(path, (res, req) => respond(res, deps.begin(req), answer()));
     app.any(path, (res, req) => {
-      const started = performance.now();
-      respond(res, apiErrors.methodNotAllowed(req.getCaseSensitiveMethod(), 'GET'), started);
+      const exchange = deps.begin(req);
+      respond(res, exchange, apiErrors.methodNotAllowed(exchange.method, 'GET'));
     });
   }
 }

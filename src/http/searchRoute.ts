@@ -7,13 +7,13 @@ import { limits } from '../config.js';
 import type { Admissions, Decision } from '../access/admission.js';
 import type { Authenticator } from '../access/authenticator.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
-import { validateSearch } from '../api/validation.js';
+import { validateSearchText } from '../api/validation.js';
 import type { Logger } from '../log.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import type { ViewSource } from '../resources/view.js';
 import { readBody, type BodyResult } from './body.js';
 import { apiErrors } from './errors.js';
-import { writeReply, type Reply } from './reply.js';
+import { writeReply, type Exchange, type Reply } from './reply.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export interface SearchRouteDeps {
@@ -25,6 +25,8 @@ export interface SearchRouteDeps {
   demand: ResourceDemand;
   log: Logger;
   nextRequestId(): string;
+  /** Starts a request's exchange (its id, CORS headers and access log entry). */
+  begin(req: HttpRequest): Exchange;
   now(): number;
   /** Tracks responses still owed, for graceful shutdown. */
   requests: { begin(): void; end(): void };
@@ -45,7 +47,7 @@ export function searchRoute(deps: SearchRouteDeps) {
       aborted = true;
       settle();
     });
-    const requestId = deps.nextRequestId();
+    const exchange = deps.begin(req);
     // `req` is only valid until this function returns: read everything needed now.
     const authorization = req.getHeader('authorization');
     const declaredLength = Number(req.getHeader('content-length') || 0);
@@ -53,17 +55,18 @@ export function searchRoute(deps: SearchRouteDeps) {
 
     const authentication = deps.authenticator.authenticate(authorization, now);
     if (authentication.kind !== 'authenticated') {
-      return writeReply(res, requestId, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
+      return writeReply(res, exchange, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
     }
+    exchange.account = authentication.account.name;
     const admission = deps.admissions.admit(authentication.account, now);
     if (admission.kind !== 'pending' && admission.kind !== 'admitted') {
-      return writeReply(res, requestId, refusal(admission), limitHeaders(admission));
+      return writeReply(res, exchange, refusal(admission), limitHeaders(admission));
     }
 
     deps.requests.begin();
     owed = true;
     const finish = (reply: Reply, headers?: Array<[string, string]>) => {
-      if (!aborted) writeReply(res, requestId, reply, headers);
+      if (!aborted) writeReply(res, exchange, reply, headers);
       settle();
     };
     const respond = (body: BodyResult, decision: Decision) => {
@@ -71,33 +74,34 @@ export function searchRoute(deps: SearchRouteDeps) {
       try {
         finish(answer(body, deps), decision.headers);
       } catch (error) {
-        deps.log.error({ err: error, requestId }, 'search failed');
-        finish(apiErrors.internal(requestId));
+        deps.log.error({ err: error, requestId: exchange.id }, 'search failed');
+        finish(apiErrors.internal(exchange.id));
       }
     };
 
-    const tooLarge: BodyResult | undefined = declaredLength > limits.maxBodyBytes ? { kind: 'tooLarge' } : undefined;
     if (admission.kind === 'admitted') {
-      if (tooLarge) return respond(tooLarge, admission);
-      return readBody(res, limits.maxBodyBytes, (body) => respond(body, admission));
+      return readBody(res, limits.maxBodyBytes, (body) => respond(body, admission), declaredLength);
     }
     // Waiting for a reservation: the body is read meanwhile (uWS hands it over only now).
-    let body: BodyResult | undefined = tooLarge;
+    let body: BodyResult | undefined;
     let decision: Decision | undefined;
-    if (!body) {
-      readBody(res, limits.maxBodyBytes, (read) => {
+    readBody(
+      res,
+      limits.maxBodyBytes,
+      (read) => {
         body = read;
         if (decision) respond(read, decision);
-      });
-    }
+      },
+      declaredLength,
+    );
     admission.decided.then(
       (decided) => {
         decision = decided;
         if (body) respond(body, decided);
       },
       (error: unknown) => {
-        deps.log.error({ err: error, requestId, account: authentication.account.name }, 'usage count not persisted');
-        finish(apiErrors.internal(requestId));
+        deps.log.error({ err: error, requestId: exchange.id, account: authentication.account.name }, 'usage count not persisted');
+        finish(apiErrors.internal(exchange.id));
       },
     );
   };
@@ -115,14 +119,8 @@ function limitHeaders(decision: Decision): Array<[string, string]> | undefined {
 }
 
 function answer(body: BodyResult, deps: SearchRouteDeps): Reply {
-  if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.text);
-  } catch {
-    return apiErrors.invalid(['Request body must be valid JSON']);
-  }
-  const validation = validateSearch(parsed);
+  if (body.kind === 'tooLarge') return apiErrors.bodyTooLarge(limits.maxBodyBytes, body.drained);
+  const validation = validateSearchText(body.text);
   if (!validation.ok) return apiErrors.invalid(validation.errors);
   const now = deps.now();
   const rendered = renderSearchResponse(validation.resources, deps.views, now);

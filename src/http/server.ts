@@ -2,9 +2,11 @@
 // responses still owed before it lets go (operator-interface.md: SIGTERM).
 import { limits } from '../config.js';
 import { apiErrors } from './errors.js';
-import { writeReply } from './reply.js';
+import { createAccessLog } from './accessLog.js';
+import { createCors, type CorsOrigins } from './cors.js';
+import { beginExchange, writeReply } from './reply.js';
 import { searchRoute, type SearchRouteDeps } from './searchRoute.js';
-import uWS, { type us_listen_socket } from './uws.js';
+import uWS, { type HttpRequest, type us_listen_socket } from './uws.js';
 
 export const searchPath = '/api/v1/resources/search';
 
@@ -26,7 +28,17 @@ export interface HttpServer {
   closeConnections(): void;
 }
 
-export function startHttpServer(host: string, port: number, deps: Omit<SearchRouteDeps, 'requests'>): Promise<HttpServer> {
+export interface HttpOptions {
+  /** Origins browsers may call from; no CORS headers at all without (docs/http.md, "CORS"). */
+  cors?: CorsOrigins | undefined;
+}
+
+export function startHttpServer(
+  host: string,
+  port: number,
+  deps: Omit<SearchRouteDeps, 'requests' | 'begin'>,
+  options: HttpOptions = {},
+): Promise<HttpServer> {
   let owed = 0;
   let closing = false;
   let drained: (() => void) | undefined;
@@ -38,17 +50,25 @@ export function startHttpServer(host: string, port: number, deps: Omit<SearchRou
     },
   };
   const app = uWS.App();
-  const search = searchRoute({ ...deps, requests });
+  const cors = createCors(options.cors);
+  const exchanges = { nextRequestId: deps.nextRequestId, corsHeaders: cors.answerHeaders, logAccess: createAccessLog(deps.log) };
+  const begin = (req: HttpRequest) => beginExchange(exchanges, req);
+  const search = searchRoute({ ...deps, requests, begin });
+  // Without CORS, OPTIONS is one more method the search does not allow.
+  const allowed = options.cors ? 'POST, OPTIONS' : 'POST';
 
   app.post(searchPath, (res, req) => {
-    if (closing) return writeReply(res, deps.nextRequestId(), apiErrors.unavailable);
+    if (closing) return writeReply(res, begin(req), apiErrors.unavailable);
     search(res, req);
   });
+  if (options.cors) app.options(searchPath, (res, req) => writeReply(res, begin(req), cors.preflight(req.getHeader('origin'))));
   app.any(searchPath, (res, req) => {
-    writeReply(res, deps.nextRequestId(), apiErrors.methodNotAllowed(req.getCaseSensitiveMethod(), 'POST'));
+    const exchange = begin(req);
+    writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
   });
   app.any('/*', (res, req) => {
-    writeReply(res, deps.nextRequestId(), apiErrors.notFound(req.getCaseSensitiveMethod(), req.getUrl()));
+    const exchange = begin(req);
+    writeReply(res, exchange, apiErrors.notFound(exchange.method, exchange.path));
   });
 
   return new Promise((resolve, reject) => {

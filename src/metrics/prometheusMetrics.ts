@@ -5,7 +5,8 @@
 // that two services in one process (tests) do not share series.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { BreakerState } from '../../streams/circuitBreaker.js';
-import { platformCodes, type CollectionOutcome, type PlatformCode } from '../model.js';
+import type { CollectionOutcome, PlatformCode } from '../model.js';
+import { platformCodes } from '../platforms/registry.js';
 import { AnswerTally } from './answerTally.js';
 import type { Metrics, RefusalReason } from './metrics.js';
 import { storageSize, type StatsSource } from './storageSize.js';
@@ -28,6 +29,7 @@ const outcomeLabels: Record<CollectionOutcome['kind'], string> = {
   notFound: 'not_found',
   rateLimited: 'rate_limited',
   failed: 'failed',
+  deferred: 'deferred',
 };
 const outcomeKinds: ReadonlyArray<CollectionOutcome['kind']> = ['found', 'notFound', 'rateLimited', 'failed'];
 const refusalReasons: readonly RefusalReason[] = ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited'];

@@ -1,6 +1,7 @@
 // Builds one collector per platform for an upstream choice: the real platforms, or an
 // emulator base URL under which each platform lives at `/<platform>`.
 import { failed, type PlatformCode } from '../model.js';
+import { upstreamLimits } from '../config.js';
 import type { UpstreamHttp } from './http.js';
 import { platforms } from './registry.js';
 import type { CollectionBudget, Collector, PlatformDefinition } from './types.js';
@@ -12,8 +13,6 @@ export interface PlatformCollector {
   disabledReason?: string;
 }
 
-/** Against the emulator no budget applies: it exists to be driven as hard as we can. */
-const emulatorBudget: CollectionBudget = { concurrency: 64, perMinute: Number.POSITIVE_INFINITY };
 
 export function createCollectors(
   emulatorUrl: string | undefined,
@@ -34,8 +33,10 @@ function emulatedCollector(platform: PlatformDefinition, emulatorUrl: string, ht
   const credentials = Object.fromEntries(
     [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, 'emulator']),
   );
-  const collector = platform.createCollector({ baseUrl: `${emulatorUrl}/${platform.code}`, credentials, http, now });
-  return { collector, budget: emulatorBudget };
+  const baseUrl = `${emulatorUrl}/${platform.code}`;
+  const origins = Object.fromEntries(Object.keys(platform.realOrigins ?? {}).map((name) => [name, baseUrl]));
+  const collector = platform.createCollector({ baseUrl, origins, credentials, http, now });
+  return { collector, budget: upstreamLimits.emulatorBudget };
 }
 
 function realCollector(
@@ -53,5 +54,6 @@ function realCollector(
   const credentials = Object.fromEntries(
     [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, env[name]]),
   );
-  return { collector: platform.createCollector({ baseUrl: platform.realBaseUrl, credentials, http, now }), budget: platform.budget };
+  const origins = platform.realOrigins ?? {};
+  return { collector: platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now }), budget: platform.budget };
 }

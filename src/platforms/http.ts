@@ -1,6 +1,7 @@
 // The one way collectors talk to upstreams: GET only, no redirects followed (a redirect is
 // an answer to classify, never a hop to another host), bounded bodies, abortable.
 import { Agent, request } from 'undici';
+import { upstreamLimits } from '../config.js';
 
 export interface UpstreamResponse {
   status: number;
@@ -12,8 +13,6 @@ export interface UpstreamHttp {
   get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamResponse>;
 }
 
-/** Public profile pages run to a few hundred KB; anything far beyond that is not an answer. */
-const maxUpstreamBodyBytes = 8 * 1024 * 1024;
 
 export interface ClosableUpstreamHttp extends UpstreamHttp {
   /** Closes pooled keep-alive connections, so that a stopping process is not held open. */
@@ -25,7 +24,7 @@ export function createUpstreamHttp(): ClosableUpstreamHttp {
   // and a cap shared by platforms on one host (the Graph API's three, the emulator's nine)
   // would let one hanging platform hold every connection and stall the others (issue 5).
   // The body cap is enforced by the connection as bytes arrive, declared length or not.
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, pipelining: 1, maxResponseSize: maxUpstreamBodyBytes });
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, pipelining: 1, maxResponseSize: upstreamLimits.maxBodyBytes });
   return {
     close: () => dispatcher.close(),
     async get(url, headers, signal) {

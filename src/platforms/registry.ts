@@ -1,16 +1,15 @@
-// Every platform the service collects from (decisions 3: each with a real collector).
+// Every platform the service collects from (decisions 3: each with a real collector), from
+// the one list in definitions.ts. A definition filed under another name than its code does
+// not compile.
 import type { PlatformCode } from '../model.js';
+import * as definitions from './definitions.js';
 import type { PlatformDefinition } from './types.js';
-import { github } from './github/index.js';
-import { facebook } from './facebook/index.js';
-import { instagram } from './instagram/index.js';
-import { threads } from './threads/index.js';
-import { tiktok } from './tiktok/index.js';
-import { linkedin } from './linkedin/index.js';
-import { bluesky } from './bluesky/index.js';
-import { youtube } from './youtube/index.js';
-import { x } from './x/index.js';
+
+const byCode: { readonly [Code in PlatformCode]: PlatformDefinition<Code> } = definitions;
 
 export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
-  [github, facebook, instagram, threads, tiktok, linkedin, bluesky, youtube, x].map((platform) => [platform.code, platform]),
+  Object.values(byCode).map((platform: PlatformDefinition) => [platform.code, platform]),
 );
+
+/** The platform codes, in the order of definitions.ts. */
+export const platformCodes: readonly PlatformCode[] = [...platforms.keys()];

@@ -1,24 +1,37 @@
 // What one platform folder provides (STYLE: one platform = one small folder). Adding a
 // platform is its folder plus one line in registry.ts.
 import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../model.js';
-import type { PlatformEmulator } from '../emulator/types.js';
 import type { UpstreamHttp } from './http.js';
 
 export interface IdentifierRule {
   /** The platform's address syntax for the identifier as sent (decisions 8); anchored. */
   pattern: RegExp;
+  /** Shortest and longest identifier the pattern accepts; a 422 names them. */
+  minLength: number;
   maxLength: number;
-  /** Ends the 422 message: what the caller should send instead. */
+  /** One character the pattern can accept somewhere: a 422 names the first one it cannot. */
+  allowedCharacter: RegExp;
+  /** The pattern in words, ending a 422 that is not about the URL or the length ("use ..."). */
+  syntax: string;
+  /** Ends the 422 message for an identifier sent as a URL: what the caller should send instead. */
   hint: string;
   /** The key the service tracks the resource under (decisions 9). */
   normalize(identifier: string): string;
   /** The part emulator conventions look at (operator-interface.md): the handle or owner of a post. */
   namePart(normalized: string): string;
+  /**
+   * Identifiers the registry-driven tests use (docs/adding-a-platform.md): an unremarkable
+   * valid one, one the emulator treats as missing and one as flaky (by its name part), and
+   * refused forms users are likely to send (the URL, a near miss).
+   */
+  examples: { valid: string; missing: string; flaky: string; invalid: readonly string[] };
 }
 
 export interface CollectorContext {
   /** The platform's API root: the real host, or the emulator's `/<platform>` prefix. */
   baseUrl: string;
+  /** Further upstream roots by name (`realOrigins`); against the emulator each is its prefix too. */
+  origins: Readonly<Record<string, string>>;
   /** Credentials by environment variable name; against the emulator every one is set. */
   credentials: Readonly<Record<string, string | undefined>>;
   http: UpstreamHttp;
@@ -42,15 +55,17 @@ export interface CollectionBudget {
   perMinute: number;
 }
 
-export interface PlatformDefinition {
-  code: PlatformCode;
+/** One platform folder's definition; `Code` is its code (the name definitions.ts exports it under). */
+export interface PlatformDefinition<Code extends string = PlatformCode> {
+  code: Code;
   identifiers: Partial<Record<ResourceType, IdentifierRule>>;
   realBaseUrl: string;
+  /** Further hosts the collector reads, by name (e.g. a public page host beside the API). */
+  realOrigins?: Readonly<Record<string, string>>;
   /** Environment variables the real API cannot be used without. */
   requiredCredentials: readonly string[];
   /** Environment variables used when present (e.g. a token that raises a rate limit). */
   optionalCredentials: readonly string[];
   budget: CollectionBudget;
   createCollector(context: CollectorContext): Collector;
-  emulator: PlatformEmulator;
 }

@@ -58,19 +58,25 @@ export const unexpectedStatus = (response: UpstreamResponse) => failed(`unexpect
 export const unparsable = failed('upstream body does not match the expected shape');
 
 /**
- * The text of the first `<script>` element whose opening tag contains `attribute` (e.g.
+ * The texts of the `<script>` elements whose opening tag contains `attribute` (e.g.
  * `id="__UNIVERSAL_DATA_FOR_REHYDRATION__"`), for pages that embed their data as JSON.
  * Embedded JSON escapes "</", so the first closing tag ends the element.
  */
-export function scriptText(html: string, attribute: string): string | undefined {
+export function* scriptTexts(html: string, attribute: string): Generator<string> {
   let from = 0;
   for (;;) {
     const open = html.indexOf('<script', from);
-    if (open < 0) return undefined;
+    if (open < 0) return;
     const tagEnd = html.indexOf('>', open);
     const close = html.indexOf('</script>', tagEnd);
-    if (tagEnd < 0 || close < 0) return undefined;
-    if (html.slice(open, tagEnd).includes(attribute)) return html.slice(tagEnd + 1, close);
+    if (tagEnd < 0 || close < 0) return;
+    if (html.slice(open, tagEnd).includes(attribute)) yield html.slice(tagEnd + 1, close);
     from = close;
   }
+}
+
+/** The first of `scriptTexts`. */
+export function scriptText(html: string, attribute: string): string | undefined {
+  for (const text of scriptTexts(html, attribute)) return text;
+  return undefined;
 }

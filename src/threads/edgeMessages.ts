@@ -1,5 +1,6 @@
 // What the resource thread and its edge threads tell each other (src/threads/edges.ts).
 import type { MessagePort } from 'node:worker_threads';
+import type { CorsOrigins } from '../http/cors.js';
 
 export interface EdgeSetup {
   index: number;
@@ -13,6 +14,7 @@ export interface EdgeSetup {
   /** Resources wanted by searches, to the resource thread. */
   demand: MessagePort;
   logLevel: string;
+  cors: CorsOrigins | undefined;
 }
 
 /** From the resource thread to an edge. */

@@ -8,7 +8,7 @@ import { Authenticator } from '../access/authenticator.js';
 import { limits } from '../config.js';
 import { startHttpServer } from '../http/server.js';
 import { requestIdSource } from '../http/requestIds.js';
-import { createLogger } from '../log.js';
+import { createLogger, logFormatNamed } from '../log.js';
 import { AccountStore } from '../store/accountStore.js';
 import { openDatabases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
@@ -19,7 +19,8 @@ import { EdgeViews } from './edgeViews.js';
 const setup: EdgeSetup = workerData;
 const control = parentPort!;
 const tell = (message: FromEdge) => control.postMessage(message);
-const log = createLogger(setup.logLevel).child({ thread: setup.index });
+// The format the command line checked (LOG_FORMAT), read from this thread's copy of the environment.
+const log = createLogger(setup.logLevel, logFormatNamed(process.env.LOG_FORMAT)).child({ thread: setup.index });
 
 try {
   const dbs = openDatabases(setup.dataDir, { create: false });
@@ -33,7 +34,7 @@ try {
     log,
     nextRequestId: requestIdSource(),
     now: Date.now,
-  });
+  }, { cors: setup.cors });
   control.on('message', (message: ToEdge) => {
     if (message.type !== 'stop') return;
     // Owed answers are written, then keep-alive clients still sending get 503 with

@@ -6,6 +6,7 @@
 import { createServer } from 'node:net';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AccountTable } from '../access/accountTable.js';
+import type { CorsOrigins } from '../http/cors.js';
 import type { Logger } from '../log.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import { receiveDemand } from './demandMessenger.js';
@@ -17,6 +18,7 @@ export interface EdgeOptions {
   host: string;
   port: number;
   dataDir: string;
+  cors: CorsOrigins | undefined;
   accountTable: AccountTable;
   store: PublishingResourceStore;
   demand: ResourceDemand;
@@ -90,6 +92,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     views: views.port2,
     demand: demand.port2,
     logLevel: options.logLevel,
+    cors: options.cors,
   };
   const worker = new Worker(new URL('./edgeThread.js', import.meta.url), { workerData: setup, transferList: [views.port2, demand.port2] });
   options.store.publishTo(views.port1);

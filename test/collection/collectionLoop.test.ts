@@ -9,6 +9,7 @@ import { startCollectionLoop, type CollectionResult } from '../../src/collection
 import { InProcessCollectionQueue } from '../../src/collection/inProcessQueue.js';
 import type { OutcomeSink } from '../../src/collection/ports.js';
 import { Health } from '../../src/health.js';
+import { collectionDefaults } from '../../src/config.js';
 import { failed, found, type CollectionOutcome } from '../../src/model.js';
 import type { PlatformCollector } from '../../src/platforms/collectors.js';
 import { WorkPace } from '../../src/resources/workPace.js';
@@ -67,7 +68,7 @@ function loopWorld(t: Test, options: Options = {}) {
   const logged: Array<{ level: number; msg: string }> = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
   const collect = (keys: Observable<string>) =>
-    collectResources(keys, { collectors: new Map([['github', github]]), scheduler: time.scheduler, timeoutMs, batchWindowMs: 10 });
+    collectResources(keys, { collectors: new Map([['github', github]]), scheduler: time.scheduler, timeoutMs, batchWindowMs: 10, breaker: collectionDefaults.breaker });
   const loop = startCollectionLoop({
     queue,
     sink,

@@ -20,9 +20,16 @@ t.test('validation - each message, all problems of a body at once', async (t) =>
   t.same(await invalid([]), ['Request body must be a JSON object']);
   t.same(await invalid('"text"'), ['Request body must be a JSON object']);
   t.same(await invalid('{"resources": ['), ['Request body must be valid JSON']);
-  t.same(await invalid(''), ['Request body must be valid JSON']);
+  t.same(await invalid('{"resources": [}'), ['Request body must be valid JSON']);
+  t.same(await invalid('\u00a0'), ['Request body must be valid JSON'], 'a no-break space is not JSON whitespace');
+  t.same(await invalid('null'), ['Request body must be a JSON object']);
+  t.same(await invalid('42'), ['Request body must be a JSON object']);
+  t.same(await invalid(''), ["Resources can't be blank"], 'an empty body');
+  t.same(await invalid(' \r\n\t '), ["Resources can't be blank"], 'a body of whitespace');
+  t.same(await invalid('{}'), ["Resources can't be blank"]);
+  t.same(await invalid('{"resources": []}'), ["Resources can't be blank"]);
   t.same(await invalid({ resources: [ref('github', 'post', 'octocat')] }), [
-    "Resources identifier 'octocat' is not valid on platform 'github': send the post as '<owner>:<repository>', not the URL",
+    "Resources identifier 'octocat' is not valid on platform 'github': use '<owner>:<repository>', the owner of letters, digits and '-', the repository of letters, digits, '.', '_' and '-'",
   ]);
   t.same(await invalid({ resources: [ref('myspace', 'account', 'tom')] }), ["Resources platform 'myspace' is not supported"]);
   t.same(await invalid({ resources: [ref('github', 'organization', 'octocat')] }), [
@@ -45,16 +52,20 @@ t.test('validation - each message, all problems of a body at once', async (t) =>
     }),
     [
       "Resources identifier 'https://github.com/octocat' is not valid on platform 'github': send the plain username or id, not the URL",
-      "Resources identifier 'octo cat' is not valid on platform 'github': send the plain username or id, not the URL",
-      "Resources identifier 'octocat#readme' is not valid on platform 'github': send the plain username or id, not the URL",
+      "Resources identifier 'octo cat' is not valid on platform 'github': spaces, '?', '#' and '/' are not allowed: use letters, digits and '-', not starting or ending with '-'",
+      "Resources identifier 'octocat#readme' is not valid on platform 'github': spaces, '?', '#' and '/' are not allowed: use letters, digits and '-', not starting or ending with '-'",
     ],
     'every bad element is reported; the good one adds nothing',
   );
+  t.same(await invalid({ resources: [ref('github', 'account', 'github.com/octocat'), ref('x', 'account', 'www.x.com')] }), [
+    "Resources identifier 'github.com/octocat' is not valid on platform 'github': send the plain username or id, not the URL",
+    "Resources identifier 'www.x.com' is not valid on platform 'x': send the plain username or id, not the URL",
+  ]);
   const eleven = Array.from({ length: 11 }, (_, i) => ref('github', 'account', `user${i}`));
   t.same(await invalid({ resources: eleven }), ['Resources is too long (maximum is 10 resources)']);
   const long = 'a'.repeat(5000);
   t.same(await invalid({ resources: [ref('github', 'account', long)] }), [
-    `Resources identifier '${'a'.repeat(100)}...' is not valid on platform 'github': send the plain username or id, not the URL`,
+    `Resources identifier '${'a'.repeat(100)}...' is not valid on platform 'github': it must be 1 to 39 characters long, not 5000`,
   ]);
   const ten = await search(token, { resources: eleven.slice(0, 10) });
   t.equal(ten.status, 200);
@@ -93,4 +104,32 @@ t.test('validation - unknown paths and methods answer 404 and 405 in JSON', asyn
   t.equal(wrongMethod.headers.get('allow'), 'POST');
   t.same(await wrongMethod.json(), { error: 'Method GET is not allowed here; use POST' });
   t.match(wrongMethod.headers.get('x-request-id'), /^[0-9a-f]{8}-[0-9a-z]+$/);
+});
+
+t.test('validation - an invalid identifier is told the rule it breaks', async (t) => {
+  const { tokenFor, search } = await startTestService(t);
+  const token = await tokenFor('hints', { plan: 'paid' });
+  const message = async (platform: string, type: string, identifier: string) => {
+    const answer = await search(token, { resources: [ref(platform, type, identifier)] });
+    t.equal(answer.status, 422);
+    return answer.body.errors[0];
+  };
+  const prefix = (identifier: string, platform: string) => `Resources identifier '${identifier}' is not valid on platform '${platform}': `;
+  const cases: Array<[string, string, string, string]> = [
+    ['facebook', 'account', 'nasa', 'it must be 5 to 50 characters long, not 4'],
+    ['facebook', 'account', 'https://facebook.com/nasa', 'send the plain username or id, not the URL'],
+    ['facebook', 'account', 'nasa!gov', "'!' is not allowed: use letters, digits and '.', starting and ending with a letter or digit"],
+    ['facebook', 'account', '.nasa.', "use letters, digits and '.', starting and ending with a letter or digit"],
+    ['github', 'post', 'octocat/hello-world', "spaces, '?', '#' and '/' are not allowed: use '<owner>:<repository>', the owner of letters, digits and '-', the repository of letters, digits, '.', '_' and '-'"],
+    ['instagram', 'account', 'nasa..gov', "use letters, digits, '.' and '_', without a '.' at either end or two in a row"],
+    ['x', 'account', 'elon-musk', "'-' is not allowed: use letters, digits and '_'"],
+    ['x', 'post', 'jack:0123', "use '<handle>:<post_id>', the post id being the number after /status/ in its address"],
+    ['youtube', 'post', 'abc', 'it must be 11 characters long, not 3'],
+    ['youtube', 'post', 'https://youtu.be/dQw4w9WgXcQ', "send the post as '<video_id>', not the URL"],
+    ['bluesky', 'account', 'alice', "use a full domain name (e.g. alice.bsky.social): labels of letters, digits and '-' joined by '.'"],
+    ['tiktok', 'account', 'a', 'it must be 2 to 24 characters long, not 1'],
+  ];
+  for (const [platform, type, identifier, hint] of cases) {
+    t.equal(await message(platform, type, identifier), prefix(identifier, platform) + hint, `${platform} ${type} ${identifier}`);
+  }
 });

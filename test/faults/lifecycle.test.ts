@@ -42,9 +42,16 @@ async function nextRetryJitter(t: Test, world: FaultWorld, reference: Reference)
 
 const failureModes: FaultMode[] = ['error', 'timeout', 'malformed', 'slow'];
 
+/**
+ * These tests watch each resource's own backoff, so the platforms' breakers must not open:
+ * a call the open breaker refuses is no attempt and leaves the backoff alone
+ * (docs/platforms.md, "Circuit breaker"; test/streams/circuitBreaker.test.ts).
+ */
+const breakerNeverOpens = { failureThreshold: 1_000_000, cooldownMs: 100, maxCooldownMs: 200 };
+
 for (const mode of failureModes) {
   t.test(`faults - ${mode} on every platform: new resources unavailable, known ones stale with old data, then recovery`, async (t) => {
-    const world = await faultWorld(t);
+    const world = await faultWorld(t, { breaker: breakerNeverOpens });
     const known = world.references(1);
     const fresh = world.references(2);
     await world.search(known);

@@ -1,14 +1,10 @@
 // Valid identifiers for any registered platform's rules, without hard-coding the platforms:
-// a seed that matches the rule, varied in its letters to give distinct resources. Seeds
-// avoid the emulator's name conventions (missing*, flaky*, slow*, rounded*).
+// the rule's own valid example, varied in its letters to give distinct resources. The
+// examples avoid the emulator's name conventions (missing*, flaky*, slow*, rounded*).
 import type { ResourceType } from '../../src/model.js';
 import { platforms } from '../../src/platforms/registry.js';
 import type { IdentifierRule } from '../../src/platforms/types.js';
 
-const seeds = [
-  'octocat', 'octocat:hello-world', 'alice.bsky.social', 'alice.bsky.social:3jzfcijpj2z2a', 'dQw4w9WgXcQ',
-  'janedoe:1234567890123', 'janedoe:3jzfcijpj2z2a', 'UCabcdefghijklmnopqrstuv', 'janedoe1',
-];
 
 export interface RuleCase {
   platform: string;
@@ -27,8 +23,8 @@ const valid = (rule: IdentifierRule, identifier: string) => identifier.length <=
 
 /** The `index`-th distinct valid identifier of `rule`: letters from position 2 on spell the index. */
 export function sampleIdentifier(rule: IdentifierRule, index: number): string {
-  const seed = seeds.find((candidate) => valid(rule, candidate));
-  if (seed === undefined) throw new Error(`no seed identifier matches ${rule.pattern}: add one to test/faults/samples.ts`);
+  const seed = rule.examples.valid;
+  if (!valid(rule, seed)) throw new Error(`the valid example '${seed}' does not match ${rule.pattern}`);
   const tag = [...index.toString(10).padStart(4, '0')].map((digit) => String.fromCharCode(97 + Number(digit)));
   const chars = [...seed];
   for (let position = 2, next = 0; position < chars.length && next < tag.length; position++) {

@@ -2,7 +2,8 @@
 // types, deep nesting, huge strings, invalid UTF-8, duplicate and prototype keys, and wrong,
 // missing or bad credentials. Each request says whether its credentials should pass.
 import fc from 'fast-check';
-import { platformCodes, resourceTypes } from '../../src/model.js';
+import { resourceTypes } from '../../src/model.js';
+import { platformCodes } from '../../src/platforms/registry.js';
 import { ruleCases, sampleIdentifier } from '../faults/samples.js';
 
 export interface HostileRequest {

@@ -80,7 +80,10 @@ t.test('limits - identifiers at their platform maximum are accepted, one charact
     const echoed = over.length > limits.maxEchoedIdentifier ? `${over.slice(0, limits.maxEchoedIdentifier)}...` : over;
     t.same(
       { status: refused.status, body: refused.body },
-      { status: 422, body: { errors: [`Resources identifier '${echoed}' is not valid on platform '${platform}': ${rule.hint}`] } },
+      {
+        status: 422,
+        body: { errors: [`Resources identifier '${echoed}' is not valid on platform '${platform}': it must be ${rule.minLength === rule.maxLength ? rule.maxLength : `${rule.minLength} to ${rule.maxLength}`} characters long, not ${over.length}`] },
+      },
       `${platform} ${type}: ${over.length} characters refused`,
     );
   }

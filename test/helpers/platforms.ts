@@ -1,8 +1,9 @@
 // Test helpers for platform folders: a collector against fixtures, or against the emulator.
 import { readFileSync } from 'node:fs';
 import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../../src/model.js';
+import { emulatedCounts } from '../../src/emulator/counts.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { createCollectors } from '../../src/platforms/collectors.js';
+import { createCollectors, type PlatformCollector } from '../../src/platforms/collectors.js';
 import { createUpstreamHttp, type UpstreamHttp, type UpstreamResponse } from '../../src/platforms/http.js';
 import { platforms } from '../../src/platforms/registry.js';
 import type { Collector } from '../../src/platforms/types.js';
@@ -57,21 +58,41 @@ export function collectorWithFixtures(platform: PlatformCode, http: UpstreamHttp
   const credentials = Object.fromEntries(
     [...definition.requiredCredentials, ...definition.optionalCredentials].map((name) => [name, 'test-credential']),
   );
-  return definition.createCollector({ baseUrl: `https://${platform}.example`, credentials, http, now: () => fixedNow });
+  const origins = Object.fromEntries(Object.keys(definition.realOrigins ?? {}).map((name) => [name, `https://${name}.${platform}.example`]));
+  return definition.createCollector({ baseUrl: `https://${platform}.example`, origins, credentials, http, now: () => fixedNow });
+}
+
+/**
+ * Emulated counts drift hourly: runs `collect` again if an hour boundary passed during it,
+ * and gives the emulated counts of `platform` for the hour it ran in.
+ */
+export async function inOneHour<T>(platform: PlatformCode, collect: () => Promise<T>) {
+  for (;;) {
+    const hour = Math.floor(Date.now() / 3_600_000);
+    const result = await collect();
+    const at = Date.now();
+    if (Math.floor(at / 3_600_000) === hour) {
+      return { result, counts: (type: ResourceType, normalized: string) => emulatedCounts(platform, type, normalized, at) };
+    }
+  }
 }
 
 export interface EmulatedCollectors {
   emulator: RunningEmulator;
+  collectors: ReadonlyMap<PlatformCode, PlatformCollector>;
   collect(platform: PlatformCode, type: ResourceType, identifier: string): Promise<CollectionOutcome>;
   collectMany(platform: PlatformCode, refs: Array<[ResourceType, string]>): Promise<CollectionOutcome[]>;
   close(): Promise<void>;
 }
 
-/** Real collectors against a real emulator on a free loopback port; identifiers are normalized as the service does. */
-export async function emulatedCollectors(): Promise<EmulatedCollectors> {
-  const emulator = await startEmulator(0);
+/**
+ * Real collectors against a real emulator on a free loopback port; identifiers are
+ * normalized as the service does. `now` is the clock of both (fixed in the conformance test).
+ */
+export async function emulatedCollectors(now: () => number = Date.now): Promise<EmulatedCollectors> {
+  const emulator = await startEmulator(0, now);
   const http = createUpstreamHttp();
-  const collectors = createCollectors(emulator.url, {}, http, Date.now);
+  const collectors = createCollectors(emulator.url, {}, http, now);
   const toRef = (platform: PlatformCode, type: ResourceType, identifier: string): ResourceRef => ({
     platform,
     type,
@@ -81,6 +102,7 @@ export async function emulatedCollectors(): Promise<EmulatedCollectors> {
     collectors.get(platform)!.collector.collect(refs.map(([type, id]) => toRef(platform, type, id)), new AbortController().signal);
   return {
     emulator,
+    collectors,
     collectMany,
     collect: async (platform, type, identifier) => (await collectMany(platform, [[type, identifier]]))[0]!,
     close: async () => {

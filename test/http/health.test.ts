@@ -2,7 +2,6 @@
 import t from 'tap';
 import { Health } from '../../src/health.js';
 import { healthCheck, storageCheck, type ReadinessCheck } from '../../src/http/readiness.js';
-import { requestIdSource } from '../../src/http/requestIds.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { startPublicApp } from '../helpers/publicApp.js';
 import { tempDataDir } from '../helpers/service.js';
@@ -13,7 +12,7 @@ async function get(url: string, init: RequestInit = {}) {
 }
 
 t.test('health - /healthz answers alive without a token, never cached', async (t) => {
-  const url = await startPublicApp(t, { readiness: [], nextRequestId: requestIdSource() });
+  const url = await startPublicApp(t, { readiness: [] });
   const answer = await get(`${url}/healthz`);
   t.equal(answer.status, 200);
   t.same(answer.body, { status: 'ok' });
@@ -26,7 +25,7 @@ t.test('health - /readyz is 200 while storage is open and Health is healthy, 503
   const dbs = openDatabases(tempDataDir(t));
   let clock = Date.UTC(2026, 10, 23, 12, 0, 0);
   const health = new Health(() => clock);
-  const url = await startPublicApp(t, { readiness: [storageCheck(dbs.root), healthCheck(health)], nextRequestId: requestIdSource() });
+  const url = await startPublicApp(t, { readiness: [storageCheck(dbs.root), healthCheck(health)] });
 
   const ready = await get(`${url}/readyz`);
   t.equal(ready.status, 200);
@@ -59,14 +58,14 @@ t.test('health - a readiness check that throws makes the service not ready, neve
   const throwing: ReadinessCheck = () => {
     throw new Error('cluster state unknown');
   };
-  const url = await startPublicApp(t, { readiness: [throwing], nextRequestId: requestIdSource() });
+  const url = await startPublicApp(t, { readiness: [throwing] });
   const answer = await get(`${url}/readyz`);
   t.equal(answer.status, 503);
   t.same(answer.body, { ready: false, problems: [{ component: 'readiness', message: 'a readiness check failed: cluster state unknown' }] });
 });
 
 t.test('health - other methods are refused with 405 and Allow: GET', async (t) => {
-  const url = await startPublicApp(t, { readiness: [], nextRequestId: requestIdSource() });
+  const url = await startPublicApp(t, { readiness: [] });
   for (const path of ['/healthz', '/readyz', '/api/v1/openapi.json']) {
     const answer = await get(url + path, { method: 'POST', body: '{}' });
     t.equal(answer.status, 405, `${path}: status`);
@@ -85,7 +84,7 @@ t.test('health - answers are told to the metrics by route and status', async (t)
     admissionRefused: () => t.fail('no admission on a public route'),
     collectionEnded: () => t.fail('no collection on a public route'),
   };
-  const url = await startPublicApp(t, { readiness: [() => [{ component: 'cluster', message: 'not connected' }]], nextRequestId: requestIdSource(), metrics });
+  const url = await startPublicApp(t, { readiness: [() => [{ component: 'cluster', message: 'not connected' }]], metrics });
   await get(`${url}/healthz`);
   await get(`${url}/readyz`);
   await get(`${url}/healthz`, { method: 'DELETE' });

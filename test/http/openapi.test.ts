@@ -4,7 +4,6 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import t, { type Test } from 'tap';
 import { SearchEnvelope } from '../../src/api/schema.js';
 import { openApiDocument } from '../../src/api/openapi.js';
-import { requestIdSource } from '../../src/http/requestIds.js';
 import { limits } from '../../src/config.js';
 import { openApiChecker, type OpenApiChecker } from '../helpers/openapi.js';
 import { startPublicApp } from '../helpers/publicApp.js';
@@ -14,7 +13,7 @@ const documentPath = '/api/v1/openapi.json';
 const ref = (platform: string, type: string, identifier: string) => ({ platform, type, identifier });
 
 async function fetchDocument(t: Test) {
-  const url = await startPublicApp(t, { readiness: [], nextRequestId: requestIdSource() });
+  const url = await startPublicApp(t, { readiness: [] });
   const response = await fetch(url + documentPath);
   return { url, response, document: await response.json() };
 }

@@ -27,6 +27,7 @@ const events: ResourceEvent[] = [
   { type: 'COLLECTED', at: createdAt + 1, datapoints },
   { type: 'NOT_FOUND', at: createdAt + 1 },
   { type: 'FAILED', at: createdAt + 1, reason: 'HTTP 503', jitter: 0.5 },
+  { type: 'DEFERRED', at: createdAt + 1, until: createdAt + 30_000 },
   { type: 'REFRESH_DUE', at: late },
   { type: 'RETRY_DUE', at: late },
   { type: 'RECHECK_DUE', at: late },
@@ -36,23 +37,23 @@ type Expected = [target: ResourceStatus, collects: boolean];
 /** decisions 20-24, written out: what each event does in each state. */
 const expected: Record<ResourceStatus, Record<ResourceEvent['type'], Expected>> = {
   pending: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['unavailable', false],
+    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['unavailable', false], DEFERRED: ['pending', false],
     REFRESH_DUE: ['pending', false], RETRY_DUE: ['pending', true], RECHECK_DUE: ['pending', false],
   },
   available: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['stale', false],
+    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['stale', false], DEFERRED: ['available', false],
     REFRESH_DUE: ['available', true], RETRY_DUE: ['available', false], RECHECK_DUE: ['available', false],
   },
   stale: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['stale', false],
+    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['stale', false], DEFERRED: ['stale', false],
     REFRESH_DUE: ['stale', false], RETRY_DUE: ['stale', true], RECHECK_DUE: ['stale', false],
   },
   unavailable: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['unavailable', false],
+    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['unavailable', false], DEFERRED: ['unavailable', false],
     REFRESH_DUE: ['unavailable', false], RETRY_DUE: ['unavailable', true], RECHECK_DUE: ['unavailable', false],
   },
   not_found: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['not_found', false],
+    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['not_found', false], DEFERRED: ['not_found', false],
     REFRESH_DUE: ['not_found', false], RETRY_DUE: ['not_found', false], RECHECK_DUE: ['not_found', true],
   },
 };
@@ -210,4 +211,34 @@ t.test('outcome events - each collection outcome becomes its machine event', asy
   t.same(eventForOutcome({ kind: 'rateLimited', retryAt: at + 5 }, at, 0.3), {
     type: 'FAILED', at, reason: 'rate limited by the platform', jitter: 0.3, retryAt: at + 5,
   });
+});
+
+t.test('outcome events - a deferral (breaker refused the call) becomes DEFERRED, not a failure', async (t) => {
+  t.same(eventForOutcome({ kind: 'deferred', until: createdAt + 9, reason: 'paused' }, createdAt, 0.3), {
+    type: 'DEFERRED', at: createdAt, until: createdAt + 9,
+  });
+});
+
+t.test('resource machine - a deferral is no attempt: no failure counted, no backoff, due at the breaker trial', async (t) => {
+  const [pending] = initialTransition(machine, { createdAt });
+  const [unavailable] = transition(machine, pending, { type: 'FAILED', at: createdAt + 1, reason: 'HTTP 503', jitter: 0 });
+  t.equal(unavailable.context.failures, 1);
+  const historyBefore = unavailable.context.history;
+  let snapshot = unavailable;
+  // Many refusals in a row while the platform is paused: the resource does not drift into a long backoff.
+  for (let i = 1; i <= 10; i++) {
+    [snapshot] = transition(machine, snapshot, { type: 'DEFERRED', at: createdAt + i * 1_000, until: createdAt + i * 1_000 + 30_000 });
+  }
+  t.equal(snapshot.value, 'unavailable');
+  t.equal(snapshot.context.failures, 1);
+  t.equal(snapshot.context.lastFailure, 'HTTP 503');
+  t.same(snapshot.context.history, historyBefore);
+  t.equal(snapshot.context.nextDueAt, createdAt + 10_000 + 30_000, 'due again at the breaker\'s next trial');
+  // Once the platform answers again, the next failure backs off from where it was (2nd failure), not 12th.
+  const [failedAgain] = transition(machine, snapshot, { type: 'FAILED', at: createdAt + 50_000, reason: 'HTTP 503', jitter: 0 });
+  t.equal(failedAgain.context.failures, 2);
+  t.equal(failedAgain.context.nextDueAt, createdAt + 50_000 + retryDelay(policy, 2, 0));
+  // A deferral whose time has already passed leaves the resource due now.
+  const [late] = transition(machine, snapshot, { type: 'DEFERRED', at: createdAt + 90_000, until: createdAt + 80_000 });
+  t.equal(late.context.nextDueAt, createdAt + 90_000);
 });

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
 import { identifierSyntax } from '../../src/api/schema.js';
+import { identifierProblem } from '../../src/api/validation.js';
 import { limits } from '../../src/config.js';
 import { eventually, startTestService, type SearchAnswer } from '../helpers/service.js';
 import { canaryOf, rules, type Rule } from './canaries.js';
@@ -36,7 +37,7 @@ const dotSegments = (rule: Rule) => {
 
 const invalidMessage = ({ platform, rule }: Rule, identifier: string) => {
   const echo = identifier.length > limits.maxEchoedIdentifier ? `${identifier.slice(0, limits.maxEchoedIdentifier)}...` : identifier;
-  return `Resources identifier '${echo}' is not valid on platform '${platform}': ${rule.hint}`;
+  return `Resources identifier '${echo}' is not valid on platform '${platform}': ${identifierProblem(rule, identifier)}`;
 };
 
 /** Emulator conventions (operator-interface.md) that would skip or delay an upstream call. */
@@ -132,7 +133,7 @@ const looseShapes: Record<string, RegExp> = {
   'github/post': /^[A-Za-z0-9][A-Za-z0-9-]{0,10}:[A-Za-z0-9._-]{1,30}$/,
   'instagram/account': /^[A-Za-z0-9._]{1,30}$/,
   'threads/account': /^[A-Za-z0-9._]{1,30}$/,
-  'threads/post': /^[A-Za-z0-9._]{1,30}:[0-9]{1,25}$/,
+  'threads/post': /^[A-Za-z0-9._]{1,30}:(?:[0-9]{1,25}|[A-Za-z0-9_-]{1,40})$/,
   'bluesky/account': /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,8}[A-Za-z0-9])?\.){1,3}[A-Za-z][A-Za-z0-9-]{0,8}[A-Za-z0-9]$/,
   'bluesky/post': /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,8}[A-Za-z0-9])?\.){1,3}[A-Za-z][A-Za-z0-9-]{0,8}[A-Za-z0-9]:[234567a-j][234567a-z]{12}$/,
 };

@@ -127,7 +127,7 @@ t.test('network - a redirect to another host is not followed and the resource en
   const token = await tokenFor('alice', { quota: null, rate: { limit: 1_000, windowMs: 60_000 } });
   const lookUp = async () => {
     const answers = await Promise.all([rules.slice(0, 10), rules.slice(10)].map((batch) =>
-      search(token, { resources: batch.map(({ platform, type }) => ({ platform, type, identifier: canaryOf({ platform, type }) })) })));
+      search(token, { resources: batch.map((rule) => ({ platform: rule.platform, type: rule.type, identifier: canaryOf(rule) })) })));
     return answers.flatMap((answer) => answer.body.data as Array<{ platform: string; type: string; status: string }>);
   };
   await lookUp();

@@ -2,11 +2,13 @@
 // budgets, batching and concurrency asserted to the exact millisecond.
 import t, { type Test } from 'tap';
 import { TestScheduler } from 'rxjs/testing';
-import { collectResources, type CollectionResult } from '../../streams/collection.js';
+import { collectResources, type CallBudget, type CollectingPlatform, type CollectionResult } from '../../streams/collection.js';
+import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { dueWork } from '../../streams/dueWork.js';
-import { failed, found, notFound, rateLimited, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../../src/model.js';
-import type { PlatformCollector } from '../../src/platforms/collectors.js';
-import type { CollectionBudget } from '../../src/platforms/types.js';
+import { deferred, failed, found, notFound, rateLimited, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../../src/model.js';
+
+/** Loose enough that only the breaker tests below open it. */
+const breaker: BreakerPolicy = { failureThreshold: 5, cooldownMs: 30_000, maxCooldownMs: 600_000 };
 
 const ok = found({ metrics: { followers: { value: 1, semantic: 'followers' } } });
 /** Marks an answer that never comes. */
@@ -14,7 +16,7 @@ const hang = failed('never answers');
 
 interface FakePlatform {
   calls: Array<{ at: number; identifiers: string[] }>;
-  collector: PlatformCollector;
+  collector: CollectingPlatform;
 }
 
 /**
@@ -23,14 +25,22 @@ interface FakePlatform {
  */
 function fakePlatform(
   scheduler: TestScheduler,
-  options: { budget?: Partial<CollectionBudget>; maxBatch?: number; delayMs?: number; answer?: (ref: ResourceRef, call: number) => CollectionOutcome | undefined },
+  options: {
+    budget?: Partial<CallBudget>;
+    maxBatch?: number;
+    delayMs?: number;
+    answer?: (ref: ResourceRef, call: number) => CollectionOutcome | undefined;
+    /** Fails every ref of a call that carries any ref this picks (a batch failing as a whole). */
+    failsWholeBatch?: (ref: ResourceRef) => boolean;
+  },
 ): FakePlatform {
   const calls: FakePlatform['calls'] = [];
   const collect = (refs: readonly ResourceRef[]) => {
     const call = calls.push({ at: scheduler.now(), identifiers: refs.map((ref) => ref.identifier) });
     return {
       then(resolve: (outcomes: CollectionOutcome[]) => void) {
-        const outcomes = refs.map((ref) => options.answer?.(ref, call) ?? ok);
+        const whole = options.failsWholeBatch && refs.some(options.failsWholeBatch) ? failed('upstream 503') : undefined;
+        const outcomes = refs.map((ref) => whole ?? options.answer?.(ref, call) ?? ok);
         if (outcomes.some((outcome) => outcome === hang)) return;
         scheduler.schedule(() => resolve(outcomes), options.delayMs ?? 0);
       },
@@ -52,7 +62,7 @@ function run(
   keys: Record<string, string>,
   expected: string,
   results: Record<string, CollectionResult>,
-  options: { timeoutMs?: number; batchWindowMs?: number } = {},
+  options: { timeoutMs?: number; batchWindowMs?: number; breaker?: BreakerPolicy } = {},
 ) {
   scheduler.run(({ cold, expectObservable }) => {
     const collectors = new Map(Object.entries(platforms).map(([code, fake]) => [code as PlatformCode, fake.collector]));
@@ -61,6 +71,7 @@ function run(
       scheduler,
       timeoutMs: options.timeoutMs ?? 1_000,
       batchWindowMs: options.batchWindowMs ?? 10,
+      breaker: options.breaker ?? breaker,
     });
     expectObservable(output).toBe(expected, results);
   });
@@ -141,6 +152,86 @@ t.test('collection - batching platforms get up to maxBatch resources per call', 
   t.same(bluesky.calls, [
     { at: 0, identifiers: ['a.test', 'b.test', 'c.test'] },
     { at: 10, identifiers: ['d.test'] },
+  ]);
+});
+
+t.test('collection - a batch failing as a whole is split until the bad item fails alone; the others are collected', async (t) => {
+  const scheduler = newScheduler(t);
+  const bluesky = fakePlatform(scheduler, { maxBatch: 4, budget: { perMinute: 6_000 }, failsWholeBatch: (ref) => ref.identifier.startsWith('flaky') });
+  const keys = { a: 'bluesky/account/a.test', b: 'bluesky/account/b.test', c: 'bluesky/account/c.test', f: 'bluesky/account/flaky.test' };
+  // A full batch goes at once; calls then 10 ms apart (the budget): [a b c f] fails at 0,
+  // [a b] at 10 succeeds, [c f] at 20 fails, [c] at 30 succeeds, [f] at 40 fails alone.
+  run(scheduler, { bluesky }, '(abcf) 60ms |', keys, '10ms (ab) 16ms c 9ms f 25ms |', {
+    a: { key: keys.a, outcome: ok },
+    b: { key: keys.b, outcome: ok },
+    c: { key: keys.c, outcome: ok },
+    f: { key: keys.f, outcome: failed('upstream 503') },
+  });
+  t.same(bluesky.calls, [
+    { at: 0, identifiers: ['a.test', 'b.test', 'c.test', 'flaky.test'] },
+    { at: 10, identifiers: ['a.test', 'b.test'] },
+    { at: 20, identifiers: ['c.test', 'flaky.test'] },
+    { at: 30, identifiers: ['c.test'] },
+    { at: 40, identifiers: ['flaky.test'] },
+  ]);
+});
+
+t.test('collection - items of a batch that failed together are collected again in halves; the others keep their outcomes', async (t) => {
+  const scheduler = newScheduler(t);
+  // The first call fails the items a shared sub-call served (p and q); later calls succeed.
+  const youtube = fakePlatform(scheduler, { maxBatch: 3, budget: { perMinute: 6_000 }, answer: (ref, call) => (call === 1 && ref.identifier !== 'a' ? failed('upstream 503') : undefined) });
+  const keys = { a: 'youtube/account/a', p: 'youtube/post/p', q: 'youtube/post/q' };
+  run(scheduler, { youtube }, '(apq) 40ms |', keys, 'a 9ms p 9ms q 24ms |', {
+    a: { key: keys.a, outcome: ok },
+    p: { key: keys.p, outcome: ok },
+    q: { key: keys.q, outcome: ok },
+  });
+  t.same(youtube.calls, [
+    { at: 0, identifiers: ['a', 'p', 'q'] },
+    { at: 10, identifiers: ['p'] },
+    { at: 20, identifiers: ['q'] },
+  ]);
+});
+
+t.test('collection - a batch that is rate limited as a whole is not split', async (t) => {
+  const scheduler = newScheduler(t);
+  const bluesky = fakePlatform(scheduler, { maxBatch: 4, answer: () => rateLimited(500) });
+  const keys = { a: 'bluesky/account/a.test', b: 'bluesky/account/b.test' };
+  run(scheduler, { bluesky }, '(ab) 20ms |', keys, '10ms (ab) 10ms |', {
+    a: { key: keys.a, outcome: rateLimited(500) },
+    b: { key: keys.b, outcome: rateLimited(500) },
+  });
+  t.equal(bluesky.calls.length, 1);
+});
+
+t.test('collection - calls the open breaker refuses are deferred to its next trial; observers hear it open and close', async (t) => {
+  const scheduler = newScheduler(t);
+  let healthy = false;
+  const github = fakePlatform(scheduler, { budget: { concurrency: 1 }, answer: () => (healthy ? undefined : failed('upstream 503')) });
+  const changes: unknown[] = [];
+  const keys = { a: 'github/account/a', b: 'github/account/b', c: 'github/account/c', d: 'github/account/d' };
+  scheduler.schedule(() => (healthy = true), 50);
+  scheduler.run(({ cold, expectObservable }) => {
+    const output = collectResources(cold('a 9ms b 9ms c 49ms d', keys), {
+      collectors: new Map([['github', github.collector]]),
+      scheduler,
+      timeoutMs: 1_000,
+      batchWindowMs: 10,
+      breaker: { failureThreshold: 2, cooldownMs: 60, maxCooldownMs: 600 },
+      onBreakerChange: (platform, change) => changes.push({ platform, ...change }),
+    });
+    // a and b fail (opens at 10 until 70); c at 20 is refused; d at 70 is the trial and succeeds.
+    expectObservable(output).toBe('a 9ms b 9ms c 49ms d', {
+      a: { key: keys.a, outcome: failed('upstream 503') },
+      b: { key: keys.b, outcome: failed('upstream 503') },
+      c: { key: keys.c, outcome: deferred(70, 'github paused by its circuit breaker after repeated failures') },
+      d: { key: keys.d, outcome: ok },
+    });
+  });
+  t.same(github.calls.map((call) => call.identifiers[0]), ['a', 'b', 'd'], 'the refused call never reached the collector');
+  t.same(changes, [
+    { platform: 'github', state: 'open', at: 10, trialAt: 70, failures: 2 },
+    { platform: 'github', state: 'closed', at: 70 },
   ]);
 });
 

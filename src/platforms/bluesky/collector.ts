@@ -5,16 +5,19 @@
 // https://docs.bsky.app/docs/api/app-bsky-actor-get-profiles, .../app-bsky-feed-get-posts
 import Type, { type Static } from 'typebox';
 import {
-  found, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
+  notFound, type CollectionOutcome, type ResourceRef,
 } from '../../model.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
-import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
+import { reportedCounts } from '../reported.js';
+import { entryOf, isOutcome, refusal, type BatchAnswer, type StatusRules } from '../lookups.js';
+import { jsonBody, settle, unparsable } from '../upstream.js';
 
 /** The lexicons' maxLength for `actors` and `uris`. */
 export const maxActorsPerRequest = 25;
 
-const count = Type.Integer({ minimum: 0 });
+// The lexicons make every count optional (docs/platforms.md, "Missing fields").
+const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const profileSchema = Type.Object({
   did: Type.String(),
   handle: Type.String(),
@@ -29,8 +32,10 @@ const postsBody = jsonBody(Type.Object({ posts: Type.Array(postSchema) }));
 type Profile = Static<typeof profileSchema>;
 type Post = Static<typeof postSchema>;
 
-/** One upstream call's answer: what it returned by key, or the outcome every ref of it shares. */
-type Answer<T> = { entries: Map<string, T> } | { refused: CollectionOutcome };
+/** What a call returned by key; a key left out of a well-formed answer does not exist (see above). */
+
+/** XRPC errors are `{"error": ..., "message": ...}`; 429 carries ratelimit-* headers, the reset in Unix seconds. */
+const statusRules: StatusRules = { notFoundStatuses: [], resetHeader: 'ratelimit-reset' };
 
 /** The at-URI of a post record; the AppView names posts by the author's DID. */
 const postUri = (did: string, recordKey: string) => `at://${did}/app.bsky.feed.post/${recordKey}`;
@@ -38,19 +43,17 @@ const postUri = (did: string, recordKey: string) => `at://${did}/app.bsky.feed.p
 export function createBlueskyCollector(context: CollectorContext): Collector {
   const headers = { accept: 'application/json', 'user-agent': 'datapoints' };
 
-  // XRPC errors are `{"error": ..., "message": ...}`; 429 carries ratelimit-* headers
-  // (draft-polli-ratelimit-headers), the reset in Unix seconds.
   const call = async <T>(
     method: string,
     params: URLSearchParams,
     signal: AbortSignal,
     read: (body: string) => Map<string, T> | undefined,
-  ): Promise<Answer<T>> => {
+  ): Promise<BatchAnswer<T>> => {
     const response = await context.http.get(`${context.baseUrl}/xrpc/${method}?${params}`, headers, signal);
-    if (response.status === 429) return { refused: rateLimited(retryAtOf(response, context.now(), 'ratelimit-reset')) };
-    if (response.status !== 200) return { refused: unexpectedStatus(response) };
-    const entries = read(response.body);
-    return entries ? { entries } : { refused: unparsable };
+    const refused = refusal(response, statusRules, context.now());
+    if (refused) return { refused };
+    const byKey = read(response.body);
+    return byKey ? { byKey } : { refused: unparsable };
   };
 
   const fetchProfiles = (handles: readonly string[], signal: AbortSignal) =>
@@ -59,46 +62,39 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
       return parsed && new Map(parsed.profiles.map((profile) => [profile.handle.toLowerCase(), profile]));
     });
 
-  const fetchPosts = async (postRefs: readonly ResourceRef[], profiles: Answer<Profile>, signal: AbortSignal): Promise<Answer<Post>> => {
+  const fetchPosts = async (postRefs: readonly ResourceRef[], profiles: BatchAnswer<Profile>, signal: AbortSignal): Promise<BatchAnswer<Post>> => {
     if ('refused' in profiles) return profiles;
     const uris = postRefs.flatMap((ref) => {
-      const author = profiles.entries.get(handlePart(ref.identifier));
-      return author ? [postUri(author.did, idPart(ref.identifier))] : [];
+      const author = entryOf(profiles, handlePart(ref.identifier), notFound);
+      return isOutcome(author) ? [] : [postUri(author.did, idPart(ref.identifier))];
     });
-    if (uris.length === 0) return { entries: new Map() };
+    if (uris.length === 0) return { byKey: new Map() };
     return call<Post>('app.bsky.feed.getPosts', new URLSearchParams(uris.map((uri) => ['uris', uri])), signal, (body) => {
       const parsed = postsBody.parse(body);
       return parsed && new Map(parsed.posts.map((post) => [post.uri, post]));
     });
   };
 
-  const accountOutcome = (ref: ResourceRef, profiles: Answer<Profile>): CollectionOutcome => {
-    if ('refused' in profiles) return profiles.refused;
-    const profile = profiles.entries.get(ref.identifier);
-    if (!profile) return notFound;
-    return found({
-      metrics: {
-        followers: { value: profile.followersCount, semantic: 'followers' },
-        following: { value: profile.followsCount, semantic: 'following' },
-        posts: { value: profile.postsCount, semantic: 'posts' },
-      },
+  const accountOutcome = (ref: ResourceRef, profiles: BatchAnswer<Profile>): CollectionOutcome => {
+    const profile = entryOf(profiles, ref.identifier, notFound);
+    if (isOutcome(profile)) return profile;
+    return reportedCounts({
+      followers: [profile.followersCount, 'followers'],
+      following: [profile.followsCount, 'following'],
+      posts: [profile.postsCount, 'posts'],
     });
   };
 
-  const postOutcome = (ref: ResourceRef, profiles: Answer<Profile>, posts: Answer<Post>): CollectionOutcome => {
-    if ('refused' in profiles) return profiles.refused;
-    const author = profiles.entries.get(handlePart(ref.identifier));
-    if (!author) return notFound;
-    if ('refused' in posts) return posts.refused;
-    const post = posts.entries.get(postUri(author.did, idPart(ref.identifier)));
-    if (!post) return notFound;
-    return found({
-      metrics: {
-        // decisions 5: Bluesky reports no view counts.
-        views: { value: null, semantic: 'views' },
-        likes: { value: post.likeCount, semantic: 'likes' },
-        reposts: { value: post.repostCount, semantic: 'reposts' },
-      },
+  const postOutcome = (ref: ResourceRef, profiles: BatchAnswer<Profile>, posts: BatchAnswer<Post>): CollectionOutcome => {
+    const author = entryOf(profiles, handlePart(ref.identifier), notFound);
+    if (isOutcome(author)) return author;
+    const post = entryOf(posts, postUri(author.did, idPart(ref.identifier)), notFound);
+    if (isOutcome(post)) return post;
+    return reportedCounts({
+      // decisions 5: Bluesky reports no view counts.
+      views: [null, 'views'],
+      likes: [post.likeCount, 'likes'],
+      reposts: [post.repostCount, 'reposts'],
     });
   };
 
@@ -112,7 +108,7 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
       const handles = [...new Set(refs.map((ref) => handlePart(ref.identifier)))];
       const profiles = fetchProfiles(handles, signal);
       const postRefs = refs.filter((ref) => ref.type === 'post');
-      let posts: Promise<Answer<Post>> | undefined;
+      let posts: Promise<BatchAnswer<Post>> | undefined;
       const postsOnce = () => (posts ??= profiles.then((answer) => fetchPosts(postRefs, answer, signal)));
       return Promise.all(refs.map((ref) => settle(async () =>
         ref.type === 'post' ? postOutcome(ref, await profiles, await postsOnce()) : accountOutcome(ref, await profiles))));

@@ -3,7 +3,9 @@
 // ratelimit-* headers. Emulated accounts get `did:web:<handle>` DIDs (a real DID method) so a
 // getPosts at-URI names its author's handle back, which the post lookup needs.
 import type { EmulatedResource, EmulatorContext, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
-import { maxActorsPerRequest } from './collector.js';
+
+/** The lexicons' own maxLength of `actors` and `uris`, stated here so a wrong limit in the collector shows. */
+const lexiconMaxLength = 25;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply => ({
   status,
@@ -55,7 +57,7 @@ function profileView(handle: string, resource: EmulatedResource) {
 
 function getProfiles(actors: readonly string[], context: EmulatorContext): EmulatorReply {
   if (actors.length === 0) return invalidRequest('Error: Params must have the property "actors"');
-  if (actors.length > maxActorsPerRequest) return invalidRequest(`Error: actors must not have more than ${maxActorsPerRequest} elements`);
+  if (actors.length > lexiconMaxLength) return invalidRequest(`Error: actors must not have more than ${lexiconMaxLength} elements`);
   const looked = actors.map((actor) => ({ handle: actor.toLowerCase(), resource: context.lookup('account', actor) }));
   const refused = refusal(looked.map(({ resource }) => resource), context.now);
   if (refused) return refused;
@@ -66,7 +68,7 @@ function getProfiles(actors: readonly string[], context: EmulatorContext): Emula
 
 function getPosts(uris: readonly string[], context: EmulatorContext): EmulatorReply {
   if (uris.length === 0) return invalidRequest('Error: Params must have the property "uris"');
-  if (uris.length > maxActorsPerRequest) return invalidRequest(`Error: uris must not have more than ${maxActorsPerRequest} elements`);
+  if (uris.length > lexiconMaxLength) return invalidRequest(`Error: uris must not have more than ${lexiconMaxLength} elements`);
   const looked = [];
   for (const [index, uri] of uris.entries()) {
     if (!uri.startsWith('at://')) return invalidRequest(`Error: uris/${index} must be a valid at-uri`);
@@ -92,7 +94,7 @@ function getPosts(uris: readonly string[], context: EmulatorContext): EmulatorRe
   return json(200, { posts });
 }
 
-export const blueskyEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     switch (request.path) {
       case '/xrpc/app.bsky.actor.getProfiles': return getProfiles(request.query.getAll('actors'), context);

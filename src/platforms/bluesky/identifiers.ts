@@ -14,16 +14,24 @@ const tid = '[234567a-j][234567a-z]{12}';
 
 export const blueskyAccount: IdentifierRule = {
   pattern: new RegExp(`^${handle}$`),
+  minLength: 3,
   maxLength: 253,
+  allowedCharacter: /[A-Za-z0-9.-]/,
+  syntax: "a full domain name (e.g. alice.bsky.social): labels of letters, digits and '-' joined by '.'",
   hint: `${accountHint} (the full handle, e.g. alice.bsky.social)`,
   normalize: lowerCase,
   namePart: (normalized) => normalized,
+  examples: { valid: 'alice.bsky.social', missing: 'missing.bsky.social', flaky: 'flaky.bsky.social', invalid: ['https://bsky.app/profile/alice.bsky.social', 'alice'] },
 };
 
 export const blueskyPost: IdentifierRule = {
   pattern: new RegExp(`^${handle}:${tid}$`),
+  minLength: 17,
   maxLength: 253 + 1 + 13,
+  allowedCharacter: /[A-Za-z0-9.:-]/,
+  syntax: "'<handle>:<post_id>', the post id being the 13 characters after /post/ in its address",
   hint: postHint('<handle>:<post_id>'),
   normalize: lowerHandlePart,
   namePart: handlePart,
+  examples: { valid: 'alice.bsky.social:3jwdwj2ctlk26', missing: 'missing.bsky.social:3jwdwj2ctlk26', flaky: 'flaky.bsky.social:3jwdwj2ctlk26', invalid: ['https://bsky.app/profile/alice.bsky.social/post/3jwdwj2ctlk26', 'alice.bsky.social/3jwdwj2ctlk26'] },
 };

@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createBlueskyCollector } from './collector.js';
-import { blueskyEmulator } from './emulator.js';
 import { blueskyAccount, blueskyPost } from './identifiers.js';
 
-export const bluesky: PlatformDefinition = {
+export const bluesky: PlatformDefinition<'bluesky'> = {
   code: 'bluesky',
   identifiers: { account: blueskyAccount, post: blueskyPost },
   realBaseUrl: 'https://public.api.bsky.app',
@@ -14,5 +13,4 @@ export const bluesky: PlatformDefinition = {
   // one or two calls, so 240 collections a minute stay well below it.
   budget: { concurrency: 4, perMinute: 240 },
   createCollector: createBlueskyCollector,
-  emulator: blueskyEmulator,
 };

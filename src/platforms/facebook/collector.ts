@@ -5,9 +5,8 @@ import Type from 'typebox';
 import { failed, found, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { jsonBody, settle, unparsable } from '../upstream.js';
-import { graphFailure, graphOutcome, isUnknownObject, type GraphError } from './graphApi.js';
+import { facebookGraphVersion, graphFailure, graphOutcome, isUnknownObject, type GraphError } from '../metaGraph/api.js';
 
-export const facebookGraphVersion = 'v23.0';
 const maxIdsPerRequest = 50;
 
 const page = Type.Object({ fan_count: Type.Integer({ minimum: 0 }) });

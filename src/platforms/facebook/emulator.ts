@@ -2,7 +2,7 @@
 // multi-id form GET /v{n}/?ids=a,b&fields=..., with the Graph's 803 answer for unknown
 // aliases, its code-4 throttling answer and the code-104 answer to a missing token.
 import type { EmulatedResource, PlatformEmulator } from '../../emulator/types.js';
-import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from './graphReplies.js';
+import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../metaGraph/replies.js';
 
 const pagePath = /^\/v\d+\.\d+\/([^/]*)$/;
 
@@ -25,7 +25,7 @@ const missingAliasesReply = (aliases: readonly string[]) =>
     code: 803,
   });
 
-export const facebookEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     const match = pagePath.exec(request.path);
     if (!match) return undefined;

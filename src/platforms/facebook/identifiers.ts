@@ -6,8 +6,12 @@ import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 
 export const facebookPage: IdentifierRule = {
   pattern: /^[A-Za-z0-9][A-Za-z0-9.]{3,48}[A-Za-z0-9]$/,
+  minLength: 5,
   maxLength: 50,
+  allowedCharacter: /[A-Za-z0-9.]/,
+  syntax: "letters, digits and '.', starting and ending with a letter or digit",
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'nasagov', missing: 'missing.page', flaky: 'flaky.page', invalid: ['https://facebook.com/nasagov', 'nasa'] },
 };

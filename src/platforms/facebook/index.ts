@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createFacebookCollector } from './collector.js';
-import { facebookEmulator } from './emulator.js';
 import { facebookPage } from './identifiers.js';
 
-export const facebook: PlatformDefinition = {
+export const facebook: PlatformDefinition<'facebook'> = {
   code: 'facebook',
   identifiers: { account: facebookPage },
   realBaseUrl: 'https://graph.facebook.com',
@@ -14,5 +13,4 @@ export const facebook: PlatformDefinition = {
   // below it, and each call carries up to 50 pages.
   budget: { concurrency: 2, perMinute: 3 },
   createCollector: createFacebookCollector,
-  emulator: facebookEmulator,
 };

@@ -24,7 +24,7 @@ const rateLimitReply = (now: number) =>
 /** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
 const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"login":"' };
 
-export const githubEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     const user = /^\/users\/([^/]+)$/.exec(request.path);
     const repo = /^\/repos\/([^/]+)\/([^/]+)$/.exec(request.path);

@@ -9,16 +9,24 @@ const repository = '(?!\\.{1,2}$)[A-Za-z0-9._-]{1,100}';
 
 export const githubAccount: IdentifierRule = {
   pattern: new RegExp(`^${login}$`),
+  minLength: 1,
   maxLength: 39,
+  allowedCharacter: /[A-Za-z0-9-]/,
+  syntax: "letters, digits and '-', not starting or ending with '-'",
   hint: accountHint,
   normalize: lowerCase,
   namePart: (normalized) => normalized,
+  examples: { valid: 'octocat', missing: 'missing-user', flaky: 'flaky-user', invalid: ['https://github.com/octocat', '-octocat'] },
 };
 
 export const githubRepository: IdentifierRule = {
   pattern: new RegExp(`^${login}:${repository}$`),
+  minLength: 3,
   maxLength: 140,
+  allowedCharacter: /[A-Za-z0-9._:-]/,
+  syntax: "'<owner>:<repository>', the owner of letters, digits and '-', the repository of letters, digits, '.', '_' and '-'",
   hint: postHint('<owner>:<repository>'),
   normalize: lowerCase,
   namePart: handlePart,
+  examples: { valid: 'octocat:hello-world', missing: 'missing-user:hello-world', flaky: 'flaky-user:hello-world', invalid: ['octocat/hello-world', 'octocat:..'] },
 };

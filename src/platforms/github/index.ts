@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createGithubCollector } from './collector.js';
-import { githubEmulator } from './emulator.js';
 import { githubAccount, githubRepository } from './identifiers.js';
 
-export const github: PlatformDefinition = {
+export const github: PlatformDefinition<'github'> = {
   code: 'github',
   // decisions 2: repositories are github's posts.
   identifiers: { account: githubAccount, post: githubRepository },
@@ -13,5 +12,4 @@ export const github: PlatformDefinition = {
   optionalCredentials: ['GITHUB_TOKEN'],
   budget: { concurrency: 4, perMinute: 80 },
   createCollector: createGithubCollector,
-  emulator: githubEmulator,
 };

@@ -2,7 +2,7 @@
 // `fields` expression, the discovered account's counts, and the Graph's own error answers
 // (110/2207013 for an unknown username, code 4 when throttled, 104 without a token).
 import type { PlatformEmulator } from '../../emulator/types.js';
-import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../facebook/graphReplies.js';
+import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../metaGraph/replies.js';
 
 const ownAccountPath = /^\/v\d+\.\d+\/([^/]+)$/;
 const discoveryField = /^business_discovery\.username\(([^)]*)\)\{([a-z_,]*)\}$/;
@@ -17,7 +17,7 @@ const unknownUserReply = (username: string) =>
     error_user_msg: `The user with username: ${username} cannot be found.`,
   });
 
-export const instagramEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     const path = ownAccountPath.exec(request.path);
     if (!path) return undefined;

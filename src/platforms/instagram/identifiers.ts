@@ -5,8 +5,12 @@ import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 
 export const instagramAccount: IdentifierRule = {
   pattern: /^(?!\.)(?!.*\.\.)[A-Za-z0-9._]{1,30}(?<!\.)$/,
+  minLength: 1,
   maxLength: 30,
+  allowedCharacter: /[A-Za-z0-9._]/,
+  syntax: "letters, digits, '.' and '_', without a '.' at either end or two in a row",
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'natgeo', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://instagram.com/natgeo', 'nat..geo'] },
 };

@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createInstagramCollector } from './collector.js';
-import { instagramEmulator } from './emulator.js';
 import { instagramAccount } from './identifiers.js';
 
-export const instagram: PlatformDefinition = {
+export const instagram: PlatformDefinition<'instagram'> = {
   code: 'instagram',
   identifiers: { account: instagramAccount },
   realBaseUrl: 'https://graph.facebook.com',
@@ -13,5 +12,4 @@ export const instagram: PlatformDefinition = {
   // Graph API platform rate limit: 200 calls per hour per app user; 3 a minute stays below it.
   budget: { concurrency: 2, perMinute: 3 },
   createCollector: createInstagramCollector,
-  emulator: instagramEmulator,
 };

@@ -3,11 +3,12 @@
 // "<Name> | 12,345 followers on LinkedIn. <tagline>". People (https://www.linkedin.com/in/<name>/):
 // the JSON-LD Person's interactionStatistic (FollowAction) userInteractionCount.
 import Type from 'typebox';
-import { failed, found, notFound, rateLimited, type CollectionOutcome, type ResourceRef } from '../../model.js';
+import { failed, found, type CollectionOutcome, type ResourceRef } from '../../model.js';
+import { oneAtATime, refusal, type StatusRules } from '../lookups.js';
 import { expandCount } from '../counts.js';
 import { header, type UpstreamResponse } from '../http.js';
 import type { Collector, CollectorContext } from '../types.js';
-import { jsonBody, retryAtOf, scriptText, settle, unexpectedStatus, unparsable } from '../upstream.js';
+import { jsonBody, scriptText, unparsable } from '../upstream.js';
 
 const interactionCounter = Type.Object({ interactionType: Type.String(), userInteractionCount: Type.Integer({ minimum: 0 }) });
 const linkedData = jsonBody(
@@ -74,6 +75,12 @@ const followersFound = (followers: number): CollectionOutcome =>
     },
   });
 
+// 999 is LinkedIn's bot-block answer: a refusal to come back from later, never not_found.
+const statusRules: StatusRules = {
+  notFoundStatuses: [404],
+  isRateLimited: (response) => response.status === 999 || response.status === 429,
+};
+
 export function createLinkedinCollector(context: CollectorContext): Collector {
   const headers = {
     accept: 'text/html,application/xhtml+xml',
@@ -111,21 +118,13 @@ export function createLinkedinCollector(context: CollectorContext): Collector {
     return failed(`linkedin redirected to ${location ?? 'no location'}`);
   }
 
-  const collectOne = (ref: ResourceRef, signal: AbortSignal) =>
-    settle(async () => {
-      const response = await fetchPage(pageUrl(ref), signal);
-      // 999 is LinkedIn's bot-block answer: a refusal to come back from later, never not_found.
-      if (response.status === 999 || response.status === 429) return rateLimited(retryAtOf(response, context.now()));
-      if (response.status === 404) return notFound;
-      if (response.status >= 300 && response.status < 400) return redirected(response);
-      if (response.status !== 200) return unexpectedStatus(response);
-      const followers = ref.type === 'organization' ? companyFollowers(response.body) : personFollowers(response.body);
-      return followers === undefined ? unparsable : followersFound(followers);
-    });
-
   // One page per company or person: there is nothing to batch.
-  return {
-    maxBatch: 1,
-    collect: (refs, signal) => Promise.all(refs.map((ref) => collectOne(ref, signal))),
-  };
+  return oneAtATime(async (ref, signal) => {
+    const response = await fetchPage(pageUrl(ref), signal);
+    if (response.status >= 300 && response.status < 400) return redirected(response);
+    const refused = refusal(response, statusRules, context.now());
+    if (refused) return refused;
+    const followers = ref.type === 'organization' ? companyFollowers(response.body) : personFollowers(response.body);
+    return followers === undefined ? unparsable : followersFound(followers);
+  });
 }

@@ -59,7 +59,7 @@ const botBlock: EmulatorReply = {
   body: '<html><head><script type="text/javascript">window.onload = function() { window.location.href = "https://" + location.host + "/authwall?trk=bf&trkInfo=bf&sessionRedirect=" + encodeURIComponent(window.location.href); }</script></head></html>',
 };
 
-export const linkedinEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     const company = companyPath.exec(request.path);
     const profile = profilePath.exec(request.path);

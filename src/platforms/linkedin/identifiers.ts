@@ -9,16 +9,24 @@ import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 
 export const linkedinCompany: IdentifierRule = {
   pattern: /^[A-Za-z0-9](?:[A-Za-z0-9_.&-]{0,98}[A-Za-z0-9])?$/,
+  minLength: 1,
   maxLength: 100,
+  allowedCharacter: /[A-Za-z0-9_.&-]/,
+  syntax: "letters, digits, '-', '_', '.' and '&', starting and ending with a letter or digit",
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'microsoft', missing: 'missing-company', flaky: 'flaky-company', invalid: ['https://www.linkedin.com/company/microsoft/', 'company/microsoft'] },
 };
 
 export const linkedinProfile: IdentifierRule = {
   pattern: /^[A-Za-z0-9][A-Za-z0-9-]{1,98}[A-Za-z0-9]$/,
+  minLength: 3,
   maxLength: 100,
+  allowedCharacter: /[A-Za-z0-9-]/,
+  syntax: "letters, digits and '-', starting and ending with a letter or digit",
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'satya-nadella', missing: 'missing-person', flaky: 'flaky-person', invalid: ['https://www.linkedin.com/in/satya-nadella/', 'in/satya-nadella'] },
 };

@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createLinkedinCollector } from './collector.js';
-import { linkedinEmulator } from './emulator.js';
 import { linkedinCompany, linkedinProfile } from './identifiers.js';
 
-export const linkedin: PlatformDefinition = {
+export const linkedin: PlatformDefinition<'linkedin'> = {
   code: 'linkedin',
   // service-spec 2.2: people under /in/ are accounts, companies under /company/ organizations.
   identifiers: { account: linkedinProfile, organization: linkedinCompany },
@@ -15,5 +14,4 @@ export const linkedin: PlatformDefinition = {
   // 999; one page at a time, 4 a minute, keeps well under that.
   budget: { concurrency: 1, perMinute: 4 },
   createCollector: createLinkedinCollector,
-  emulator: linkedinEmulator,
 };

@@ -1,15 +1,21 @@
-// Threads API (graph.threads.net). Accounts: the Profile Discovery lookup
+// Threads. Accounts: the Threads API's Profile Discovery lookup
 // GET /v1.0/profile_lookup?username=<name>&fields=follower_count
-// (https://developers.facebook.com/docs/threads/threads-profiles). Posts: the author is
-// looked up the same way, then GET /v1.0/{media-id}/insights?metric=likes,reposts
-// (https://developers.facebook.com/docs/threads/insights), which Meta answers only for
-// posts of the token's own account.
+// (https://developers.facebook.com/docs/threads/threads-profiles). Posts named by their code
+// (`<handle>:<code>`, any public account): the public post page
+// www.threads.net/@<handle>/post/<code> (postPage.ts). Posts named by their API media id
+// (`<handle>:<media_id>`): the author is looked up first, then
+// GET /v1.0/{media-id}/insights?metric=likes,reposts, which Meta answers only for posts of
+// the token's own account. docs/platforms.md, "threads".
 import Type from 'typebox';
-import { found, type CollectionOutcome, type ResourceRef } from '../../model.js';
+import { found, notFound, type CollectionOutcome, type ResourceRef } from '../../model.js';
+import { oneAtATime, refusal } from '../lookups.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
-import { jsonBody, settle, unparsable } from '../upstream.js';
-import { graphFailure, graphOutcome, isUnknownObject } from '../facebook/graphApi.js';
+import { reportedCounts } from '../reported.js';
+import { jsonBody, unparsable } from '../upstream.js';
+import { isMediaId } from './identifiers.js';
+import { postOnPage } from './postPage.js';
+import { graphFailure, graphOutcome, isUnknownObject } from '../metaGraph/api.js';
 
 export const threadsApiVersion = 'v1.0';
 
@@ -36,6 +42,32 @@ export function createThreadsCollector(context: CollectorContext): Collector {
     return profileBody.parse(response.body)?.follower_count ?? unparsable;
   };
 
+  const pageHeaders = {
+    accept: 'text/html,application/xhtml+xml',
+    'accept-language': 'en-US,en;q=0.9',
+    'user-agent': 'Mozilla/5.0 (compatible; datapoints)',
+  };
+
+  /** A post of any public account, read from its public page; no token involved. */
+  const collectPostPage = async (ref: ResourceRef, signal: AbortSignal): Promise<CollectionOutcome> => {
+    const handle = handlePart(ref.identifier);
+    const code = idPart(ref.identifier);
+    const url = `${context.origins.page}/@${encodeURIComponent(handle)}/post/${encodeURIComponent(code)}`;
+    const response = await context.http.get(url, pageHeaders, signal);
+    const refused = refusal(response, { notFoundStatuses: [404] }, context.now());
+    if (refused) return refused;
+    // A page without the post (a login wall, a changed layout) is a failure, never not_found.
+    const post = postOnPage(response.body, code);
+    if (!post) return unparsable;
+    // A code under another author's handle is not the post the caller named.
+    if (post.user && post.user.username.toLowerCase() !== handle) return notFound;
+    return reportedCounts({
+      views: [null, 'views'],
+      likes: [post.like_count, 'likes'],
+      reposts: [post.text_post_app_info?.repost_count, 'reposts'],
+    });
+  };
+
   // Threads reports no following or post totals for a profile, and decisions 5 has no views
   // on threads posts: present, value null.
   const collectAccount = async (ref: ResourceRef, signal: AbortSignal): Promise<CollectionOutcome> => {
@@ -58,22 +90,17 @@ export function createThreadsCollector(context: CollectorContext): Collector {
     const response = await get(`${encodeURIComponent(idPart(ref.identifier))}/insights?metric=likes,reposts`, signal);
       return graphOutcome(response, context.now(), isUnknownObject, (body) => {
       const data = insightsBody.parse(body)?.data;
-      const likes = data && metricValue(data, 'likes');
-      const reposts = data && metricValue(data, 'reposts');
-      if (likes === undefined || reposts === undefined) return unparsable;
-      return found({
-        metrics: {
-          views: { value: null, semantic: 'views' },
-          likes: { value: likes, semantic: 'likes' },
-          reposts: { value: reposts, semantic: 'reposts' },
-        },
+      if (!data) return unparsable;
+      return reportedCounts({
+        views: [null, 'views'],
+        likes: [metricValue(data, 'likes'), 'likes'],
+        reposts: [metricValue(data, 'reposts'), 'reposts'],
       });
     });
   };
 
-  return {
-    maxBatch: 1,
-    collect: (refs, signal) =>
-      Promise.all(refs.map((ref) => settle(() => (ref.type === 'post' ? collectPost(ref, signal) : collectAccount(ref, signal))))),
-  };
+  return oneAtATime((ref, signal) => {
+    if (ref.type !== 'post') return collectAccount(ref, signal);
+    return isMediaId(ref.identifier) ? collectPost(ref, signal) : collectPostPage(ref, signal);
+  });
 }

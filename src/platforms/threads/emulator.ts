@@ -1,10 +1,12 @@
-// The Threads API as the emulator speaks it: GET /v1.0/profile_lookup?username=&fields= and
-// GET /v1.0/{media-id}/insights?metric=, with the Graph family's error answers (100/33 for
-// an object that does not exist, code 4 when throttled, 104 without a token).
-import type { EmulatedResource, PlatformEmulator } from '../../emulator/types.js';
-import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../facebook/graphReplies.js';
+// Threads as the emulator speaks it: the API's GET /v1.0/profile_lookup?username=&fields=
+// and GET /v1.0/{media-id}/insights?metric=, with the Graph family's error answers (100/33
+// for an object that does not exist, code 4 when throttled, 104 without a token), and the
+// public post page /@<handle>/post/<code>.
+import type { EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../metaGraph/replies.js';
 
 const profileLookupPath = /^\/v\d+\.\d+\/profile_lookup$/;
+const postPagePath = /^\/@([^/]+)\/post\/([^/]+)$/;
 const insightsPath = /^\/v\d+\.\d+\/(\d+)\/insights$/;
 
 /**
@@ -70,8 +72,51 @@ function insightsReply(mediaId: string, resource: EmulatedResource, metrics: rea
   }
 }
 
-export const threadsEmulator: PlatformEmulator = {
+const html = (status: number, body: string, headers: Record<string, string> = {}): EmulatorReply => ({
+  status,
+  headers: { 'content-type': 'text/html; charset="utf-8"', ...headers },
+  body,
+});
+
+/**
+ * The public post page as a logged-out reader gets it: the post nested in the page's JSON
+ * data blocks, several levels down, beside unrelated blocks. A post whose name makes it
+ * missing gets the 404 page; a throttled reader a 429; `malformed` the login wall without data.
+ */
+function postPageReply(handle: string, code: string, resource: EmulatedResource): EmulatorReply {
+  const { counts } = resource;
+  switch (resource.mode) {
+    case 'missing': return html(404, '<!DOCTYPE html><html><head><title>Threads</title></head><body>Sorry, this page isn\'t available.</body></html>');
+    case 'ratelimit': return html(429, '<!DOCTYPE html><html><body>Too many requests</body></html>', { 'retry-after': '120' });
+    case 'malformed': return html(200, '<!DOCTYPE html><html><head><title>Log in • Threads</title></head><body><form action="/login"></form></body></html>');
+    case 'normal': {
+      const post = {
+        pk: String(3_000_000_000_000_000_000n + BigInt(counts.following)),
+        code,
+        user: { username: handle, is_verified: counts.verified },
+        caption: { text: 'emulated post' },
+        like_count: counts.likes,
+        text_post_app_info: { direct_reply_count: counts.following, repost_count: counts.reposts, quote_count: counts.posts },
+      };
+      const data = { require: [['ScheduledServerJS', 'handle', null, [{ __bbox: { result: { data: { data: { edges: [{ node: { thread_items: [{ post }] } }] } } } } }]]] };
+      return html(200, [
+        '<!DOCTYPE html><html><head><title>Threads</title>',
+        '<script type="application/json" data-content-len="19" data-sjs>{"require":[["Bootloader"]]}</script>',
+        `<script type="application/json" data-sjs>${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`,
+        '</head><body></body></html>',
+      ].join(''));
+    }
+  }
+}
+
+export const emulator: PlatformEmulator = {
   handle(request, context) {
+    const page = postPagePath.exec(request.path);
+    if (page) {
+      const handle = decodeURIComponent(page[1]!);
+      const code = decodeURIComponent(page[2]!);
+      return postPageReply(handle, code, context.lookup('post', `${handle}:${code}`));
+    }
     const insights = insightsPath.exec(request.path);
     if (!insights && !profileLookupPath.test(request.path)) return undefined;
     if (!request.query.get('access_token')) return graphMissingTokenReply;

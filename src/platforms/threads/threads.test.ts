@@ -1,25 +1,27 @@
 import t from 'tap';
-import { threadsAccount, threadsPost } from './identifiers.js';
-import { emulatedCounts } from '../../emulator/counts.js';
+import { isMediaId, threadsAccount, threadsPost } from './identifiers.js';
 import type { ResourceRef } from '../../model.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, inOneHour, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string) => ({ platform: 'threads' as const, type: 'account' as const, identifier });
 const post = (identifier: string) => ({ platform: 'threads' as const, type: 'post' as const, identifier });
 const accountFound = (followers: number) =>
   foundOutcome({ followers: [followers, 'followers'], following: [null, 'following'], posts: [null, 'posts'] });
-const postFound = (likes: number, reposts: number) =>
+const postFound = (likes: number | null, reposts: number | null) =>
   foundOutcome({ views: [null, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'] });
 
 t.test('threads identifiers - usernames and <handle>:<media_id> posts', async (t) => {
   for (const ok of ['zuck', 'Mosseri', 'a.b_c', 'x'.repeat(30)]) t.ok(threadsAccount.pattern.test(ok), ok);
   for (const bad of ['.zuck', 'zuck.', 'z..uck', 'zu-ck', 'x'.repeat(31), '@zuck', 'zuck:1', 'https://www.threads.net/@zuck', ''])
     t.notOk(threadsAccount.pattern.test(bad), bad);
-  for (const ok of ['zuck:18050206876707110', 'a.b:1']) t.ok(threadsPost.pattern.test(ok), ok);
-  for (const bad of ['zuck', '18050206876707110', 'zuck:', 'zuck:C8ZqKpYt7xY', 'z..uck:1', '.zuck:1', 'zuck:1:2', 'zuck/post/1'])
+  for (const ok of ['zuck:18050206876707110', 'a.b:1', 'zuck:C8ZqKpYt7xY', 'zuck:DA-_x1']) t.ok(threadsPost.pattern.test(ok), ok);
+  for (const bad of ['zuck', '18050206876707110', 'zuck:', 'z..uck:1', '.zuck:1', 'zuck:1:2', 'zuck/post/1', 'zuck:C8Zq.Kp', 'zuck:post/C8ZqKpYt7xY'])
     t.notOk(threadsPost.pattern.test(bad), bad);
+  t.equal(threadsPost.normalize('Zuck:C8ZqKpYt7xY'), 'zuck:C8ZqKpYt7xY', 'the code keeps its case');
+  t.ok(isMediaId('zuck:18050206876707110'));
+  t.notOk(isMediaId('zuck:C8ZqKpYt7xY'));
   t.equal(threadsAccount.normalize('Zuck'), 'zuck');
   t.equal(threadsPost.normalize('Zuck:18050206876707110'), 'zuck:18050206876707110');
   t.equal(threadsPost.namePart('zuck:18050206876707110'), 'zuck');
@@ -37,6 +39,26 @@ t.test('threads collector - profile lookup and post insights in the real shapes'
     'https://threads.example/v1.0/profile_lookup?username=zuck&fields=follower_count&access_token=test-credential',
     'https://threads.example/v1.0/18050206876707110/insights?metric=likes,reposts&access_token=test-credential',
   ]);
+});
+
+t.test('threads collector - a post by its code, of any public account, from its public page; no token used', async (t) => {
+  const http = fixtureHttp([[/\/@zuck\/post\/C8ZqKpYt7xY$/, reply(200, fixture('threads', 'post-page.html'))]]);
+  const outcomes = await collectorWithFixtures('threads', http).collect([post('zuck:C8ZqKpYt7xY')], signal);
+  t.same(outcomes, [postFound(48211, 1733)]);
+  t.same(http.calls, ['https://page.threads.example/@zuck/post/C8ZqKpYt7xY']);
+});
+
+t.test('threads collector - post pages: missing, throttled, walled, other author', async (t) => {
+  const outcome = async (identifier: string, response: ReturnType<typeof reply>) =>
+    (await collectorWithFixtures('threads', fixtureHttp([[/./, response]])).collect([post(identifier)], signal))[0];
+  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(404, '<html>Sorry, this page isn\'t available.</html>')), { kind: 'notFound' });
+  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(429, '', { 'retry-after': '30' })), { kind: 'rateLimited', retryAt: fixedNow + 30_000 });
+  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(200, '<html><title>Log in</title><form action="/login"></form></html>')), unparsable,
+    'a login wall is a failure, never not_found');
+  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(302, '', { location: '/login' })), { kind: 'failed', reason: 'unexpected upstream status 302' });
+  t.same(await outcome('zuck:C8Zr00000AA', reply(200, fixture('threads', 'post-page.html'))), { kind: 'notFound' },
+    'a code found under another author is not the post named');
+  t.same(await outcome('zuck:ZZZZZZZZZZZ', reply(200, fixture('threads', 'post-page.html'))), unparsable, 'a page without the post named');
 });
 
 t.test('threads collector - maps errors of both steps to distinct outcomes', async (t) => {
@@ -58,35 +80,42 @@ t.test('threads collector - maps errors of both steps to distinct outcomes', asy
     reason: 'graph error 10: (#10) Application does not have permission for this action',
   });
   t.same(await insights(reply(200, '{"data":[]}')), unparsable);
-  t.same(await insights(reply(200, '{"data":[{"name":"likes","values":[{"value":3}]}]}')), unparsable);
+  // A metric left out of the answer is null; the one present is kept (docs/platforms.md, "Missing fields").
+  t.same(await insights(reply(200, '{"data":[{"name":"likes","values":[{"value":3}]}]}')), postFound(3, null));
   t.same(await insights(reply(200, '{"data":')), unparsable);
 });
 
 t.test('threads against the emulator - found, missing, flaky, faults', async (t) => {
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
-  const now = Date.now();
-  const zuck = await emulated.collect('threads', 'account', 'Zuck');
-  t.same(zuck, accountFound(emulatedCounts('threads', 'account', 'zuck', now).followers));
-  const postCounts = emulatedCounts('threads', 'post', 'me:18050206876707110', now);
-  const postOutcome = await emulated.collect('threads', 'post', 'zuck:18050206876707110');
-  t.same(postOutcome, postFound(postCounts.likes, postCounts.reposts));
-  t.same(await emulated.collect('threads', 'account', 'missing_user'), { kind: 'notFound' });
-  t.same(await emulated.collect('threads', 'post', 'missing_user:1'), { kind: 'notFound' });
-  t.same(await emulated.collect('threads', 'account', 'flaky_user'), { kind: 'failed', reason: 'unexpected upstream status 503' });
-  t.same(await emulated.collect('threads', 'post', 'flaky_user:1'), { kind: 'failed', reason: 'unexpected upstream status 503' });
+  const zuckFound = async () => {
+    const zuck = await inOneHour('threads', () => emulated.collect('threads', 'account', 'Zuck'));
+    t.same(zuck.result, accountFound(zuck.counts('account', 'zuck').followers));
+  };
+  const mediaFound = async () => {
+    const media = await inOneHour('threads', () => emulated.collect('threads', 'post', 'zuck:18050206876707110'));
+    const counts = media.counts('post', 'me:18050206876707110');
+    t.same(media.result, postFound(counts.likes, counts.reposts));
+  };
+  await zuckFound();
+  await mediaFound();
   emulated.emulator.world.setFault('threads', 'zuck', 'ratelimit');
   t.match(await emulated.collect('threads', 'account', 'zuck'), { kind: 'rateLimited' });
-  emulated.emulator.world.setFault('threads', 'zuck', 'malformed');
-  t.same(await emulated.collect('threads', 'account', 'zuck'), unparsable);
-  emulated.emulator.world.setFault('threads', 'zuck', 'notfound');
-  t.same(await emulated.collect('threads', 'account', 'zuck'), { kind: 'notFound' });
   emulated.emulator.world.setFault('threads', 'zuck', 'none');
+  // The media-id form: the author is looked up first, and media faults live under the token owner `me`.
+  t.same(await emulated.collect('threads', 'post', 'missing_user:1'), { kind: 'notFound' });
+  t.same(await emulated.collect('threads', 'post', 'flaky_user:1'), { kind: 'failed', reason: 'unexpected upstream status 503' });
   emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'notfound');
   t.same(await emulated.collect('threads', 'post', 'zuck:18050206876707110'), { kind: 'notFound' });
   emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'ratelimit');
   t.match(await emulated.collect('threads', 'post', 'zuck:18050206876707110'), { kind: 'rateLimited' });
   emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'none');
-  t.same(await emulated.collect('threads', 'account', 'zuck'), zuck);
-  t.same(await emulated.collect('threads', 'post', 'zuck:18050206876707110'), postOutcome);
+  const page = await inOneHour('threads', () => emulated.collect('threads', 'post', 'Zuck:C8ZqKpYt7xY'));
+  const pageCounts = page.counts('post', 'zuck:C8ZqKpYt7xY');
+  t.same(page.result, postFound(pageCounts.likes, pageCounts.reposts));
+  emulated.emulator.world.setFault('threads', 'zuck:C8ZqKpYt7xY', 'ratelimit');
+  t.match(await emulated.collect('threads', 'post', 'zuck:C8ZqKpYt7xY'), { kind: 'rateLimited' });
+  emulated.emulator.world.setFault('threads', 'zuck:C8ZqKpYt7xY', 'none');
+  await zuckFound();
+  await mediaFound();
 });

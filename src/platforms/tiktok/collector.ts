@@ -2,13 +2,16 @@
 // embeds its data as JSON in <script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">, where
 // __DEFAULT_SCOPE__["webapp.user-detail"] holds a statusCode and userInfo.stats.
 import Type from 'typebox';
-import { failed, found, notFound, rateLimited, type ResourceRef } from '../../model.js';
+import { failed, notFound } from '../../model.js';
+import { oneAtATime, refusal } from '../lookups.js';
 import type { Collector, CollectorContext } from '../types.js';
-import { jsonBody, retryAtOf, scriptText, settle, unexpectedStatus, unparsable } from '../upstream.js';
+import { reportedCounts } from '../reported.js';
+import { jsonBody, scriptText, unparsable } from '../upstream.js';
 
 export const rehydrationScript = 'id="__UNIVERSAL_DATA_FOR_REHYDRATION__"';
 
-const count = Type.Integer({ minimum: 0 });
+// Any count may be left out (docs/platforms.md, "Missing fields").
+const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const userDetail = jsonBody(
   Type.Object({
     __DEFAULT_SCOPE__: Type.Object({
@@ -33,30 +36,23 @@ export function createTiktokCollector(context: CollectorContext): Collector {
     'user-agent': 'Mozilla/5.0 (compatible; datapoints)',
   };
 
-  const collectOne = (ref: ResourceRef, signal: AbortSignal) =>
-    settle(async () => {
-      const response = await context.http.get(`${context.baseUrl}/@${encodeURIComponent(ref.identifier)}`, headers, signal);
-      if (response.status === 429) return rateLimited(retryAtOf(response, context.now()));
-      if (response.status !== 200) return unexpectedStatus(response);
-      // A page without the data script (a captcha or verify wall) is a failure, never not_found.
-      const detail = userDetail.parse(scriptText(response.body, rehydrationScript) ?? '')?.__DEFAULT_SCOPE__['webapp.user-detail'];
-      if (!detail) return unparsable;
-      if (missingUserCodes.has(detail.statusCode)) return notFound;
-      if (detail.statusCode !== 0) return failed(`tiktok user-detail statusCode ${detail.statusCode}`);
-      const stats = detail.userInfo?.stats;
-      if (!stats) return unparsable;
-      return found({
-        metrics: {
-          followers: { value: stats.followerCount, semantic: 'followers' },
-          following: { value: stats.followingCount, semantic: 'following' },
-          posts: { value: stats.videoCount, semantic: 'videos' },
-        },
-      });
-    });
-
   // One page per profile: there is nothing to batch.
-  return {
-    maxBatch: 1,
-    collect: (refs, signal) => Promise.all(refs.map((ref) => collectOne(ref, signal))),
-  };
+  return oneAtATime(async (ref, signal) => {
+    const response = await context.http.get(`${context.baseUrl}/@${encodeURIComponent(ref.identifier)}`, headers, signal);
+    // A missing user is answered 200 with a statusCode, so no status means not found.
+    const refused = refusal(response, { notFoundStatuses: [] }, context.now());
+    if (refused) return refused;
+    // A page without the data script (a captcha or verify wall) is a failure, never not_found.
+    const detail = userDetail.parse(scriptText(response.body, rehydrationScript) ?? '')?.__DEFAULT_SCOPE__['webapp.user-detail'];
+    if (!detail) return unparsable;
+    if (missingUserCodes.has(detail.statusCode)) return notFound;
+    if (detail.statusCode !== 0) return failed(`tiktok user-detail statusCode ${detail.statusCode}`);
+    const stats = detail.userInfo?.stats;
+    if (!stats) return unparsable;
+    return reportedCounts({
+      followers: [stats.followerCount, 'followers'],
+      following: [stats.followingCount, 'following'],
+      posts: [stats.videoCount, 'videos'],
+    });
+  });
 }

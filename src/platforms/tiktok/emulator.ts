@@ -49,7 +49,7 @@ function profilePage(name: string, counts: EmulatedCounts): string {
 const missingPage = () =>
   page('This account cannot be found | TikTok', "<p>Couldn't find this account</p>", { userInfo: {}, shareMeta: {}, statusCode: 10221, statusMsg: '' });
 
-export const tiktokEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     const match = profilePath.exec(request.path);
     if (!match) return undefined;

@@ -5,8 +5,12 @@ import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 
 export const tiktokAccount: IdentifierRule = {
   pattern: /^[A-Za-z0-9._]{1,23}[A-Za-z0-9_]$/,
+  minLength: 2,
   maxLength: 24,
+  allowedCharacter: /[A-Za-z0-9._]/,
+  syntax: "letters, digits, '_' and '.', not ending with '.'",
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'khaby.lame', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://www.tiktok.com/@khaby.lame', '@khaby.lame'] },
 };

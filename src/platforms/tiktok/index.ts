@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createTiktokCollector } from './collector.js';
-import { tiktokEmulator } from './emulator.js';
 import { tiktokAccount } from './identifiers.js';
 
-export const tiktok: PlatformDefinition = {
+export const tiktok: PlatformDefinition<'tiktok'> = {
   code: 'tiktok',
   identifiers: { account: tiktokAccount },
   realBaseUrl: 'https://www.tiktok.com',
@@ -14,5 +13,4 @@ export const tiktok: PlatformDefinition = {
   // walls; one page every 6 seconds, one at a time, stays clear of them.
   budget: { concurrency: 1, perMinute: 10 },
   createCollector: createTiktokCollector,
-  emulator: tiktokEmulator,
 };

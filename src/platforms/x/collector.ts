@@ -7,29 +7,32 @@
 // a tweet by someone else is not the post the caller named, so it is notFound.
 import Type, { type Static } from 'typebox';
 import {
-  failed, found, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
+  failed, notFound, type CollectionOutcome, type ResourceRef,
 } from '../../model.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
-import { jsonBody, retryAtOf, settle, unexpectedStatus, unparsable } from '../upstream.js';
+import { reportedCounts } from '../reported.js';
+import { isOutcome, refusal, type BatchAnswer, type StatusRules } from '../lookups.js';
+import { jsonBody, settle, unparsable } from '../upstream.js';
 import { snowflakeTime, viewCountingSince } from './identifiers.js';
 
 /** users/by and tweets take at most 100 usernames or ids. */
 export const maxLookupsPerRequest = 100;
 
-const count = Type.Integer({ minimum: 0 });
+const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const problems = Type.Optional(Type.Array(Type.Object({ value: Type.Optional(Type.String()), type: Type.String(), detail: Type.String() })));
+// Every count may be left out (docs/platforms.md, "Missing fields"); the ids are what the
+// answer is matched on, so those must be there.
 const userSchema = Type.Object({
   id: Type.String(),
   username: Type.String(),
-  verified: Type.Boolean(),
-  public_metrics: Type.Object({ followers_count: count, following_count: count, tweet_count: count }),
+  verified: Type.Optional(Type.Boolean()),
+  public_metrics: Type.Optional(Type.Object({ followers_count: count, following_count: count, tweet_count: count })),
 });
 const tweetSchema = Type.Object({
   id: Type.String(),
   author_id: Type.String(),
-  // impression_count is absent on posts from before view counting.
-  public_metrics: Type.Object({ like_count: count, retweet_count: count, impression_count: Type.Optional(count) }),
+  public_metrics: Type.Optional(Type.Object({ like_count: count, retweet_count: count, impression_count: count })),
 });
 const usersBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(userSchema)), errors: problems }));
 const tweetsBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(tweetSchema)), errors: problems }));
@@ -37,16 +40,22 @@ const tweetsBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(tweetSc
 type User = Static<typeof userSchema>;
 type Tweet = Static<typeof tweetSchema>;
 
+/**
+ * X counts views only from December 2022 on, and answers `impression_count: 0` for older
+ * posts: there a zero means "not counted" (null), while a positive count, which X's own
+ * sample shows for such posts, is a count and is kept. docs/platforms.md, "x".
+ */
+export function viewsOf(tweetId: string, impressions: number | undefined): number | null | undefined {
+  if (impressions === 0 && snowflakeTime(tweetId) < viewCountingSince) return null;
+  return impressions;
+}
+
 const notFoundProblem = 'https://api.twitter.com/2/problems/resource-not-found';
 
-/**
- * One lookup call's answer per requested key (lower-cased username or tweet id): the
- * resource, or its outcome (notFound, or failed with X's own detail, e.g. a suspended user);
- * or the outcome every key of the call shares.
- */
-type Answer<T> = { byKey: Map<string, T | CollectionOutcome> } | { refused: CollectionOutcome };
+/** A 429 carries x-rate-limit-reset in Unix seconds; X answers missing items inside a 200. */
+const statusRules: StatusRules = { notFoundStatuses: [], resetHeader: 'x-rate-limit-reset' };
 
-const isOutcome = <T extends object>(entry: T | CollectionOutcome): entry is CollectionOutcome => 'kind' in entry;
+/** Keys are lower-cased usernames or tweet ids; a per-item outcome is notFound or X's own detail (e.g. a suspended user). */
 
 export function createXCollector(context: CollectorContext): Collector {
   const headers = { accept: 'application/json', authorization: `Bearer ${context.credentials.X_BEARER_TOKEN ?? ''}` };
@@ -58,11 +67,10 @@ export function createXCollector(context: CollectorContext): Collector {
     keyOf: (item: T) => string,
     parse: (body: string) => { data?: T[]; errors?: Static<typeof problems> } | undefined,
     signal: AbortSignal,
-  ): Promise<Answer<T>> => {
+  ): Promise<BatchAnswer<T>> => {
     const response = await context.http.get(`${context.baseUrl}${path}?${new URLSearchParams(query)}`, headers, signal);
-    // A 429 carries x-rate-limit-reset in Unix seconds.
-    if (response.status === 429) return { refused: rateLimited(retryAtOf(response, context.now(), 'x-rate-limit-reset')) };
-    if (response.status !== 200) return { refused: unexpectedStatus(response) };
+    const refused = refusal(response, statusRules, context.now());
+    if (refused) return { refused };
     const body = parse(response.body);
     if (!body) return { refused: unparsable };
     const byKey = new Map<string, T | CollectionOutcome>();
@@ -79,7 +87,7 @@ export function createXCollector(context: CollectorContext): Collector {
     lookup<User>('/2/users/by', { usernames: usernames.join(','), 'user.fields': 'public_metrics,verified' },
       usernames, (user) => user.username.toLowerCase(), (body) => usersBody.parse(body), signal);
 
-  const fetchTweets = async (postRefs: readonly ResourceRef[], users: Answer<User>, signal: AbortSignal): Promise<Answer<Tweet>> => {
+  const fetchTweets = async (postRefs: readonly ResourceRef[], users: BatchAnswer<User>, signal: AbortSignal): Promise<BatchAnswer<Tweet>> => {
     if ('refused' in users) return users;
     const ids = [...new Set(postRefs.filter((ref) => !isOutcome(users.byKey.get(handlePart(ref.identifier))!)).map((ref) => idPart(ref.identifier)))];
     if (ids.length === 0) return { byKey: new Map() };
@@ -87,21 +95,19 @@ export function createXCollector(context: CollectorContext): Collector {
       ids, (tweet) => tweet.id, (body) => tweetsBody.parse(body), signal);
   };
 
-  const accountOutcome = (ref: ResourceRef, users: Answer<User>): CollectionOutcome => {
+  const accountOutcome = (ref: ResourceRef, users: BatchAnswer<User>): CollectionOutcome => {
     if ('refused' in users) return users.refused;
     const user = users.byKey.get(ref.identifier)!;
     if (isOutcome(user)) return user;
-    return found({
-      metrics: {
-        followers: { value: user.public_metrics.followers_count, semantic: 'followers' },
-        following: { value: user.public_metrics.following_count, semantic: 'following' },
-        posts: { value: user.public_metrics.tweet_count, semantic: 'posts' },
-      },
-      attributes: { verified: { value: user.verified, semantic: 'verified' } },
-    });
+    const metrics = user.public_metrics;
+    return reportedCounts({
+      followers: [metrics?.followers_count, 'followers'],
+      following: [metrics?.following_count, 'following'],
+      posts: [metrics?.tweet_count, 'posts'],
+    }, { verified: [user.verified, 'verified'] });
   };
 
-  const postOutcome = (ref: ResourceRef, users: Answer<User>, tweets: Answer<Tweet>): CollectionOutcome => {
+  const postOutcome = (ref: ResourceRef, users: BatchAnswer<User>, tweets: BatchAnswer<Tweet>): CollectionOutcome => {
     if ('refused' in users) return users.refused;
     const author = users.byKey.get(handlePart(ref.identifier))!;
     if (isOutcome(author)) return author;
@@ -109,15 +115,11 @@ export function createXCollector(context: CollectorContext): Collector {
     const tweet = tweets.byKey.get(idPart(ref.identifier))!;
     if (isOutcome(tweet)) return tweet;
     if (tweet.author_id !== author.id) return notFound;
-    const { like_count, retweet_count, impression_count } = tweet.public_metrics;
-    const viewsCounted = snowflakeTime(tweet.id) >= viewCountingSince;
-    return found({
-      metrics: {
-        // decisions 5: no views for posts from before view counting.
-        views: { value: viewsCounted ? impression_count ?? null : null, semantic: 'views' },
-        likes: { value: like_count, semantic: 'likes' },
-        reposts: { value: retweet_count, semantic: 'reposts' },
-      },
+    const metrics = tweet.public_metrics;
+    return reportedCounts({
+      views: [viewsOf(tweet.id, metrics?.impression_count), 'views'],
+      likes: [metrics?.like_count, 'likes'],
+      reposts: [metrics?.retweet_count, 'reposts'],
     });
   };
 
@@ -130,7 +132,7 @@ export function createXCollector(context: CollectorContext): Collector {
       // either becomes `failed` for each ref that waits on it.
       const users = fetchUsers([...new Set(refs.map((ref) => handlePart(ref.identifier)))], signal);
       const postRefs = refs.filter((ref) => ref.type === 'post');
-      let tweets: Promise<Answer<Tweet>> | undefined;
+      let tweets: Promise<BatchAnswer<Tweet>> | undefined;
       const tweetsOnce = () => (tweets ??= users.then((answer) => fetchTweets(postRefs, answer, signal)));
       return Promise.all(refs.map((ref) => settle(async () =>
         ref.type === 'post' ? postOutcome(ref, await users, await tweetsOnce()) : accountOutcome(ref, await users))));

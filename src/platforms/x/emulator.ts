@@ -10,8 +10,10 @@
 // per-post faults are looked up as `<emulatedAuthor>:<id>`. `missing*`, `flaky*` and `slow*`
 // handles still apply to posts through the users/by call that resolves the author.
 import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../../emulator/types.js';
-import { maxLookupsPerRequest } from './collector.js';
 import { snowflakeTime, viewCountingSince } from './identifiers.js';
+
+/** X's own limit, stated here rather than taken from the collector, so a wrong one there shows: users/by and tweets take 1-100 values. */
+const usersByAndTweetsLimit = 100;
 
 export const emulatedAuthorId = '1577444925917097984';
 export const emulatedAuthor = 'emulated_author';
@@ -71,7 +73,7 @@ const lookupBody = (data: readonly object[], errors: readonly object[]) => ({
 function usersBy(request: EmulatorRequest, context: EmulatorContext): EmulatorReply {
   const usernames = (request.query.get('usernames') ?? '').split(',').filter((name) => name !== '');
   if (usernames.length === 0) return invalidRequest('usernames', 'The `usernames` query parameter can not be empty');
-  if (usernames.length > maxLookupsPerRequest) return invalidRequest('usernames', `The number of values in the \`usernames\` query parameter list [${usernames.length}] is not between 1 and 100`);
+  if (usernames.length > usersByAndTweetsLimit) return invalidRequest('usernames', `The number of values in the \`usernames\` query parameter list [${usernames.length}] is not between 1 and 100`);
   const fields = fieldsOf(request, 'user.fields');
   const looked = usernames.map((username) => ({ username, resource: context.lookup('account', username) }));
   return answer(looked, context.now, () => json(200, lookupBody(
@@ -98,7 +100,7 @@ function usersBy(request: EmulatorRequest, context: EmulatorContext): EmulatorRe
 function tweets(request: EmulatorRequest, context: EmulatorContext): EmulatorReply {
   const ids = (request.query.get('ids') ?? '').split(',').filter((id) => id !== '');
   if (ids.length === 0) return invalidRequest('ids', 'The `ids` query parameter can not be empty');
-  if (ids.length > maxLookupsPerRequest) return invalidRequest('ids', `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`);
+  if (ids.length > usersByAndTweetsLimit) return invalidRequest('ids', `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`);
   const fields = fieldsOf(request, 'tweet.fields');
   const looked = ids.map((id) => ({ id, resource: context.lookup('post', `${emulatedAuthor}:${id}`) }));
   return answer(looked, context.now, () => json(200, lookupBody(
@@ -122,7 +124,7 @@ function tweets(request: EmulatorRequest, context: EmulatorContext): EmulatorRep
   )));
 }
 
-export const xEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     if (request.path !== '/2/users/by' && request.path !== '/2/tweets') return undefined;
     if (!/^Bearer \S+$/.test(request.headers.authorization ?? '')) return problem(401, 'Unauthorized', 'Unauthorized');

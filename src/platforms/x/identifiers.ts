@@ -8,18 +8,26 @@ const username = '[A-Za-z0-9_]{1,15}';
 
 export const xAccount: IdentifierRule = {
   pattern: new RegExp(`^${username}$`),
+  minLength: 1,
   maxLength: 15,
+  allowedCharacter: /[A-Za-z0-9_]/,
+  syntax: "letters, digits and '_'",
   hint: accountHint,
   normalize: lowerCase,
   namePart: (normalized) => normalized,
+  examples: { valid: 'xdevelopers', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://x.com/XDevelopers', '@XDevelopers'] },
 };
 
 export const xPost: IdentifierRule = {
   pattern: new RegExp(`^${username}:[1-9][0-9]{0,18}$`),
+  minLength: 3,
   maxLength: 15 + 1 + 19,
+  allowedCharacter: /[A-Za-z0-9_:]/,
+  syntax: "'<handle>:<post_id>', the post id being the number after /status/ in its address",
   hint: postHint('<handle>:<post_id>'),
   normalize: lowerHandlePart,
   namePart: handlePart,
+  examples: { valid: 'xdevelopers:1460323737035677698', missing: 'missing_user:1460323737035677698', flaky: 'flaky_user:1460323737035677698', invalid: ['https://x.com/XDevelopers/status/1460323737035677698', '1460323737035677698'] },
 };
 
 /** Snowflake ids carry their creation time: milliseconds since the X epoch in the bits above 22. */

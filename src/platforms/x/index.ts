@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createXCollector } from './collector.js';
-import { xEmulator } from './emulator.js';
 import { xAccount, xPost } from './identifiers.js';
 
-export const x: PlatformDefinition = {
+export const x: PlatformDefinition<'x'> = {
   code: 'x',
   identifiers: { account: xAccount, post: xPost },
   realBaseUrl: 'https://api.x.com',
@@ -15,5 +14,4 @@ export const x: PlatformDefinition = {
   // Lower access tiers allow far less: lower this for them.
   budget: { concurrency: 2, perMinute: 15 },
   createCollector: createXCollector,
-  emulator: xEmulator,
 };

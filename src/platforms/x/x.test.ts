@@ -1,12 +1,11 @@
 import t from 'tap';
 import type { ResourceRef, ResourceType } from '../../model.js';
-import { emulatedCounts } from '../../emulator/counts.js';
 import type { EmulatedCounts } from '../../emulator/types.js';
 import { createUpstreamHttp } from '../http.js';
 import { emulatedAuthor } from './emulator.js';
 import { snowflakeTime, viewCountingSince, xAccount, xPost } from './identifiers.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
+  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, inOneHour, reply, signal, unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string): ResourceRef => ({ platform: 'x', type: 'account', identifier });
@@ -104,15 +103,6 @@ t.test('x collector - maps rate limits, errors and bad bodies to distinct outcom
   t.same(thrown, [{ kind: 'failed', reason: 'Error: connect ECONNREFUSED' }, { kind: 'failed', reason: 'Error: connect ECONNREFUSED' }]);
 });
 
-/** Emulated counts drift hourly: runs `collect` again if an hour boundary passed during it, and gives the counts of that hour. */
-async function inOneHour<T>(collect: () => Promise<T>) {
-  for (;;) {
-    const hour = Math.floor(Date.now() / 3_600_000);
-    const result = await collect();
-    const at = Date.now();
-    if (Math.floor(at / 3_600_000) === hour) return { result, counts: (type: ResourceType, normalized: string) => emulatedCounts('x', type, normalized, at) };
-  }
-}
 const emulatedAccount = (counts: EmulatedCounts) => accountFound(counts.followers, counts.following, counts.posts, counts.verified);
 /** Emulated tweets are keyed by id under the one emulated author (see emulator.ts). */
 const emulatedPost = (counts: (type: ResourceType, normalized: string) => EmulatedCounts, id: string) => {
@@ -123,31 +113,23 @@ const emulatedPost = (counts: (type: ResourceType, normalized: string) => Emulat
 t.test('x against the emulator - found, old posts, missing, flaky, rounded, faults', async (t) => {
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
-  const user = await inOneHour(() => emulated.collect('x', 'account', 'XDevelopers'));
+  const user = await inOneHour('x', () => emulated.collect('x', 'account', 'XDevelopers'));
   t.same(user.result, emulatedAccount(user.counts('account', 'xdevelopers')));
-  const recent = await inOneHour(() => emulated.collect('x', 'post', 'XDevelopers:1879940396483490144'));
+  const recent = await inOneHour('x', () => emulated.collect('x', 'post', 'XDevelopers:1879940396483490144'));
   t.same(recent.result, emulatedPost(recent.counts, '1879940396483490144'));
-  const old = await inOneHour(() => emulated.collect('x', 'post', 'XDevelopers:1460323737035677698'));
+  const old = await inOneHour('x', () => emulated.collect('x', 'post', 'XDevelopers:1460323737035677698'));
   t.same(old.result, emulatedPost(old.counts, '1460323737035677698'));
   t.equal((old.result as ReturnType<typeof postFound>).datapoints.metrics.views.value, null);
   // X's API gives exact counts; only its web pages round (decisions 6).
-  const rounded = await inOneHour(() => emulated.collect('x', 'account', 'rounded_user'));
+  const rounded = await inOneHour('x', () => emulated.collect('x', 'account', 'rounded_user'));
   t.same(rounded.result, emulatedAccount(rounded.counts('account', 'rounded_user')));
 
-  t.same(await emulated.collect('x', 'account', 'missing_user'), { kind: 'notFound' });
-  t.same(await emulated.collect('x', 'post', 'missing_user:1879940396483490144'), { kind: 'notFound' });
-  t.same(await emulated.collect('x', 'account', 'flaky_user'), { kind: 'failed', reason: 'unexpected upstream status 503' });
-  t.same(await emulated.collect('x', 'post', 'flaky_user:1879940396483490144'), { kind: 'failed', reason: 'unexpected upstream status 503' });
 
   emulated.emulator.world.setFault('x', 'XDevelopers', 'ratelimit');
   const before = Date.now();
   const limited = await emulated.collect('x', 'post', 'xdevelopers:1879940396483490144');
   t.equal(limited.kind, 'rateLimited');
   if (limited.kind === 'rateLimited') t.ok(limited.retryAt >= before + 59_000 && limited.retryAt <= Date.now() + 61_000, 'retry after x-rate-limit-reset');
-  emulated.emulator.world.setFault('x', 'XDevelopers', 'malformed');
-  t.same(await emulated.collect('x', 'account', 'xdevelopers'), unparsable);
-  emulated.emulator.world.setFault('x', 'XDevelopers', 'notfound');
-  t.same(await emulated.collect('x', 'account', 'xdevelopers'), { kind: 'notFound' });
   emulated.emulator.world.setFault('x', 'XDevelopers', 'none');
   emulated.emulator.world.setFault('x', `${emulatedAuthor}:1879940396483490144`, 'notfound');
   t.same(await emulated.collect('x', 'post', 'xdevelopers:1879940396483490144'), { kind: 'notFound' });
@@ -155,7 +137,7 @@ t.test('x against the emulator - found, old posts, missing, flaky, rounded, faul
   emulated.emulator.world.setFault('x', '*', 'ratelimit');
   t.equal((await emulated.collect('x', 'post', 'xdevelopers:1879940396483490144')).kind, 'rateLimited');
   emulated.emulator.world.setFault('x', '*', 'none');
-  const again = await inOneHour(() => emulated.collect('x', 'account', 'xdevelopers'));
+  const again = await inOneHour('x', () => emulated.collect('x', 'account', 'xdevelopers'));
   t.same(again.result, emulatedAccount(again.counts('account', 'xdevelopers')));
 });
 
@@ -174,7 +156,7 @@ t.test('x against the emulator - 100 accounts and posts in two upstream calls', 
     ? account(`user${index}`)
     : post(`user${index - 1}:${1879940396483490144n + BigInt(index)}`));
   refs[0] = account('missing_0');
-  const { result, counts } = await inOneHour(() => collector.collect(refs, signal));
+  const { result, counts } = await inOneHour('x', () => collector.collect(refs, signal));
   t.equal(calls.length, 2);
   t.same(result, refs.map((ref) => ref.identifier === 'missing_0'
     ? { kind: 'notFound' }

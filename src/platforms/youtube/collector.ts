@@ -3,36 +3,48 @@
 // (`forHandle` takes one), and video ids (up to 50) share one videos call. Both answer 200
 // and leave out ids that do not exist.
 // https://developers.google.com/youtube/v3/docs/channels/list, .../videos/list
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import {
-  failed, found, notFound, rateLimited, type CollectionOutcome, type ReportedDatapoint, type ResourceRef,
+  failed, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
 } from '../../model.js';
 import type { UpstreamResponse } from '../http.js';
 import type { Collector, CollectorContext } from '../types.js';
+import { entryOf, isOutcome, type BatchAnswer } from '../lookups.js';
+import { reportedCounts } from '../reported.js';
 import { jsonBody, retryAtOf, settle, unparsable } from '../upstream.js';
+
+const countOf = (text: string | undefined) => (text === undefined ? undefined : Number(text));
 import { isChannelId } from './identifiers.js';
 import { nextPacificMidnight } from './quota.js';
 
 /** channels.list and videos.list take at most 50 ids. */
 export const maxIdsPerRequest = 50;
 
-/** Counts arrive as decimal strings (unsigned long in JSON). */
-const count = Type.String({ pattern: '^[0-9]+$' });
+/** Counts arrive as decimal strings (unsigned long in JSON); any may be left out. */
+const count = Type.Optional(Type.String({ pattern: '^[0-9]+$' }));
 const channelSchema = Type.Object({
   id: Type.String(),
   statistics: Type.Object({
-    subscriberCount: Type.Optional(count),
-    hiddenSubscriberCount: Type.Boolean(),
+    subscriberCount: count,
+    hiddenSubscriberCount: Type.Optional(Type.Boolean()),
     videoCount: count,
   }),
 });
 // likeCount is left out when the owner hides likes.
 const videoSchema = Type.Object({
   id: Type.String(),
-  statistics: Type.Object({ viewCount: count, likeCount: Type.Optional(count) }),
+  statistics: Type.Object({ viewCount: count, likeCount: count }),
 });
-const channelsBody = jsonBody(Type.Object({ items: Type.Optional(Type.Array(channelSchema)) }));
-const videosBody = jsonBody(Type.Object({ items: Type.Optional(Type.Array(videoSchema)) }));
+/**
+ * A list answer is well formed when it says how many results it holds: only then does an
+ * id left out of it mean "no such channel or video" (docs/platforms.md, "youtube"). A 200
+ * without `pageInfo.totalResults`, or one that counts results but carries no `items`, is
+ * a failure, never not_found.
+ */
+const listOf = <T extends TSchema>(item: T) =>
+  jsonBody(Type.Object({ pageInfo: Type.Object({ totalResults: Type.Integer({ minimum: 0 }) }), items: Type.Optional(Type.Array(item)) }));
+const channelsBody = listOf(channelSchema);
+const videosBody = listOf(videoSchema);
 const errorBody = jsonBody(Type.Object({
   error: Type.Object({ errors: Type.Array(Type.Object({ reason: Type.String() })) }),
 }));
@@ -40,10 +52,13 @@ const errorBody = jsonBody(Type.Object({
 type Channel = Static<typeof channelSchema>;
 type Video = Static<typeof videoSchema>;
 
-/** One upstream call's answer: its items by id, or the outcome every ref of it shares. */
-type Answer<T> = { items: T[] } | { refused: CollectionOutcome };
 
-const unavailable = (semantic: string): ReportedDatapoint => ({ value: null, semantic });
+/** The items of a well-formed list, or undefined for any other shape. */
+function listItems<T>(list: { pageInfo: { totalResults: number }; items?: T[] | undefined } | undefined): T[] | undefined {
+  if (!list) return undefined;
+  if (list.items === undefined) return list.pageInfo.totalResults === 0 ? [] : undefined;
+  return list.items;
+}
 
 export function createYoutubeCollector(context: CollectorContext): Collector {
   // The key goes in a header, not the `key` query parameter, so it never shows in a logged URL.
@@ -63,49 +78,39 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
   };
 
   const call = async <T>(resource: 'channels' | 'videos', filter: Record<string, string>, signal: AbortSignal,
-    read: (body: string) => T[] | undefined): Promise<Answer<T>> => {
+    read: (body: string) => T[] | undefined, keyOf: (item: T) => string): Promise<BatchAnswer<T>> => {
     const query = new URLSearchParams({ part: 'statistics', ...filter });
     const response = await context.http.get(`${context.baseUrl}/${resource}?${query}`, headers, signal);
     if (response.status !== 200) return { refused: refusal(response) };
     const items = read(response.body);
-    return items ? { items } : { refused: unparsable };
+    // An id a well-formed list leaves out does not exist: absent keys are notFound.
+    return items ? { byKey: new Map(items.map((item) => [keyOf(item), item])) } : { refused: unparsable };
   };
-  const readChannels = (body: string) => {
-    const parsed = channelsBody.parse(body);
-    return parsed && (parsed.items ?? []);
-  };
-  const readVideos = (body: string) => {
-    const parsed = videosBody.parse(body);
-    return parsed && (parsed.items ?? []);
-  };
+  const byId = (item: { id: string }) => item.id;
+  const readChannels = (body: string) => listItems(channelsBody.parse(body));
+  const readVideos = (body: string) => listItems(videosBody.parse(body));
 
-  const channelOutcome = (answer: Answer<Channel>, channel: Channel | undefined): CollectionOutcome => {
-    if ('refused' in answer) return answer.refused;
-    if (!channel) return notFound;
+  const channelOutcome = (answer: BatchAnswer<Channel>, key: string): CollectionOutcome => {
+    const channel = entryOf(answer, key, notFound);
+    if (isOutcome(channel)) return channel;
     const { subscriberCount, hiddenSubscriberCount, videoCount } = channel.statistics;
-    // A hidden subscriber count is not reported (decisions 5); a visible one must be there.
-    if (!hiddenSubscriberCount && subscriberCount === undefined) return unparsable;
-    return found({
-      metrics: {
-        followers: hiddenSubscriberCount ? unavailable('subscribers') : { value: Number(subscriberCount), semantic: 'subscribers' },
-        following: unavailable('following'),
-        posts: { value: Number(videoCount), semantic: 'videos' },
-      },
+    return reportedCounts({
+      // A hidden subscriber count is not reported (decisions 5).
+      followers: [hiddenSubscriberCount ? null : countOf(subscriberCount), 'subscribers'],
+      following: [null, 'following'],
+      posts: [countOf(videoCount), 'videos'],
     });
   };
 
-  const videoOutcome = (answer: Answer<Video>, id: string): CollectionOutcome => {
-    if ('refused' in answer) return answer.refused;
-    const video = answer.items.find((item) => item.id === id);
-    if (!video) return notFound;
+  const videoOutcome = (answer: BatchAnswer<Video>, id: string): CollectionOutcome => {
+    const video = entryOf(answer, id, notFound);
+    if (isOutcome(video)) return video;
     const { viewCount, likeCount } = video.statistics;
-    return found({
-      metrics: {
-        views: { value: Number(viewCount), semantic: 'views' },
-        likes: likeCount === undefined ? unavailable('likes') : { value: Number(likeCount), semantic: 'likes' },
-        // YouTube has no reposts (decisions 5).
-        reposts: unavailable('reposts'),
-      },
+    return reportedCounts({
+      views: [countOf(viewCount), 'views'],
+      likes: [countOf(likeCount), 'likes'],
+      // YouTube has no reposts (decisions 5).
+      reposts: [null, 'reposts'],
     });
   };
 
@@ -117,18 +122,18 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
       const channelIds = ids((ref) => ref.type === 'account' && isChannelId(ref.identifier));
       const videoIds = ids((ref) => ref.type === 'post');
       // Started only when some ref needs it; a throw becomes `failed` for each ref awaiting it.
-      const channels = channelIds.length > 0 ? call('channels', { id: channelIds.join(',') }, signal, readChannels) : undefined;
-      const videos = videoIds.length > 0 ? call('videos', { id: videoIds.join(',') }, signal, readVideos) : undefined;
+      const channels = channelIds.length > 0 ? call('channels', { id: channelIds.join(',') }, signal, readChannels, byId) : undefined;
+      const videos = videoIds.length > 0 ? call('videos', { id: videoIds.join(',') }, signal, readVideos, byId) : undefined;
       const byHandle = new Map(ids((ref) => ref.type === 'account' && !isChannelId(ref.identifier))
-        .map((handle) => [handle, call('channels', { forHandle: handle }, signal, readChannels)]));
+        .map((handle) => [handle, call('channels', { forHandle: handle }, signal, readChannels, () => handle)]));
       return Promise.all(refs.map((ref) => settle(async () => {
         if (ref.type === 'post') return videoOutcome(await videos!, ref.identifier);
         if (isChannelId(ref.identifier)) {
           const answer = await channels!;
-          return channelOutcome(answer, 'items' in answer ? answer.items.find((item) => item.id === ref.identifier) : undefined);
+          return channelOutcome(answer, ref.identifier);
         }
         const answer = await byHandle.get(ref.identifier)!;
-        return channelOutcome(answer, 'items' in answer ? answer.items[0] : undefined);
+        return channelOutcome(answer, ref.identifier);
       })));
     },
   };

@@ -94,7 +94,7 @@ function videos(request: EmulatorRequest, context: EmulatorContext): EmulatorRep
   return listResponse('video', items, true);
 }
 
-export const youtubeEmulator: PlatformEmulator = {
+export const emulator: PlatformEmulator = {
   handle(request, context) {
     if (request.path !== '/channels' && request.path !== '/videos') return undefined;
     if (!request.query.get('key') && !request.headers['x-goog-api-key']) {

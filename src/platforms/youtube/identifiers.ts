@@ -13,16 +13,24 @@ export const isChannelId = (normalized: string) => channelId.test(normalized);
 
 export const youtubeChannel: IdentifierRule = {
   pattern: /^(?:UC[A-Za-z0-9_-]{22}|@?[\p{L}\p{M}\p{N}._-]{3,30})$/u,
+  minLength: 3,
   maxLength: 31,
+  allowedCharacter: /[\p{L}\p{M}\p{N}._@-]/u,
+  syntax: "a channel id (UC and 22 letters, digits, '_' or '-') or an @handle of letters, digits, '_', '-' and '.'",
   hint: `${accountHint} (a channel id UC... or an @handle)`,
   normalize: (identifier) => (isChannelId(identifier) ? identifier : `@${identifier.replace(/^@/, '').toLowerCase()}`),
   namePart: (normalized) => normalized.replace(/^@/, ''),
+  examples: { valid: '@mkbhd', missing: '@missing_channel', flaky: '@flaky_channel', invalid: ['https://www.youtube.com/@mkbhd', '@mk'] },
 };
 
 export const youtubeVideo: IdentifierRule = {
   pattern: /^[A-Za-z0-9_-]{11}$/,
+  minLength: 11,
   maxLength: 11,
+  allowedCharacter: /[A-Za-z0-9_-]/,
+  syntax: "the 11 letters, digits, '_' and '-' after v= in its address",
   hint: postHint('<video_id>'),
   normalize: keepCase,
   namePart: wholeIdentifier,
+  examples: { valid: 'dQw4w9WgXcQ', missing: 'missingvid1', flaky: 'flakyvideo1', invalid: ['https://youtu.be/dQw4w9WgXcQ', 'dQw4w9WgXc'] },
 };

@@ -1,9 +1,8 @@
 import type { PlatformDefinition } from '../types.js';
 import { createYoutubeCollector } from './collector.js';
-import { youtubeEmulator } from './emulator.js';
 import { youtubeChannel, youtubeVideo } from './identifiers.js';
 
-export const youtube: PlatformDefinition = {
+export const youtube: PlatformDefinition<'youtube'> = {
   code: 'youtube',
   // Video ids first: the emulator's fault switch names no type and normalizes with the first
   // rule that matches, and an 11-character video id also reads as a bare handle.
@@ -17,5 +16,4 @@ export const youtube: PlatformDefinition = {
   // a typical day near 6,000-8,000 units.
   budget: { concurrency: 2, perMinute: 4 },
   createCollector: createYoutubeCollector,
-  emulator: youtubeEmulator,
 };

@@ -1,11 +1,15 @@
 // The Meta Graph API family (graph.facebook.com, graph.threads.net) answers every failure
 // with one error object: {"error":{"message","type","code","error_subcode","fbtrace_id"}}.
-// This module classifies those answers for the facebook, instagram and threads collectors.
+// This module holds what the facebook, instagram and threads collectors share of it: the
+// Graph version they call and the classification of its answers.
 // https://developers.facebook.com/docs/graph-api/guides/error-handling
 import Type from 'typebox';
 import { failed, notFound, rateLimited, type CollectionOutcome } from '../../model.js';
 import { header, type UpstreamResponse } from '../http.js';
 import { jsonBody, retryAtOf, unexpectedStatus } from '../upstream.js';
+
+/** The graph.facebook.com version facebook and instagram call (threads has its own, v1.0). */
+export const facebookGraphVersion = 'v23.0';
 
 const graphErrorBody = jsonBody(
   Type.Object({

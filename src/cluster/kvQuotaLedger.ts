@@ -1,0 +1,63 @@
+// The quota ledger of a cluster (docs/cluster.md, "Quota ledger"): one NATS KV entry per account
+// and month holding the units granted so far. Its revision is the KV revision, so a swap is a
+// revision-checked `update` (or `create` for the first write), which the server refuses when
+// another node wrote in between; the refusal reads the entry back for the caller's next attempt.
+import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { LedgerEntry, QuotaLedger, SwapResult } from '../store/quotaLedger.js';
+
+export const quotaBucket = 'DATAPOINTS_QUOTA';
+
+export interface KvQuotaLedgerOptions {
+  /** Copies kept by a NATS cluster (1 for a single nats-server). */
+  replicas: number;
+  /** How long a KV call waits for its answer. */
+  requestTimeoutMs: number;
+}
+
+export class KvQuotaLedgerError extends Error {}
+
+export class KvQuotaLedger implements QuotaLedger {
+  /** Creates the bucket, or opens it as another node created it. */
+  static async open(connection: NatsConnection, options: KvQuotaLedgerOptions): Promise<KvQuotaLedger> {
+    const bucket = await new Kvm(jetstream(connection, { timeout: options.requestTimeoutMs })).create(quotaBucket, {
+      history: 1,
+      replicas: options.replicas,
+    });
+    return new KvQuotaLedger(bucket);
+  }
+
+  private constructor(private readonly bucket: KV) {}
+
+  async read(account: string, month: string): Promise<LedgerEntry> {
+    const key = entryKey(account, month);
+    const entry = await this.bucket.get(key);
+    if (!entry || entry.operation !== 'PUT') return { granted: 0, revision: entry?.revision ?? 0 };
+    const granted = Number(entry.string());
+    if (!Number.isSafeInteger(granted) || granted < 0) {
+      throw new KvQuotaLedgerError(`quota entry ${key} holds "${entry.string()}", not a count of units`);
+    }
+    return { granted, revision: entry.revision };
+  }
+
+  async swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult> {
+    const key = entryKey(account, month);
+    try {
+      const written =
+        revision === 0 ? await this.bucket.create(key, String(granted)) : await this.bucket.update(key, String(granted), revision);
+      return { swapped: true, entry: { granted, revision: written } };
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence)) throw error;
+      return { swapped: false, current: await this.read(account, month) };
+    }
+  }
+}
+
+/**
+ * KV keys allow letters, digits and `-/_=.`, with `.` separating tokens: the account name goes in
+ * as base64url, the month ('YYYY-MM') as it is.
+ */
+function entryKey(account: string, month: string): string {
+  return `${Buffer.from(account).toString('base64url')}.${month}`;
+}

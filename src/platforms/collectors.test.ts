@@ -1,0 +1,34 @@
+// The production credential path: real collectors on the platforms' real hosts with the
+// credentials of the environment, and a platform without its required ones disabled.
+import t from 'tap';
+import { createCollectors } from './collectors.js';
+import { fixedNow, fixtureHttp, reply, signal } from '../../test/helpers/platforms.js';
+
+t.test('collectors - a platform missing a required credential is disabled and fails every resource with the reason', async (t) => {
+  const http = fixtureHttp([]);
+  const collectors = createCollectors(undefined, {}, http, () => fixedNow);
+  const x = collectors.get('x')!;
+  t.equal(x.disabledReason, 'x needs X_BEARER_TOKEN in the environment');
+  t.same(await x.collector.collect([{ platform: 'x', type: 'account', identifier: 'xdevelopers' }], signal), [
+    { kind: 'failed', reason: 'x needs X_BEARER_TOKEN in the environment' },
+  ]);
+  t.same(http.calls, [], 'no upstream call');
+  t.equal(collectors.get('bluesky')!.disabledReason, undefined, 'a platform that needs no credential is enabled');
+  t.same(collectors.get('bluesky')!.budget, { concurrency: 4, perMinute: 240 }, 'real collectors keep the platform budget');
+});
+
+t.test('collectors - real collectors call the real hosts with the environment credentials', async (t) => {
+  const seen: Array<{ url: string; headers: Record<string, string> }> = [];
+  const http = {
+    async get(url: string, headers: Record<string, string>) {
+      seen.push({ url, headers });
+      return reply(404, '{}');
+    },
+  };
+  const collectors = createCollectors(undefined, { GITHUB_TOKEN: 'ghp_secret', THREADS_ACCESS_TOKEN: 'th_secret' }, http, () => fixedNow);
+  await collectors.get('github')!.collector.collect([{ platform: 'github', type: 'account', identifier: 'octocat' }], signal);
+  await collectors.get('threads')!.collector.collect([{ platform: 'threads', type: 'post', identifier: 'zuck:C8ZqKpYt7xY' }], signal);
+  t.equal(seen[0]!.url, 'https://api.github.com/users/octocat');
+  t.equal(seen[0]!.headers.authorization, 'Bearer ghp_secret', 'the optional token is used when present');
+  t.equal(seen[1]!.url, 'https://www.threads.net/@zuck/post/C8ZqKpYt7xY', 'a further origin of the platform');
+});

@@ -1,0 +1,27 @@
+// Turns the counts a collector read into a `found` outcome. A platform may leave any field
+// out of an answer (Meta's own business-discovery example carries no `follows_count`): that
+// datapoint is then `null` (unavailable) and the others are kept. An answer that carries
+// none of the counts the collector reads taught us nothing: it is a failure, never a found
+// resource with every value null. docs/platforms.md, "Missing fields".
+import { found, type CollectionOutcome, type MetricName, type ReportedDatapoint } from '../model.js';
+import { unparsable } from './upstream.js';
+
+/**
+ * One datapoint as read: `undefined` when the answer left the field out, `null` when the
+ * platform never reports it (so it does not count as something learned).
+ */
+export type Reading = readonly [value: number | boolean | null | undefined, semantic: string];
+
+const point = ([value, semantic]: Reading): ReportedDatapoint => ({ value: value ?? null, semantic });
+
+export function reportedCounts(
+  metrics: Partial<Record<MetricName, Reading>>,
+  attributes?: Readonly<Record<string, Reading>>,
+): CollectionOutcome {
+  const readings = Object.entries(metrics).flatMap(([name, reading]) => (reading ? [[name, reading] as const] : []));
+  if (!readings.some(([, [value]]) => typeof value === 'number')) return unparsable;
+  return found({
+    metrics: Object.fromEntries(readings.map(([name, reading]) => [name, point(reading)])),
+    ...(attributes ? { attributes: Object.fromEntries(Object.entries(attributes).map(([name, reading]) => [name, point(reading)])) } : {}),
+  });
+}

@@ -1,0 +1,35 @@
+// A JetStream collection queue on its own connection to a test nats-server, closed with the test.
+import type { Test } from 'tap';
+import { defaultQueueOptions, JetStreamCollectionQueue, type JetStreamQueueOptions } from '../../src/cluster/jetStreamQueue.js';
+import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Health } from '../../src/health.js';
+
+/** Leases short enough for tests to let them expire; the margin still covers loopback round trips. */
+export const testQueueOptions: JetStreamQueueOptions = {
+  ...defaultQueueOptions(1_000),
+  leaseMarginMs: 200,
+  maxLeasesOut: 1_000,
+  requestTimeoutMs: 2_000,
+  setupRetryMs: 200,
+};
+
+export interface TestQueue {
+  queue: JetStreamCollectionQueue;
+  connection: NatsConnection;
+  health: Health;
+}
+
+export async function openTestQueue(t: Test, url: string, name: string): Promise<TestQueue> {
+  const connection = await connectNats({ servers: [url], name });
+  const health = new Health();
+  const queue = await JetStreamCollectionQueue.open(connection, testQueueOptions, health);
+  t.teardown(async () => {
+    queue.close();
+    await closeNats(connection, 500);
+  });
+  return { queue, connection, health };
+}
+
+/** Long enough for NATS to have redelivered every lease taken before the call. */
+export const untilLeasesExpire = () => new Promise<void>((resolve) => setTimeout(resolve, testQueueOptions.leaseMs + 300));

@@ -1,0 +1,61 @@
+// What `npm test` prints and what CI reads from it (docs/http.md, "Test output"): the terminal
+// gets the failures and the totals, the raw TAP goes to a file, and .ci/summary turns that
+// file and tap's exit status into the one line CI reads.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import t from 'tap';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+async function exec(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  try {
+    const { stdout } = await run(command, args, { cwd: root, env });
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, stdout: failed.stdout };
+  }
+}
+
+t.test('test output - failures and totals on the terminal, the raw TAP in the report file', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'datapoints-tap-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const report = join(dir, 'report.tap');
+  // The repository's .taprc chooses the reporter; only the report's place is moved here. The
+  // run must look like one from a terminal, not a child of this tap run (nor a CI, where the
+  // reporter's renderer prints nothing).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(_?TAP|NODE_OPTIONS$|CI$)/.test(name)));
+  const tap = await exec('npx', ['tap', '--disable-coverage', `--output-file=${report}`, 'test/tooling/fixtures/mixed.tap-fixture.ts'], env);
+  t.equal(tap.code, 1, 'tap fails the run');
+  t.match(tap.stdout, /✖ fixture - fails > pigs fly/, 'the failing assertion is named');
+  t.match(tap.stdout, /Asserts: {2}2 pass {2}1 fail {2}3 of 3 complete/, 'the totals');
+  t.notMatch(tap.stdout, /ok 1 - should be equal/, 'no line per passing assertion');
+  const raw = readFileSync(report, 'utf8');
+  t.match(raw, /ok 1 - should be equal/, 'the report has every assertion');
+  t.match(raw, /not ok 1 - pigs fly/);
+  t.match(raw, /^# \{ total: 3, pass: 2, fail: 1 \}$/m);
+
+  const summary = await exec('.ci/summary', [report, String(tap.code)]);
+  t.equal(summary.stdout, '2 passed, 1 failed\n');
+});
+
+t.test('test output - a red run without a failing assertion still counts a failure', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'datapoints-tap-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const report = join(dir, 'report.tap');
+  writeFileSync(report, 'TAP version 14\n1..1\nok 1 - a.test.ts\n# { total: 4, pass: 4 }\n');
+  t.equal((await exec('.ci/summary', [report, '0'])).stdout, '4 passed, 0 failed\n');
+  t.equal(
+    (await exec('.ci/summary', [report, '1'])).stdout,
+    "npm test exited with status 1 (coverage below .taprc's threshold or a test file crashed)\n4 passed, 1 failed\n",
+  );
+  t.equal(
+    (await exec('.ci/summary', [join(dir, 'absent.tap'), '1'])).stdout,
+    "npm test exited with status 1 (coverage below .taprc's threshold or a test file crashed)\n0 passed, 1 failed\n",
+  );
+});
