@@ -20,7 +20,7 @@ const setup: EdgeSetup = workerData;
 const control = parentPort!;
 const tell = (message: FromEdge) => control.postMessage(message);
 // The format the command line checked (LOG_FORMAT), read from this thread's copy of the environment.
-const log = createLogger(setup.logLevel, logFormatNamed(process.env.LOG_FORMAT)).child({ thread: setup.index });
+const log = createLogger(setup.logLevel, logFormatNamed(process.env.LOG_FORMAT));
 
 try {
   const dbs = openDatabases(setup.dataDir, { create: false });
