@@ -51,6 +51,27 @@ export const limits = {
   maxCorsOriginsCached: 256,
   /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
   shutdownGraceMs: 4_000,
+  /**
+   * Accounts one server can admit for in a month (src/access/accountTable.ts): a slot each,
+   * ~150 bytes a slot. A request of an account beyond this is answered 503.
+   */
+  accountSlots: 16_384,
+  /**
+   * After a stop's owed answers are written, an edge thread keeps answering keep-alive clients
+   * 503 with Connection: close this long before it ends, so they see an answer, not a reset.
+   */
+  keepAliveLingerMs: 300,
+  /** `serve --threads` at most: each edge thread holds its own LMDB handle and caches. */
+  maxEdgeThreads: 64,
+  /**
+   * Quota reservations (docs/guarantees.md, "Quota and rate across threads"). An account
+   * reserves blocks of its monthly quota on disk before spending them: as many units as it
+   * spent in the last `horizonMs` (or as many requests as are waiting), never leaving more
+   * than `maxBlock` reserved and unspent. That is the most a kill -9 can count for requests
+   * never made, per account and server. A request that waits for a reservation longer than
+   * `waitMs` is answered 500.
+   */
+  quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
 } as const;
 
 export interface RatePolicy {

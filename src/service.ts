@@ -7,8 +7,8 @@ import type { BreakerPolicy } from '../streams/circuitBreaker.js';
 import { collectResources } from '../streams/collection.js';
 import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
+import { AccountTable } from './access/accountTable.js';
 import { QuotaMeter } from './access/quotaMeter.js';
-import { RateLimiter } from './access/rateLimiter.js';
 import { startCollectionLoop } from './collection/collectionLoop.js';
 import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
 import { collectionDefaults, limits } from './config.js';
@@ -29,6 +29,8 @@ import { ResourceStore } from './store/resourceStore.js';
 import { openServerDirectory } from './store/serverDirectory.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
+import { startEdges } from './threads/edges.js';
+import { PublishingResourceStore } from './threads/publishingStore.js';
 
 export interface ServiceOptions {
   host: string;
@@ -44,6 +46,11 @@ export interface ServiceOptions {
   breaker?: BreakerPolicy;
   /** Origins browsers may call the API from (`--cors`); none when absent. */
   cors?: CorsOrigins | undefined;
+  /**
+   * Edge threads answering searches (src/threads/edges.ts); absent or 0: searches are answered
+   * on this thread, beside the resource work.
+   */
+  threads?: number;
 }
 
 export interface RunningService {
@@ -60,7 +67,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { log } = options;
   const dataDirectory = await openServerDirectory(options.dataDir, upstreamKindOf(options.upstream));
   const { dbs } = dataDirectory;
-  const store = new ResourceStore(dbs);
+  const threads = options.threads ?? 0;
+  const store = threads > 0 ? new PublishingResourceStore(dbs) : new ResourceStore(dbs);
   const emulator = options.upstream === 'emulator' ? await startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
   const upstreamHttp = createUpstreamHttp();
@@ -120,16 +128,39 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
 
   const accounts = new AccountStore(dbs);
-  const authenticator = new Authenticator(accounts);
-  const http = await startHttpServer(options.host, options.port, {
-    authenticator,
-    admissions: new Admissions(new QuotaMeter(new UsageStore(dbs)), new RateLimiter()),
-    views: store,
-    demand: host,
-    log,
-    nextRequestId: requestIdSource(),
-    now: Date.now,
-  }, { cors: options.cors });
+  const accountTable = AccountTable.create();
+  const ledger = new UsageStore(dbs);
+  const authenticator = new Authenticator(accounts, log);
+  const http =
+    store instanceof PublishingResourceStore
+      ? await startEdges({
+          threads,
+          host: options.host,
+          port: options.port,
+          dataDir: options.dataDir,
+          cors: options.cors,
+          accountTable,
+          store,
+          demand: host,
+          log,
+          logLevel: log.level,
+        })
+      : await startHttpServer(
+          options.host,
+          options.port,
+          {
+            authenticator,
+            admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
+            views: store,
+            demand: host,
+            log,
+            nextRequestId: requestIdSource(),
+            now: Date.now,
+          },
+          { cors: options.cors },
+        );
+  // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
+  const returnUnspentQuota = () => new QuotaMeter(accountTable, ledger, log).returnUnspent(Date.now());
   log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
 
   return {
@@ -143,7 +174,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       const stopping = performance.now();
       log.info('stopping');
       dueScheduler.unsubscribe();
-      await Promise.all([http.close(), collection.stop(limits.collectionStopGraceMs)]);
+      await Promise.all([http.close().then(returnUnspentQuota), collection.stop(limits.collectionStopGraceMs)]);
       authenticator.close();
       await host.settled();
       await upstreamHttp.close();

@@ -3,6 +3,7 @@
 import { limits } from '../config.js';
 import type { AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
 import { digestToken, digestsEqual, parseAuthorization } from '../auth/tokens.js';
+import type { Logger } from '../log.js';
 
 export type Authentication =
   | { kind: 'missing' }
@@ -18,7 +19,10 @@ export class Authenticator {
   private version: number;
   private readonly poll: NodeJS.Timeout;
 
-  constructor(private readonly accounts: AccountStore) {
+  constructor(
+    private readonly accounts: AccountStore,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {
     this.version = accounts.authVersion();
     this.poll = setInterval(() => this.refresh(), limits.authRefreshMs);
     this.poll.unref();
@@ -67,6 +71,9 @@ export class Authenticator {
     const last = this.lastTouched.get(token.id) ?? 0;
     if (now - last < touchIntervalMs) return;
     this.lastTouched.set(token.id, now);
-    void this.accounts.touchToken(token.id, new Date(now).toISOString());
+    // Bookkeeping only: a write that fails (a full disk) must not fail or end anything else.
+    this.accounts.touchToken(token.id, new Date(now).toISOString()).catch((error: unknown) => {
+      this.log.warn({ err: error, token: token.id }, 'token last-used time not written');
+    });
   }
 }

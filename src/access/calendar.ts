@@ -3,20 +3,22 @@
 interface MonthSpan {
   start: number;
   end: number;
+  /** year * 12 + month (0-11): never 0 for a real date, so 0 can mean "no month yet" */
+  index: number;
   /** 'YYYY-MM' */
   month: string;
   /** The first day of the next month, 'YYYY-MM-DD' */
   nextStart: string;
 }
 
-let current: MonthSpan = { start: 0, end: 0, month: '', nextStart: '' };
+let current: MonthSpan = { start: 0, end: 0, index: 0, month: '', nextStart: '' };
 
 function spanOf(now: number): MonthSpan {
   if (now >= current.start && now < current.end) return current;
   const date = new Date(now);
   const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
   const end = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
-  current = { start, end, month: date.toISOString().slice(0, 7), nextStart: new Date(end).toISOString().slice(0, 10) };
+  current = { start, end, index: date.getUTCFullYear() * 12 + date.getUTCMonth(), month: date.toISOString().slice(0, 7), nextStart: new Date(end).toISOString().slice(0, 10) };
   return current;
 }
 
@@ -27,4 +29,14 @@ export function monthOf(now: number): string {
 /** The first day of the next UTC month, as an ISO date (decisions 16, 18). */
 export function nextMonthStart(now: number): string {
   return spanOf(now).nextStart;
+}
+
+/** The month as a number that grows by one each month (for counters in shared memory). */
+export function monthIndexOf(now: number): number {
+  return spanOf(now).index;
+}
+
+/** 'YYYY-MM' of a month index. */
+export function monthOfIndex(index: number): string {
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
 }

@@ -1,26 +1,7 @@
-// The durable record of quota units handed out per account and month, shared by every
-// server on it (docs/guarantees.md, "Quota and rate across threads"). A seam: the LMDB
-// implementation is src/store/usageStore.ts; a cluster plugs in a key-value store with
-// revision-checked updates. Every implementation passes test/access/quotaLedger.contract.ts.
-
-export interface LedgerEntry {
-  /** Units reserved for the month so far, spent or not. */
-  granted: number;
-  /** Identifies the entry's state: a swap from a revision the entry no longer has is refused. */
-  revision: number;
-}
-
-export type SwapResult = { swapped: true; entry: LedgerEntry } | { swapped: false; current: LedgerEntry };
-
-export interface QuotaLedger {
-  /** The entry of `account` for `month` ('YYYY-MM'); granted 0 when none was written. */
-  read(account: string, month: string): Promise<LedgerEntry>;
-  /**
-   * Sets `granted` if the entry is still at `revision`, and resolves once that is durable;
-   * otherwise resolves the entry as another writer left it.
-   */
-  swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult>;
-}
+// Reserving quota units from the ledger and giving them back (docs/guarantees.md, "Quota and
+// rate across threads"): compare-and-set loops over the QuotaLedger seam, which is all that
+// every implementation has to offer.
+import type { QuotaLedger } from '../store/quotaLedger.js';
 
 export interface Reservation {
   /** Units this reservation added (0 when the quota had no room). */

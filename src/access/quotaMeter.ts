@@ -1,66 +1,186 @@
-// Monthly quota per account (service-spec 8, decisions 15, 18). Counting is synchronous, so
-// concurrent requests can never overshoot; the returned promise is the durable commit.
-import type { UsageStore } from '../store/usageStore.js';
-import { monthOf } from './calendar.js';
+// Monthly quota per account by durable reservations (docs/guarantees.md, "Quota and rate
+// across threads"). A server spends only units it reserved on disk before (QuotaLedger), so
+// an answer never waits for a commit of its own unless the account is slow: a block is sized
+// by the account's recent rate and the requests waiting, the next one is reserved before the
+// current one runs out, and a slow account reserves one unit at a time, counted exactly.
+// The counts live in the account's slot of the shared table; the methods below that take a
+// slot are called with its lock held, `reserve` and `returnUnspent` take it themselves.
+import { limits } from '../config.js';
+import type { Logger } from '../log.js';
+import { type AccountTable, field, timeField } from './accountTable.js';
+import { monthIndexOf, monthOfIndex } from './calendar.js';
+import type { QuotaLedger } from '../store/quotaLedger.js';
+import { type Reservation, reserveUnits, returnUnits } from './quotaLedger.js';
 
-interface MonthCount {
-  account: string;
-  month: string;
-  used: number;
+export type QuotaStanding = 'inHand' | 'exhausted' | 'reserve';
+
+export interface ReservationPolicy {
+  maxBlock: number;
+  horizonMs: number;
+  waitMs: number;
 }
 
-const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
-
 export class QuotaMeter {
-  private readonly counts = new Map<string, MonthCount>();
-  /** Counts changed since the last flush (a month that just ended stays here until written). */
-  private readonly unwritten = new Set<MonthCount>();
-  private nextFlush: Promise<boolean> | null = null;
-  /** The write on its way to disk: at most one, so a busy server commits fewer, larger batches. */
-  private inFlight: Promise<boolean> | null = null;
+  constructor(
+    private readonly table: AccountTable,
+    private readonly ledger: QuotaLedger,
+    private readonly log: Logger,
+    private readonly policy: ReservationPolicy = limits.quotaReservation,
+  ) {}
 
-  constructor(private readonly usage: UsageStore) {}
+  /** Starts the slot's counts afresh when `now` is in a later month than they are. */
+  roll(base: number, now: number): void {
+    const { ints } = this.table;
+    const month = monthIndexOf(now);
+    if (month <= ints[base + field.month]!) return;
+    // Units reserved for the month that ended and not spent stay counted in it (one block at most).
+    ints[base + field.month] = month;
+    ints[base + field.spent] = 0;
+    ints[base + field.granted] = 0;
+    ints[base + field.others] = -1;
+    ints[base + field.sampleSpent] = 0;
+    ints[base + field.previousSample] = 0;
+  }
 
-  used(account: string, now: number): number {
-    return this.current(account, now).used;
+  /** Whether a request can be admitted now, is over the quota, or needs a reservation first. */
+  standing(base: number, quota: number | null): QuotaStanding {
+    const { ints } = this.table;
+    const others = ints[base + field.others]!;
+    const spent = ints[base + field.spent]!;
+    if (quota !== null && others >= 0 && others + spent >= quota) return 'exhausted';
+    if (ints[base + field.granted]! > spent) return 'inHand';
+    if (quota !== null && others >= 0 && others + ints[base + field.granted]! >= quota) return 'exhausted';
+    return 'reserve';
+  }
+
+  /** Requests of the month counted by anyone, as far as this server knows (once a reservation landed). */
+  used(base: number): number {
+    return Math.max(0, this.table.ints[base + field.others]!) + this.table.ints[base + field.spent]!;
   }
 
   /**
-   * Counts one request and resolves when the new count is on disk. Every request counted in
-   * one turn of the event loop shares one write per account (group commit, issue 4): a busy
-   * account costs one put per commit, not one per request; lmdb groups the puts into commits.
+   * Spends one unit in hand. Returns true when the caller should start reserving the next
+   * block now, while units are left (the account is fast enough to need one soon, and its
+   * rate window, `rateRoom` more requests, has room for more than it holds).
    */
-  count(account: string, now: number): Promise<boolean> {
-    const current = this.current(account, now);
-    current.used += 1;
-    this.unwritten.add(current);
-    if (!this.nextFlush) {
-      const flush = () => this.flush();
-      this.nextFlush = (this.inFlight ?? endOfTurn()).then(flush, flush);
-    }
-    return this.nextFlush;
+  spend(base: number, now: number, rateRoom: number): boolean {
+    const { ints } = this.table;
+    const spent = (ints[base + field.spent]! += 1);
+    if (ints[base + field.reserving] !== 0) return false;
+    const expected = this.expected(base, now);
+    const unspent = ints[base + field.granted]! - spent;
+    if (expected <= 1 || rateRoom <= unspent || 2 * unspent >= Math.min(expected, this.policy.maxBlock)) return false;
+    ints[base + field.reserving] = 1;
+    return true;
   }
 
-  private flush(): Promise<boolean> {
-    const writes = [...this.unwritten].map(({ account, month, used }) => this.usage.write(account, month, used));
-    this.unwritten.clear();
-    this.nextFlush = null;
-    const written = Promise.all(writes).then((results) => results.every(Boolean));
-    this.inFlight = written;
-    const done = () => {
-      if (this.inFlight === written) this.inFlight = null;
-    };
-    written.then(done, done);
-    return written;
+  /**
+   * Counts a request as waiting for a reservation. Returns the signal value to wait on and
+   * whether the caller is to start the reservation (nobody else is).
+   */
+  wait(base: number): { seen: number; start: boolean } {
+    const { ints } = this.table;
+    ints[base + field.waiting]! += 1;
+    const start = ints[base + field.reserving] === 0;
+    if (start) ints[base + field.reserving] = 1;
+    return { seen: Atomics.load(ints, base + field.signal), start };
   }
 
-  private current(account: string, now: number): MonthCount {
-    const month = monthOf(now);
-    let current = this.counts.get(account);
-    if (!current || current.month !== month) {
-      current = { account, month, used: this.usage.used(account, month) };
-      this.counts.set(account, current);
+  /** After waking: stops counting the request as waiting; throws if the wait failed. */
+  woke(base: number, seen: number): void {
+    const { ints } = this.table;
+    ints[base + field.waiting]! -= 1;
+    if (ints[base + field.failedSignal]! > seen) throw new Error('the quota reservation could not be written');
+    if (Atomics.load(ints, base + field.signal) === seen) throw new Error(`no quota reservation within ${this.policy.waitMs} ms`);
+  }
+
+  /** Resolves once a reservation of the slot ended (or the wait timed out). */
+  changed(base: number, seen: number): Promise<void> {
+    return this.table.changed(base, seen, this.policy.waitMs);
+  }
+
+  /**
+   * Reserves the slot's next block; the caller set `reserving` under the lock. `rateRoom`:
+   * requests the account's rate window allows from now on, a cap on what is worth reserving.
+   */
+  async reserve(base: number, account: string, quota: number | null, now: number, rateRoom: number): Promise<void> {
+    const { ints } = this.table;
+    this.table.lock(base);
+    const month = ints[base + field.month]!;
+    const want = this.blockSize(base, now, rateRoom);
+    this.table.unlock(base);
+    let reservation: Reservation | undefined;
+    let failure: unknown;
+    try {
+      if (want > 0) reservation = await reserveUnits(this.ledger, account, monthOfIndex(month), want, quota);
+    } catch (error) {
+      failure = error;
+      this.log.error({ err: error, account }, 'quota reservation not written');
     }
-    return current;
+    this.table.lock(base);
+    if (failure !== undefined) ints[base + field.failedSignal] = ints[base + field.signal]! + 1;
+    if (reservation && ints[base + field.month] === month) {
+      const granted = (ints[base + field.granted]! += reservation.units);
+      ints[base + field.others] = Math.max(0, reservation.total - granted);
+    }
+    ints[base + field.reserving] = 0;
+    this.table.signal(base);
+    this.table.unlock(base);
+  }
+
+  /** Gives every unspent unit of the current month back to the ledger (a clean stop). */
+  async returnUnspent(now: number): Promise<void> {
+    const month = monthIndexOf(now);
+    await Promise.all([...this.table.claimed()].map((base) => this.returnSlot(base, month)));
+  }
+
+  private async returnSlot(base: number, month: number): Promise<void> {
+    const { ints } = this.table;
+    for (;;) {
+      this.table.lock(base);
+      const seen = Atomics.load(ints, base + field.signal);
+      if (ints[base + field.reserving] !== 0) {
+        // A reservation on its way lands first, so that its units are given back too.
+        this.table.unlock(base);
+        await this.changed(base, seen);
+        continue;
+      }
+      const unspent = ints[base + field.month] === month ? ints[base + field.granted]! - ints[base + field.spent]! : 0;
+      if (unspent > 0) ints[base + field.granted]! -= unspent;
+      this.table.unlock(base);
+      if (unspent > 0) await returnUnits(this.ledger, this.table.nameOf(base), monthOfIndex(month), unspent);
+      return;
+    }
+  }
+
+  /**
+   * Units the account is expected to spend within the horizon: what it spent in the current
+   * rate sample or the one before, per horizon, whichever is more. A sample runs for at least
+   * one horizon, so one request just after another does not look like a burst, and a burst
+   * is still seen for a whole horizon after it.
+   */
+  private expected(base: number, now: number): number {
+    const { ints, times } = this.table;
+    const at = this.table.timesOf(base) + timeField.sampleAt;
+    const horizon = this.policy.horizonMs;
+    const elapsed = now - times[at]!;
+    const current = Math.ceil(((ints[base + field.spent]! - ints[base + field.sampleSpent]!) * horizon) / Math.max(horizon, elapsed));
+    if (elapsed >= horizon) {
+      times[at] = now;
+      ints[base + field.sampleSpent] = ints[base + field.spent]!;
+      ints[base + field.previousSample] = current;
+    }
+    return Math.max(current, ints[base + field.previousSample]!);
+  }
+
+  /**
+   * The next block: the expected spend or the waiting requests, whichever is more, but no
+   * more than the rate window lets through, and never leaving over maxBlock unspent.
+   */
+  private blockSize(base: number, now: number, rateRoom: number): number {
+    const { ints } = this.table;
+    const unspent = ints[base + field.granted]! - ints[base + field.spent]!;
+    const wanted = Math.min(rateRoom, Math.max(1, this.expected(base, now), ints[base + field.waiting]!));
+    return Math.min(this.policy.maxBlock, wanted) - unspent;
   }
 }

@@ -1,4 +1,5 @@
 // `datapoints serve` and `datapoints emulator` (operator-interface.md; docs/operations.md).
+import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
 import { startEmulator } from '../emulator/server.js';
@@ -20,6 +21,15 @@ function checkUpstream(value: Setting): string {
     // reported below
   }
   throw new UsageError(`invalid ${value.source} '${value.text}': use real, emulator or an http(s) URL`);
+}
+
+/** Edge threads answering searches: one per CPU core unless told (docs/guarantees.md, "Threads"). */
+function parseThreads(value: Setting | undefined): number {
+  if (value === undefined) return availableParallelism();
+  if (!/^\d+$/.test(value.text) || Number(value.text) < 1 || Number(value.text) > limits.maxEdgeThreads) {
+    throw new UsageError(`invalid ${value.source} '${value.text}': give 1-${limits.maxEdgeThreads}`);
+  }
+  return Number(value.text);
 }
 
 /** LOG_LEVEL is checked before the logger exists: pino would throw a stack at a bad one. */
@@ -81,6 +91,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     upstream: { type: 'string' },
     'fresh-for': { type: 'string' },
     'retry-base': { type: 'string' },
+    threads: { type: 'string' },
     cors: { type: 'string' },
   });
   noMorePositionals('serve', positionals, 0);
@@ -94,6 +105,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     freshForMs: freshFor ? parseBoundedDuration(freshFor, flagBounds.freshForMs) : defaultPolicy.freshForMs,
     retryBaseMs: retryBase ? parseBoundedDuration(retryBase, flagBounds.retryBaseMs) : defaultPolicy.retryBaseMs,
   };
+  const threads = parseThreads(setting(values.threads, 'threads', 'DATAPOINTS_THREADS'));
   const log = createLogger(logLevel(), logFormatSetting(process.env.LOG_FORMAT));
   const dataDir = dataDirSetting(values.data);
   // Checks the directory (a file, unwritable, unopenable) with one clear line before the
@@ -102,7 +114,8 @@ export async function serveCommand(args: string[], print: (line: string) => void
 
   const releasePort = await claimPort(host, port);
   const cors = corsSetting(setting(values.cors, 'cors', 'DATAPOINTS_CORS'));
-  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log });
+  // The guard above covers every edge thread: they share the port only among themselves.
+  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log, threads });
   print(`listening on http://${host}:${service.port}`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);
   onTermination(async () => {

@@ -5,7 +5,7 @@
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { LedgerEntry, QuotaLedger, SwapResult } from '../access/quotaLedger.js';
+import type { LedgerEntry, QuotaLedger, SwapResult } from '../store/quotaLedger.js';
 
 export const quotaBucket = 'DATAPOINTS_QUOTA';
 

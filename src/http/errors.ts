@@ -41,4 +41,6 @@ export const apiErrors = {
     body: JSON.stringify({ error: 'Internal server error', request_id: requestId }),
   }),
   unavailable: single('503 Service Unavailable', 'The service is shutting down', [['Connection', 'close']]),
+  /** src/access/accountTable.ts: one server admits for at most limits.accountSlots accounts. */
+  noAccountRoom: single('503 Service Unavailable', 'This server admits requests for no more accounts; try again later'),
 } as const;

@@ -1,8 +1,10 @@
 // POST /api/v1/resources/search. Checks run in the order of decisions 15: token (401),
-// quota (403), rate limit (429), body (413/422), then the answer (200). A counted request
-// is answered only after its count is durable (issue 2: no free requests after a crash).
+// quota (403), rate limit (429), body (413/422), then the answer (200). A request is admitted
+// only against quota already reserved on disk, so no answer is ever free after a crash
+// (docs/guarantees.md, "Quota and rate across threads"); an account with none in hand waits
+// for its next reservation while its body is read.
 import { limits } from '../config.js';
-import type { Admissions } from '../access/admission.js';
+import type { Admissions, Decision } from '../access/admission.js';
 import type { Authenticator } from '../access/authenticator.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearchText } from '../api/validation.js';
@@ -57,36 +59,63 @@ export function searchRoute(deps: SearchRouteDeps) {
     }
     exchange.account = authentication.account.name;
     const admission = deps.admissions.admit(authentication.account, now);
-    if (admission.kind === 'quotaExhausted') {
-      return writeReply(res, exchange, apiErrors.quotaExhausted(admission.quota, admission.resetsOn), admission.headers);
-    }
-    if (admission.kind === 'rateLimited') {
-      return writeReply(res, exchange, apiErrors.rateLimited(admission.retryAfterSeconds), admission.headers);
+    if (admission.kind !== 'pending' && admission.kind !== 'admitted') {
+      return writeReply(res, exchange, refusal(admission), limitHeaders(admission));
     }
 
     deps.requests.begin();
     owed = true;
-    const respond = (reply: Reply) => {
-      admission.counted.then(
-        () => {
-          if (!aborted) writeReply(res, exchange, reply, admission.headers);
-        },
-        (error: unknown) => {
-          deps.log.error({ err: error, requestId: exchange.id, account: authentication.account.name }, 'usage count not persisted');
-          if (!aborted) writeReply(res, exchange, apiErrors.internal(exchange.id));
-        },
-      ).finally(settle);
+    const finish = (reply: Reply, headers?: Array<[string, string]>) => {
+      if (!aborted) writeReply(res, exchange, reply, headers);
+      settle();
     };
-
-    readBody(res, limits.maxBodyBytes, (body) => {
+    const respond = (body: BodyResult, decision: Decision) => {
+      if (decision.kind !== 'admitted') return finish(refusal(decision), limitHeaders(decision));
       try {
-        respond(answer(body, deps));
+        finish(answer(body, deps), decision.headers);
       } catch (error) {
         deps.log.error({ err: error, requestId: exchange.id }, 'search failed');
-        respond(apiErrors.internal(exchange.id));
+        finish(apiErrors.internal(exchange.id));
       }
-    }, declaredLength);
+    };
+
+    if (admission.kind === 'admitted') {
+      return readBody(res, limits.maxBodyBytes, (body) => respond(body, admission), declaredLength);
+    }
+    // Waiting for a reservation: the body is read meanwhile (uWS hands it over only now).
+    let body: BodyResult | undefined;
+    let decision: Decision | undefined;
+    readBody(
+      res,
+      limits.maxBodyBytes,
+      (read) => {
+        body = read;
+        if (decision) respond(read, decision);
+      },
+      declaredLength,
+    );
+    admission.decided.then(
+      (decided) => {
+        decision = decided;
+        if (body) respond(body, decided);
+      },
+      (error: unknown) => {
+        deps.log.error({ err: error, requestId: exchange.id, account: authentication.account.name }, 'usage count not persisted');
+        finish(apiErrors.internal(exchange.id));
+      },
+    );
   };
+}
+
+/** The answer to a request refused at admission (its limit headers go with it). */
+function refusal(decision: Exclude<Decision, { kind: 'admitted' }>): Reply {
+  if (decision.kind === 'quotaExhausted') return apiErrors.quotaExhausted(decision.quota, decision.resetsOn);
+  if (decision.kind === 'rateLimited') return apiErrors.rateLimited(decision.retryAfterSeconds);
+  return apiErrors.noAccountRoom;
+}
+
+function limitHeaders(decision: Decision): Array<[string, string]> | undefined {
+  return decision.kind === 'noRoom' ? undefined : decision.headers;
 }
 
 function answer(body: BodyResult, deps: SearchRouteDeps): Reply {

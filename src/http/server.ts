@@ -10,10 +10,22 @@ import uWS, { type HttpRequest, type us_listen_socket } from './uws.js';
 
 export const searchPath = '/api/v1/resources/search';
 
+declare module 'uWebSockets.js' {
+  interface TemplatedApp {
+    /** Closes the listen sockets and every connection (in uWS 20.30, missing from its typings). */
+    close(): TemplatedApp;
+  }
+}
+
 export interface HttpServer {
   port: number;
   /** Stops accepting, then resolves when owed responses are written (or the grace ends). */
   close(): Promise<void>;
+  /**
+   * Closes every connection still open (keep-alive clients): a worker thread must, before it
+   * ends, or uWS's open handles abort the process.
+   */
+  closeConnections(): void;
 }
 
 export interface HttpOptions {
@@ -64,6 +76,7 @@ export function startHttpServer(
       if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`));
       resolve({
         port: uWS.us_socket_local_port(socket),
+        closeConnections: () => void app.close(),
         close: () => {
           closing = true;
           uWS.us_listen_socket_close(socket);

@@ -1,16 +1,33 @@
-// Monthly usage per account. The server is the only writer; the in-memory count it keeps
-// is the truth for admission and every change is written through (group-committed by lmdb).
+// Monthly usage per account, as the LMDB quota ledger (src/store/quotaLedger.ts): each entry
+// holds the units reserved for the month by every server on this directory, spent or not.
+// A clean stop gives unspent units back, so at rest it is the number of requests counted.
+import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
 import type { Databases } from './environment.js';
 
-export class UsageStore {
+export class UsageStore implements QuotaLedger {
   constructor(private readonly dbs: Databases) {}
 
   used(account: string, month: string): number {
-    return (this.dbs.usage.get([account, month]) as number | undefined) ?? 0;
+    return this.dbs.usage.get([account, month]) ?? 0;
   }
 
-  /** Resolves once the count is durable (fdatasync'd with whatever else lmdb batched). */
-  write(account: string, month: string, count: number): Promise<boolean> {
-    return this.dbs.usage.put([account, month], count);
+  read(account: string, month: string): Promise<LedgerEntry> {
+    const granted = this.used(account, month);
+    return Promise.resolve({ granted, revision: granted });
+  }
+
+  /**
+   * The stored count is its own revision: every reservation is decided from the count alone,
+   * so a count that went away and came back (a reservation, then a give-back) is the same
+   * state, and a swap from it is as right as it was. LMDB serializes write transactions
+   * across threads and processes, so the check and the write cannot interleave with another.
+   */
+  swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult> {
+    return this.dbs.root.transaction((): SwapResult => {
+      const current = this.used(account, month);
+      if (current !== revision) return { swapped: false, current: { granted: current, revision: current } };
+      this.dbs.usage.put([account, month], granted);
+      return { swapped: true, entry: { granted, revision: granted } };
+    });
   }
 }

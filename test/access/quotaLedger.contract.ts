@@ -2,7 +2,8 @@
 // run against each of them (test/access/quotaLedger.test.ts). A cluster's implementation
 // runs the same suite.
 import type { Test } from 'tap';
-import { type QuotaLedger, reserveUnits, returnUnits } from '../../src/access/quotaLedger.js';
+import { reserveUnits, returnUnits } from '../../src/access/quotaLedger.js';
+import type { QuotaLedger } from '../../src/store/quotaLedger.js';
 
 export function quotaLedgerContract(t: Test, name: string, open: (t: Test) => Promise<QuotaLedger>): void {
   t.test(`${name} - an entry never written reads 0 and takes a swap from the revision read`, async (t) => {

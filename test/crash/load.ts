@@ -35,6 +35,11 @@ export interface Tally {
   counted: number;
   /** 403 answers: refused before counting. */
   refused: number;
+  /**
+   * Quota units the account may hold reserved and unspent when its server is killed: one
+   * block (limits.quotaReservation.maxBlock) per server killed after it admitted requests.
+   */
+  leeway: number;
 }
 
 export interface LoadReport {

@@ -1,0 +1,59 @@
+// An edge thread (docs/guarantees.md, "Threads"): a uWebSockets.js app on the server's port
+// that answers searches from its own handle on the shared LMDB environment. It writes only
+// usage (quota reservations) and tokens' last-used times; resources are the resource thread's.
+import { parentPort, workerData } from 'node:worker_threads';
+import { AccountTable } from '../access/accountTable.js';
+import { Admissions } from '../access/admission.js';
+import { Authenticator } from '../access/authenticator.js';
+import { limits } from '../config.js';
+import { startHttpServer } from '../http/server.js';
+import { requestIdSource } from '../http/requestIds.js';
+import { createLogger, logFormatNamed } from '../log.js';
+import { AccountStore } from '../store/accountStore.js';
+import { openDatabases } from '../store/environment.js';
+import { UsageStore } from '../store/usageStore.js';
+import { DemandMessenger } from './demandMessenger.js';
+import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
+import { EdgeViews } from './edgeViews.js';
+
+const setup: EdgeSetup = workerData;
+const control = parentPort!;
+const tell = (message: FromEdge) => control.postMessage(message);
+// The format the command line checked (LOG_FORMAT), read from this thread's copy of the environment.
+const log = createLogger(setup.logLevel, logFormatNamed(process.env.LOG_FORMAT));
+
+try {
+  const dbs = openDatabases(setup.dataDir, { create: false });
+  const authenticator = new Authenticator(new AccountStore(dbs), log);
+  const views = new EdgeViews(dbs, setup.views);
+  const http = await startHttpServer(setup.host, setup.port, {
+    authenticator,
+    admissions: new Admissions({ table: new AccountTable(setup.accountTable), ledger: new UsageStore(dbs), log, now: Date.now }),
+    views,
+    demand: new DemandMessenger(setup.demand),
+    log,
+    nextRequestId: requestIdSource(),
+    now: Date.now,
+  }, { cors: setup.cors });
+  control.on('message', (message: ToEdge) => {
+    if (message.type !== 'stop') return;
+    // Owed answers are written, then keep-alive clients still sending get 503 with
+    // Connection: close for a moment instead of a reset when the thread ends.
+    void http
+      .close()
+      .then(() => new Promise((resolve) => setTimeout(resolve, limits.keepAliveLingerMs)))
+      .then(async () => {
+        http.closeConnections();
+        authenticator.close();
+        views.close();
+        setup.demand.close();
+        await dbs.root.close();
+        tell({ type: 'stopped' });
+        process.exit(0);
+      });
+  });
+  tell({ type: 'listening', port: http.port });
+} catch (error) {
+  tell({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+}

@@ -1,0 +1,49 @@
+// The views an edge thread answers searches with (docs/guarantees.md, "Threads"): those the
+// resource thread posted since this edge started, and otherwise what the shared LMDB
+// environment holds. A committed view reaches the edge as soon as its message is read (the
+// next turn of the edge's loop), and the edge never goes back to an older view of a resource:
+//  - posted views arrive in commit order per resource (src/threads/publishingStore.ts);
+//  - after a read from disk, every message already posted is taken at once. A view older than
+//    the one read was posted before the one read was committed, so it is among them, and
+//    what the edge keeps for the resource is then the newest it has seen.
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { ResourceView, ViewSource } from '../resources/view.js';
+import type { Databases } from '../store/environment.js';
+import { RecentMap } from '../store/recentMap.js';
+import type { PostedView } from './publishingStore.js';
+
+export class EdgeViews implements ViewSource {
+  private readonly recent: RecentMap<string, ResourceView>;
+
+  constructor(
+    private readonly dbs: Databases,
+    private readonly posted: MessagePort,
+    generationSize = 50_000,
+  ) {
+    this.recent = new RecentMap(generationSize);
+    posted.on('message', (view: PostedView) => this.remember(view));
+  }
+
+  view(key: string): ResourceView | undefined {
+    const known = this.recent.get(key);
+    if (known) return known;
+    const stored = this.dbs.views.get(key);
+    for (let message = receiveMessageOnPort(this.posted); message; message = receiveMessageOnPort(this.posted)) {
+      const view: PostedView = message.message;
+      this.remember(view);
+    }
+    const posted = this.recent.get(key);
+    if (posted || !stored) return posted;
+    const view = { tail: stored[0], refreshAfter: stored[1] };
+    this.recent.set(key, view);
+    return view;
+  }
+
+  close(): void {
+    this.posted.close();
+  }
+
+  private remember([key, tail, refreshAfter]: PostedView): void {
+    this.recent.set(key, { tail, refreshAfter });
+  }
+}

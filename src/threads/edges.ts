@@ -1,0 +1,121 @@
+// The edge threads of one server (docs/guarantees.md, "Threads"): N worker threads, each a
+// uWebSockets.js app on the same port (uWS binds with SO_REUSEPORT, so the kernel spreads
+// connections over them). A port asked as 0 ("any free one") is chosen here first: uWS binds
+// port 0 without SO_REUSEPORT, so threads could not share the port the kernel picked. Keeping
+// other processes off the port is the port guard's job, done once before any thread binds.
+import { createServer } from 'node:net';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { AccountTable } from '../access/accountTable.js';
+import type { CorsOrigins } from '../http/cors.js';
+import type { Logger } from '../log.js';
+import type { ResourceDemand } from '../resources/demand.js';
+import { receiveDemand } from './demandMessenger.js';
+import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
+import type { PublishingResourceStore } from './publishingStore.js';
+
+export interface EdgeOptions {
+  threads: number;
+  host: string;
+  port: number;
+  dataDir: string;
+  cors: CorsOrigins | undefined;
+  accountTable: AccountTable;
+  store: PublishingResourceStore;
+  demand: ResourceDemand;
+  log: Logger;
+  logLevel: string;
+}
+
+export interface RunningEdges {
+  port: number;
+  /** Every edge stops accepting, writes what it owes, and ends. */
+  close(): Promise<void>;
+}
+
+interface Edge {
+  worker: Worker;
+  next(): Promise<FromEdge>;
+}
+
+export async function startEdges(options: EdgeOptions): Promise<RunningEdges> {
+  const edges: Edge[] = [];
+  const port = options.port === 0 ? await freePort(options.host) : options.port;
+  try {
+    for (let index = 0; index < options.threads; index++) {
+      const edge = startEdge(options, index, port);
+      edges.push(edge);
+      const started = await edge.next();
+      if (started.type !== 'listening') throw new Error(`edge thread ${index}: ${started.type === 'failed' ? started.message : started.type}`);
+    }
+  } catch (error) {
+    // The edge that failed ends by itself; the others stop as on SIGTERM. Not terminate():
+    // a thread ended from outside with uWS loaded aborts the whole process.
+    await stopAll(edges.slice(0, -1));
+    throw error;
+  }
+  return { port, close: () => stopAll(edges) };
+}
+
+async function stopAll(edges: Edge[]): Promise<void> {
+  await Promise.all(
+    edges.map(async (edge) => {
+      const stopped = edge.next();
+      const stop: ToEdge = { type: 'stop' };
+      edge.worker.postMessage(stop);
+      await stopped;
+    }),
+  );
+}
+
+/** A port free right now on `host`, as the kernel picks one. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ host, port: 0, exclusive: true }, () => {
+      const address = probe.address();
+      const port = address !== null && typeof address === 'object' ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function startEdge(options: EdgeOptions, index: number, port: number): Edge {
+  const views = new MessageChannel();
+  const demand = new MessageChannel();
+  const setup: EdgeSetup = {
+    index,
+    dataDir: options.dataDir,
+    host: options.host,
+    port,
+    accountTable: options.accountTable.buffer,
+    views: views.port2,
+    demand: demand.port2,
+    logLevel: options.logLevel,
+    cors: options.cors,
+  };
+  const worker = new Worker(new URL('./edgeThread.js', import.meta.url), { workerData: setup, transferList: [views.port2, demand.port2] });
+  options.store.publishTo(views.port1);
+  receiveDemand(demand.port1, options.demand);
+  // Messages and the thread's end, in order, for whoever waits on the next one.
+  const inbox: FromEdge[] = [];
+  const waiting: Array<(message: FromEdge) => void> = [];
+  const deliver = (message: FromEdge) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(message);
+    else inbox.push(message);
+  };
+  worker.on('message', deliver);
+  worker.on('error', (error) => {
+    options.log.error({ err: error, thread: index }, 'edge thread failed');
+    deliver({ type: 'failed', message: error.message });
+  });
+  worker.on('exit', (code) => deliver(code === 0 ? { type: 'stopped' } : { type: 'failed', message: `exited with ${code}` }));
+  return {
+    worker,
+    next: () => {
+      const message = inbox.shift();
+      return message ? Promise.resolve(message) : new Promise((resolve) => waiting.push(resolve));
+    },
+  };
+}

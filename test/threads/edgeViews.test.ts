@@ -1,0 +1,73 @@
+// An edge thread's views (src/threads/edgeViews.ts) over a real MessageChannel and a real LMDB
+// environment: posted views win over older reads, and a read never returns a view older than
+// one this edge returned before, however posts and disk writes interleave.
+import { once } from 'node:events';
+import { MessageChannel } from 'node:worker_threads';
+import t, { type Test } from 'tap';
+import { openDatabases, type StoredView } from '../../src/store/environment.js';
+import { DemandMessenger, receiveDemand } from '../../src/threads/demandMessenger.js';
+import { EdgeViews } from '../../src/threads/edgeViews.js';
+import type { PostedView } from '../../src/threads/publishingStore.js';
+import { tempDataDir } from '../helpers/service.js';
+
+const key = 'github/account/octocat';
+const view = (status: string): PostedView => [key, `,"status":"${status}"}`, 0];
+const stored = (status: string): StoredView => [`,"status":"${status}"}`, 0];
+
+function edge(t: Test) {
+  const dbs = openDatabases(tempDataDir(t));
+  const channel = new MessageChannel();
+  const views = new EdgeViews(dbs, channel.port2);
+  t.teardown(async () => {
+    views.close();
+    channel.port1.close();
+    await dbs.root.close();
+  });
+  // The edge's own listener was added first, so it has handled a message when this resolves.
+  const delivered = () => once(channel.port2, 'message');
+  return { dbs, post: (posted: PostedView) => channel.port1.postMessage(posted), views, delivered };
+}
+
+t.test('edge views - a view on disk is served, and a posted view replaces it', async (t) => {
+  const { dbs, post, views, delivered } = edge(t);
+  t.equal(views.view(key), undefined, 'unknown resource');
+  await dbs.views.put(key, stored('pending'));
+  t.equal(views.view(key)?.tail, ',"status":"pending"}');
+  post(view('available'));
+  await delivered();
+  t.equal(views.view(key)?.tail, ',"status":"available"}', 'the posted view, as soon as its message is read');
+});
+
+t.test('edge views - a read takes the posts already sent: an older view posted before a newer commit never comes back', async (t) => {
+  const { dbs, post, views, delivered } = edge(t);
+  // The resource thread committed "pending" and posted it, then committed "available"; the
+  // post of "available" has not been sent yet, and this edge has read no message so far.
+  post(view('pending'));
+  await dbs.views.put(key, stored('available'));
+  const first = views.view(key)?.tail;
+  t.equal(first, ',"status":"pending"}', 'the post waiting in the port wins: the disk view was never served');
+  post(view('available'));
+  await delivered();
+  t.equal(views.view(key)?.tail, ',"status":"available"}', 'then the newer view, and from then on only newer ones');
+});
+
+t.test('edge views - after a disk read, later posts of the same resource update it', async (t) => {
+  const { dbs, post, views, delivered } = edge(t);
+  await dbs.views.put(key, stored('available'));
+  t.equal(views.view(key)?.tail, ',"status":"available"}');
+  post(view('stale'));
+  await delivered();
+  t.equal(views.view(key)?.tail, ',"status":"stale"}');
+});
+
+t.test('demand messenger - what an edge wants reaches the resource thread, in order', async (t) => {
+  const channel = new MessageChannel();
+  const received: Array<[readonly string[], number]> = [];
+  receiveDemand(channel.port1, { wanted: (keys, at) => void received.push([keys, at]) });
+  const messenger = new DemandMessenger(channel.port2);
+  messenger.wanted(['github/account/a', 'x/account/b'], 1);
+  messenger.wanted(['github/account/c'], 2);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.same(received, [[['github/account/a', 'x/account/b'], 1], [['github/account/c'], 2]]);
+  channel.port1.close();
+});
