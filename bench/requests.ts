@@ -19,7 +19,7 @@ export const withOneNewTemplate = () => searchBody([...tenSeeded().slice(0, 9), 
 /** A template of ten resources drawn at random (`%RAND%`) from the seeded set. */
 export const tenRandomTemplate = () => searchBody(Array.from({ length: 10 }, () => 'bench-%RAND%'));
 
-/** An identifier that is a URL: 422 under decisions 8. */
+/** An identifier that is a URL: 422 under docs/api.md#a-5. */
 export const invalidBody = () => searchBody(['https://github.com/bench-0']);
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });

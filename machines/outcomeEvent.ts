@@ -1,5 +1,5 @@
 // How a collection outcome enters the machine: rate limits are failures that carry the
-// platform's own retry time (decisions 22, 24); a deferral (the platform paused by its
+// platform's own retry time (docs/api.md#a-24, docs/api.md#a-26); a deferral (the platform paused by its
 // breaker) is no attempt at all; time and jitter are supplied by the caller.
 import type { CollectionOutcome } from '../src/model.js';
 import type { ResourceEvent } from './resource.js';

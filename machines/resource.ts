@@ -1,16 +1,16 @@
-// The lifecycle of one tracked resource (decisions 20-24). The machine is pure: it never
+// The lifecycle of one tracked resource (docs/api.md#lifecycle). The machine is pure: it never
 // starts timers or calls out. Time arrives on every event (`at`), randomness as `jitter`,
 // and "when to look again" is kept in `context.nextDueAt` for the due index to act on.
 import { assign, setup } from 'xstate';
 import type { Datapoint, ReportedDatapoint, ReportedDatapoints, ResourceStatus } from '../src/model.js';
 
 export interface ResourcePolicy {
-  /** Age after which an available resource is refreshed (decisions 21). */
+  /** Age after which an available resource is refreshed (docs/api.md#a-22). */
   freshForMs: number;
-  /** First retry delay of stale/unavailable resources; doubles per failure (decisions 22). */
+  /** First retry delay of stale/unavailable resources; doubles per failure (docs/api.md#a-24). */
   retryBaseMs: number;
   retryCapMs: number;
-  /** How long a not_found resource rests before it is checked again (decisions 23). */
+  /** How long a not_found resource rests before it is checked again (docs/api.md#a-25). */
   recheckAfterMs: number;
   /** How long a requested collection may take before the due index asks again (crash recovery). */
   leaseMs: number;
@@ -188,7 +188,7 @@ export function createResourceMachine(policy: ResourcePolicy) {
       },
       not_found: {
         on: {
-          // A failed recheck proves nothing either way (decisions 24): the resource stays
+          // A failed recheck proves nothing either way (docs/api.md#a-27): the resource stays
           // not_found and the next recheck backs off like any retry.
           FAILED: { actions: { type: 'recordFailure', params: { to: 'not_found' } } },
           RECHECK_DUE: { guard: 'isDue', actions: ['leaseCollection', 'requestCollection'] },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npx datapoints <command>` (operator-interface.md; docs/operations.md, "Commands").
+// `npx datapoints <command>` (docs/operations.md#commands; docs/operations.md, "Commands").
 import { readFileSync } from 'node:fs';
 import { helpText } from './cli/help.js';
 import { CommandFailure, UsageError } from './cli/usageError.js';

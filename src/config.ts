@@ -1,8 +1,8 @@
-// Every numeric limit and default of the service, named in one place (STYLE: HTTP edge).
+// Every numeric limit and default of the service, named in one place.
 import type { ResourcePolicy } from '../machines/resource.js';
 
 export const limits = {
-  /** service-spec 8 */
+  /** docs/api.md#a-47 */
   maxResourcesPerRequest: 10,
   /** Bodies above this are refused with 413 before they are buffered. */
   maxBodyBytes: 1024 * 1024,
@@ -49,7 +49,7 @@ export const limits = {
   corsMaxAgeSeconds: 600,
   /** Allowed origins whose answer headers are kept built (with `--cors '*'` origins are unbounded). */
   maxCorsOriginsCached: 256,
-  /** Graceful shutdown must finish within 5 s (operator-interface.md); we leave margin. */
+  /** Graceful shutdown must finish within 5 s (docs/operations.md#signals); we leave margin. */
   shutdownGraceMs: 4_000,
   /**
    * Accounts one server can admit for in a month (src/access/accountTable.ts): a slot each,
@@ -85,7 +85,7 @@ export interface PlanLimits {
   rate: RatePolicy;
 }
 
-/** decisions 19 */
+/** docs/api.md#a-51 */
 export const plans = {
   free: { quota: 500, rate: { limit: 60, windowMs: 60_000 } },
   paid: { quota: null, rate: { limit: 3_000, windowMs: 60_000 } },
@@ -113,7 +113,7 @@ export const collectionDefaults = {
   timeoutMs: 10_000,
   /** Requests gathered into one upstream batch call wait at most this long. */
   batchWindowMs: 10,
-  /** Per-platform circuit breaker (issue 5): 5 failed calls in a row pause a platform for 30 s, then one trial. */
+  /** Per-platform circuit breaker (docs/architecture.md#collection-path): 5 failed calls in a row pause a platform for 30 s, then one trial. */
   breaker: { failureThreshold: 5, cooldownMs: 30_000, maxCooldownMs: 10 * 60_000 },
 } as const;
 

@@ -1,4 +1,4 @@
-// Durations as operators write them (operator-interface.md): 250ms, 30s, 1m, 6h, 1d.
+// Durations as operators write them (docs/operations.md#commands): 250ms, 30s, 1m, 6h, 1d.
 const unitMs: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 export function parseDuration(text: string): number {

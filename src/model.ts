@@ -10,12 +10,12 @@ export type PlatformCode = keyof typeof platformDefinitions;
 export const resourceTypes = ['account', 'organization', 'post'] as const;
 export type ResourceType = (typeof resourceTypes)[number];
 
-/** Datapoint names of service-spec 2.6; callers key on these, never on `semantic`. */
+/** Datapoint names of docs/api.md#a-13; callers key on these, never on `semantic`. */
 export type MetricName = 'followers' | 'following' | 'posts' | 'views' | 'likes' | 'reposts';
 
 export type ResourceStatus = 'pending' | 'available' | 'stale' | 'unavailable' | 'not_found';
 
-/** One datapoint as a collector reports it: `value: null` means the platform does not report it (decisions 5). */
+/** One datapoint as a collector reports it: `value: null` means the platform does not report it (docs/api.md#a-14). */
 export interface ReportedDatapoint {
   value: number | boolean | null;
   semantic: string;
@@ -26,7 +26,7 @@ export interface ReportedDatapoints {
   attributes?: Record<string, ReportedDatapoint>;
 }
 
-/** A datapoint as the API returns it (service-spec 2.5). */
+/** A datapoint as the API returns it (docs/api.md#a-12). */
 export interface Datapoint {
   value: number | boolean | null;
   status: 'available' | 'unavailable';
@@ -34,7 +34,7 @@ export interface Datapoint {
   semantic: string;
 }
 
-/** The closed set of ways one collection can end (STYLE: shields.io's error taxonomy, minus its lumping). */
+/** The closed set of ways one collection can end (docs/api.md#a-26). */
 export type CollectionOutcome =
   | { kind: 'found'; datapoints: ReportedDatapoints }
   | { kind: 'notFound' }
@@ -49,14 +49,14 @@ export const rateLimited = (retryAt: number): CollectionOutcome => ({ kind: 'rat
 export const failed = (reason: string): CollectionOutcome => ({ kind: 'failed', reason });
 export const deferred = (until: number, reason: string): CollectionOutcome => ({ kind: 'deferred', until, reason });
 
-/** A resource as the service tracks it: the identifier is already normalized (decisions 9). */
+/** A resource as the service tracks it: the identifier is already normalized (docs/api.md#a-8). */
 export interface ResourceRef {
   platform: PlatformCode;
   type: ResourceType;
   identifier: string;
 }
 
-/** The LMDB key of a resource; identifiers never contain '/' (decisions 8 rejects it). */
+/** The LMDB key of a resource; identifiers never contain '/' (docs/api.md#a-5 rejects it). */
 export const resourceKey = (ref: ResourceRef): string => `${ref.platform}/${ref.type}/${ref.identifier}`;
 
 export function parseResourceKey(key: string): ResourceRef {

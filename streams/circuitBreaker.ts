@@ -1,6 +1,6 @@
-// A per-platform circuit breaker (issue 5). A platform that keeps failing is paused: its
+// A per-platform circuit breaker (docs/architecture.md#collection-path). A platform that keeps failing is paused: its
 // calls are refused at once, without touching the upstream, so a dead platform costs neither
-// connections nor time (decisions 22 retries the resources themselves, with backoff). After a
+// connections nor time (docs/api.md#a-24 retries the resources themselves, with backoff). After a
 // cooldown one trial call probes it; success resumes the platform, failure pauses it again for
 // twice as long, up to a cap. Time comes from the injected scheduler (virtual in tests).
 import { defer, finalize, of, tap, type Observable, type SchedulerLike } from 'rxjs';

@@ -1,6 +1,6 @@
 // When a platform may be called next: its request budget spaces calls out evenly, a
 // rate-limit answer pauses the whole platform until the platform's own reset time, and its
-// circuit breaker pauses it after repeated failures (issue 5).
+// circuit breaker pauses it after repeated failures.
 import { timer, type Observable, type SchedulerLike } from 'rxjs';
 import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';
 

@@ -1,5 +1,5 @@
 // The fixed answer both baselines send: a JSON body of exactly the size the scenario's real
-// answer has, so that the baselines move the same bytes as the service (issue 4).
+// answer has, so that the baselines move the same bytes as the service.
 export function fixedAnswer(bytes: number): string {
   const frame = '{"data":""}';
   return `{"data":"${'x'.repeat(Math.max(0, bytes - frame.length))}"}`;

@@ -1,4 +1,4 @@
-// The checks between a valid token and the request body (decisions 15): quota (403), then
+// The checks between a valid token and the request body (docs/api.md#a-45): quota (403), then
 // rate limit (429); a request that passes both is counted against both. Each account's checks
 // and counts happen under its slot's lock in the table every thread shares, so they hold for
 // the whole server however many threads admit at once (docs/guarantees.md, "Quota and rate

@@ -1,4 +1,4 @@
-// Quota months are calendar months in UTC (decisions 19). Every admitted request asks for
+// Quota months are calendar months in UTC (docs/api.md#a-49). Every admitted request asks for
 // its month and the next month's start: both are kept until the month turns.
 interface MonthSpan {
   start: number;
@@ -26,7 +26,7 @@ export function monthOf(now: number): string {
   return spanOf(now).month;
 }
 
-/** The first day of the next UTC month, as an ISO date (decisions 16, 18). */
+/** The first day of the next UTC month, as an ISO date (docs/api.md#a-48, docs/api.md#a-49). */
 export function nextMonthStart(now: number): string {
   return spanOf(now).nextStart;
 }

@@ -1,4 +1,4 @@
-// Creating accounts and tokens: the "dashboard" of service-spec 5, shared by the CLI and tests.
+// Creating accounts and tokens: the "dashboard" of docs/api.md#a-35, shared by the CLI and tests.
 import { generateToken } from '../auth/tokens.js';
 import { plans, type PlanName, type RatePolicy } from '../config.js';
 import type { AccountChanges, AccountRecord, AccountStore } from '../store/accountStore.js';

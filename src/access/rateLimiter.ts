@@ -1,5 +1,5 @@
 // Per-account rate limit over fixed windows aligned to the epoch, so that the reset time in
-// X-RateLimit-Reset is the same for every token of the account (decisions 16). The window
+// X-RateLimit-Reset is the same for every token of the account (docs/api.md#a-48). The window
 // lives in the account's slot of the shared table, so it is one window for every thread;
 // callers hold the slot's lock (src/access/accountTable.ts).
 import type { RatePolicy } from '../config.js';

@@ -1,7 +1,7 @@
 // The schemas of a search request are both its TypeScript types and its compiled validators
-// (STYLE: HTTP edge): the envelope (an object with 1-10 references of three strings) in one
+// (docs/dependencies.md#typebox): the envelope (an object with 1-10 references of three strings) in one
 // compiled check, then each identifier against its platform and type's compiled address
-// syntax (decisions 8), found by name: a union of every platform's reference schema would
+// syntax (docs/api.md#a-5), found by name: a union of every platform's reference schema would
 // try its alternatives in turn, all fifteen for a reference of the last platform.
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';

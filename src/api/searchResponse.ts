@@ -1,4 +1,4 @@
-// The 200 body of a search (service-spec 4): one entry per requested resource, in request
+// The 200 body of a search (docs/api.md#a-10): one entry per requested resource, in request
 // order, each the echoed reference followed by the resource's pre-rendered view. Rendering only
 // reads (docs/architecture.md, "Reads are reads"): the resources the answer found unknown or
 // due a refresh are returned for the caller to ask for, after it has answered.

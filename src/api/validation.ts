@@ -1,5 +1,5 @@
 // Turns a parsed request body into the resources to look up, or into every validation
-// message of service-spec 7 and decisions 11-14 at once. Valid bodies take the compiled
+// message of docs/api.md#errors and docs/api.md#a-40, docs/api.md#a-41 at once. Valid bodies take the compiled
 // checks only; only invalid ones walk the body to explain what is wrong.
 import { limits } from '../config.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
@@ -10,7 +10,7 @@ import { identifierSyntax, isSearchEnvelope, type ResourceReference } from './sc
 export interface RequestedResource {
   platform: PlatformCode;
   type: ResourceType;
-  /** As sent: the response echoes it (decisions 9). */
+  /** As sent: the response echoes it (docs/api.md#a-8). */
   identifier: string;
   /** The normalized key the resource is tracked under. */
   key: string;
@@ -61,7 +61,7 @@ function requested(references: ResourceReference[]): RequestedResource[] | undef
 }
 
 /**
- * decisions 10: duplicates are the same platform, type and identifier as sent. At most ten
+ * docs/api.md#a-9: duplicates are the same platform, type and identifier as sent. At most ten
  * references: comparing pairs allocates nothing, unlike a set of joined strings.
  */
 function sentBefore(resources: readonly RequestedResource[], platform: string, type: string, identifier: string): boolean {

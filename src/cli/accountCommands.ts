@@ -1,4 +1,4 @@
-// `datapoints accounts create|show|list|update|delete` (operator-interface.md; docs/operations.md,
+// `datapoints accounts create|show|list|update|delete` (docs/operations.md#commands; docs/operations.md,
 // "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
 // a second, because the store bumps the auth version the server polls.
 import { monthOf, nextMonthStart } from '../access/calendar.js';

@@ -1,4 +1,4 @@
-// `datapoints serve` and `datapoints emulator` (operator-interface.md; docs/operations.md).
+// `datapoints serve` and `datapoints emulator` (docs/operations.md#commands; docs/operations.md).
 import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';

@@ -1,4 +1,4 @@
-// The platform emulator (operator-interface.md): one loopback HTTP server speaking every
+// The platform emulator (docs/operations.md#emulator): one loopback HTTP server speaking every
 // platform's API under `/<platform>`, plus the fault switch at POST /_emulator/faults and
 // the list of faults in force at GET /_emulator/faults.
 import type { PlatformCode } from '../model.js';

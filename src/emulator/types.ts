@@ -14,7 +14,7 @@ export interface EmulatorReply {
   body: string;
 }
 
-/** Deterministic counts of one emulated resource (operator-interface.md). */
+/** Deterministic counts of one emulated resource (docs/operations.md#emulator). */
 export interface EmulatedCounts {
   followers: number;
   following: number;

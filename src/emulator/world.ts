@@ -5,11 +5,11 @@ import type { PlatformDefinition } from '../platforms/types.js';
 import { emulatedCounts } from './counts.js';
 import type { EmulatedResource, EmulatorContext } from './types.js';
 
-// `slow` (answer after slowAnswerMs) extends operator-interface.md's list, for timeout tests.
+// `slow` (answer after slowAnswerMs) extends docs/operations.md#emulator's list, for timeout tests.
 export const faultModes = ['none', 'error', 'timeout', 'ratelimit', 'malformed', 'notfound', 'slow'] as const;
 export type FaultMode = (typeof faultModes)[number];
 
-/** operator-interface.md: `slow*` identifiers are answered after 3 seconds. */
+/** docs/operations.md#emulator: `slow*` identifiers are answered after 3 seconds. */
 export const slowAnswerMs = 3_000;
 
 /** One fault switched on by POST /_emulator/faults. */

@@ -1,5 +1,5 @@
 // Every error the API answers, with its HTTP status and message, in one registry
-// (service-spec 7, decisions 13-18). Bodies: `{"error": ...}`, or `{"errors": [...]}` for 422.
+// (docs/api.md#errors). Bodies: `{"error": ...}`, or `{"errors": [...]}` for 422.
 
 export interface ApiError {
   status: string;
@@ -16,7 +16,7 @@ const single = (status: string, message: string, headers?: Array<[string, string
 const realm = 'Bearer realm="datapoints"';
 
 export const apiErrors = {
-  /** decisions 17: no credentials at all, so no error code (RFC 6750 3.1). */
+  /** docs/api.md#a-36: no credentials at all, so no error code (RFC 6750 3.1). */
   missingToken: single('401 Unauthorized', 'Authentication required: send Authorization: Bearer <API_TOKEN>', [
     ['WWW-Authenticate', realm],
   ]),

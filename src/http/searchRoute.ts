@@ -1,4 +1,4 @@
-// POST /api/v1/resources/search. Checks run in the order of decisions 15: token (401),
+// POST /api/v1/resources/search. Checks run in the order of docs/api.md#a-45: token (401),
 // quota (403), rate limit (429), body (413/422), then the answer (200). A request is admitted
 // only against quota already reserved on disk, so no answer is ever free after a crash
 // (docs/guarantees.md, "Quota and rate across threads"); an account with none in hand waits
@@ -36,7 +36,7 @@ export function searchRoute(deps: SearchRouteDeps) {
   return (res: HttpResponse, req: HttpRequest): void => {
     let aborted = false;
     // A response is owed from admission until it is written or its client goes away: a client
-    // that drops mid-body must not hold a graceful stop for the whole grace period (issue 5).
+    // that drops mid-body must not hold a graceful stop for the whole grace period (docs/operations.md#signals).
     let owed = false;
     const settle = () => {
       if (!owed) return;

@@ -1,5 +1,5 @@
 // The uWebSockets.js front end: routes, listening, and a graceful stop that finishes the
-// responses still owed before it lets go (operator-interface.md: SIGTERM).
+// responses still owed before it lets go (docs/operations.md#signals).
 import { limits } from '../config.js';
 import { apiErrors } from './errors.js';
 import { createAccessLog } from './accessLog.js';

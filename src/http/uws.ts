@@ -1,4 +1,4 @@
-// Loads uWebSockets.js and refuses its silent pure-JS fallback (FACTS: uWebSockets.js):
+// Loads uWebSockets.js and refuses its silent pure-JS fallback (docs/dependencies.md#uws-fallback):
 // that fallback lacks SSLApp and is an order of magnitude slower.
 import uWS from 'uWebSockets.js';
 

@@ -1,4 +1,4 @@
-// The one parser of rounded public counts (decisions 6), and the emulators' inverse of it.
+// The one parser of rounded public counts (docs/api.md#a-17), and the emulators' inverse of it.
 import t from 'tap';
 import { abbreviateCount, expandCount } from './counts.js';
 

@@ -1,4 +1,4 @@
-// Platforms show rounded counts on public pages ("1.2K", "3.4M", "1,234"); decisions 6
+// Platforms show rounded counts on public pages ("1.2K", "3.4M", "1,234"); docs/api.md#a-17
 // expands them to whole numbers. Returns undefined for anything that is not a count.
 const multipliers: Record<string, number> = { k: 1e3, m: 1e6, b: 1e9 };
 

@@ -1,4 +1,4 @@
-// Every platform the service collects from (decisions 3: each with a real collector), from
+// Every platform the service collects from (docs/api.md#a-2: each with a real collector), from
 // the one list in definitions.ts. A definition filed under another name than its code does
 // not compile.
 import type { PlatformCode } from '../model.js';

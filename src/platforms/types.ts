@@ -1,10 +1,10 @@
-// What one platform folder provides (STYLE: one platform = one small folder). Adding a
+// What one platform folder provides (docs/adding-a-platform.md). Adding a
 // platform is its folder plus one line in registry.ts.
 import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../model.js';
 import type { UpstreamHttp } from './http.js';
 
 export interface IdentifierRule {
-  /** The platform's address syntax for the identifier as sent (decisions 8); anchored. */
+  /** The platform's address syntax for the identifier as sent (docs/api.md#a-5); anchored. */
   pattern: RegExp;
   /** Shortest and longest identifier the pattern accepts; a 422 names them. */
   minLength: number;
@@ -15,9 +15,9 @@ export interface IdentifierRule {
   syntax: string;
   /** Ends the 422 message for an identifier sent as a URL: what the caller should send instead. */
   hint: string;
-  /** The key the service tracks the resource under (decisions 9). */
+  /** The key the service tracks the resource under (docs/api.md#a-8). */
   normalize(identifier: string): string;
-  /** The part emulator conventions look at (operator-interface.md): the handle or owner of a post. */
+  /** The part emulator conventions look at (docs/operations.md#emulator): the handle or owner of a post. */
   namePart(normalized: string): string;
   /**
    * Identifiers the registry-driven tests use (docs/adding-a-platform.md): an unremarkable

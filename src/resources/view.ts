@@ -20,7 +20,7 @@ export function wantedAt(view: ResourceView | undefined, now: number): boolean {
 }
 
 export function renderView(status: ResourceStatus, context: ResourceContext): ResourceView {
-  // service-spec 2.4: datapoints appear once collected; pending and not_found carry four fields.
+  // docs/api.md#a-11: datapoints appear once collected; pending and not_found carry four fields.
   const showsData = (status === 'available' || status === 'stale') && context.metrics !== null;
   let tail = `,"status":"${status}"`;
   if (showsData) {

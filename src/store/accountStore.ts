@@ -1,5 +1,5 @@
 // Accounts and their tokens. Written by the CLI, read by the server; every change bumps
-// `authVersion` so a running server notices it within one poll (operator-interface.md).
+// `authVersion` so a running server notices it within one poll (docs/operations.md#commands).
 import type { PlanName, RatePolicy } from '../config.js';
 import type { Databases } from './environment.js';
 

@@ -84,7 +84,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     // Large enough for millions of resources; LMDB grows the file lazily.
     mapSize: 64 * 1024 ** 3,
     maxDbs: 16,
-    // Reads in the server must see writes made by the CLI process (FACTS: lmdb).
+    // Reads in the server must see writes made by the CLI process (docs/dependencies.md#lmdb-two-processes).
     cache: false,
   });
   // lmdb types a database by one value type; the meta database holds one type per key, which

@@ -90,7 +90,7 @@ t.test('admission - the rate limit is one window for all threads, its remaining 
   t.equal(ledger.granted('paced', month), 11, 'rate-limited requests are never counted against the quota');
 });
 
-t.test('admission - quota is checked before the rate limit (decisions 15)', async (t) => {
+t.test('admission - quota is checked before the rate limit (docs/api.md#a-45)', async (t) => {
   const ledger = new MemoryLedger();
   const { clock, admissions } = threadsOn(ledger, 2);
   const limited = account('both', 2, { limit: 2, windowMs: 60_000 });

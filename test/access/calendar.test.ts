@@ -1,4 +1,4 @@
-// Quota months are UTC calendar months (decisions 19); the answers are cached per month, so
+// Quota months are UTC calendar months (docs/api.md#a-49); the answers are cached per month, so
 // the cases jump back and forth across month and year boundaries.
 import t from 'tap';
 import { monthOf, nextMonthStart } from '../../src/access/calendar.js';

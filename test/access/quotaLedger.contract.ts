@@ -1,4 +1,4 @@
-// The quota ledger contract (STYLE: seams): what every implementation of QuotaLedger must do,
+// The quota ledger contract (docs/architecture.md#seams): what every implementation of QuotaLedger must do,
 // run against each of them (test/access/quotaLedger.test.ts). A cluster's implementation
 // runs the same suite.
 import type { Test } from 'tap';

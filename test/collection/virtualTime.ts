@@ -1,6 +1,6 @@
 // Virtual time for pipelines that also await promises: an RxJS TestScheduler advanced action by
-// action, with the promise callbacks of each step let run before the next (STYLE: streams in
-// virtual time; the loop's ports return promises, which TestScheduler.run cannot interleave).
+// action, with the promise callbacks of each step let run before the next
+// (docs/dependencies.md#rxjs; the loop's ports return promises, which TestScheduler.run cannot interleave).
 import { TestScheduler } from 'rxjs/testing';
 
 const settle = async () => {

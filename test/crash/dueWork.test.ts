@@ -1,4 +1,4 @@
-// Crash safety of due work (issue 5): a refresh and a retry that fall due while the server is
+// Crash safety of due work (docs/guarantees.md#crash-safety): a refresh and a retry that fall due while the server is
 // dead (killed with SIGKILL) run after it restarts. Nothing asks for them but the due index on
 // disk (streams/dueWork.ts): the restarted server gets no search at all.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,9 +12,9 @@ import { inspectStore, readAuthBaseline, withDatabases } from './integrity.js';
 import type { Tally } from './load.js';
 import { spawnServer } from './serverProcess.js';
 
-// A refresh is due 1 s after a collection, a first retry 0.5-1 s after a failure (decisions 21, 22).
+// A refresh is due 1 s after a collection, a first retry 0.5-1 s after a failure (docs/api.md#a-22, docs/api.md#a-24).
 const serveArgs = (data: string) => ['--data', data, '--upstream', 'emulator', '--fresh-for', '1s', '--retry-base', '1s'];
-// The emulator answers every `flaky` name with 503 (operator-interface.md).
+// The emulator answers every `flaky` name with 503 (docs/operations.md#emulator).
 const resources = [
   { platform: 'github', type: 'account', identifier: 'duefresh' },
   { platform: 'tiktok', type: 'account', identifier: 'flakydue' },
@@ -61,7 +61,7 @@ t.test('crash - a refresh and a retry due while the server was killed run after 
   await second.listening;
   const after = await withDatabases(data, async (dbs) => {
     const read = async () => {
-      dbs.root.resetReadTxn(); // see the server's commits (FACTS: lmdb)
+      dbs.root.resetReadTxn(); // see the server's commits (docs/dependencies.md#lmdb-two-processes)
       return { refreshed: dbs.resources.get(refreshed) as StoredResource, retried: dbs.resources.get(retried) as StoredResource };
     };
     const ranSinceRestart = (resource: StoredResource) => (resource.context.history.at(-1)?.at ?? 0) >= restartedAt;

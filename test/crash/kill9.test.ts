@@ -1,4 +1,4 @@
-// Crash safety (issue 5): the server is killed with SIGKILL at random moments, under search
+// Crash safety (docs/guarantees.md#crash-safety): the server is killed with SIGKILL at random moments, under search
 // load or while starting, and restarted on the same data directory, round after round.
 // CRASH_ROUNDS sets the number of rounds (npm run test:crash-long runs many), CRASH_SEED
 // replays a run: each round's kill moment and each worker's requests follow from the seed

@@ -1,4 +1,4 @@
-// Tokens, quota and rate limit over HTTP (service-spec 5, 8; decisions 15-19).
+// Tokens, quota and rate limit over HTTP (docs/api.md#a-35, docs/api.md#limits, docs/api.md#order-of-checks).
 import t from 'tap';
 import { startTestService } from '../helpers/service.js';
 
@@ -21,7 +21,7 @@ t.test('access - 401 without a usable token, with the RFC 6750 challenge', async
   t.same(unknown.body, { error: 'The bearer token is unknown or revoked' });
 });
 
-t.test('access - headers of decisions 16 on every authenticated answer', async (t) => {
+t.test('access - headers of docs/api.md#a-48 on every authenticated answer', async (t) => {
   const { search, tokenFor } = await startTestService(t);
   const token = await tokenFor('alice', { quota: 5, rate: { limit: 100, windowMs: 60_000 } });
   const answer = await search(token, body);
@@ -37,10 +37,10 @@ t.test('access - headers of decisions 16 on every authenticated answer', async (
   t.equal(answer.headers.get('x-quota-reset'), new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 1)).toISOString().slice(0, 10));
   const invalid = await search(token, { resources: [] });
   t.equal(invalid.status, 422);
-  t.equal(invalid.headers.get('x-quota-remaining'), '3', 'a 422 counts (decisions 15)');
+  t.equal(invalid.headers.get('x-quota-remaining'), '3', 'a 422 counts (docs/api.md#a-46)');
 });
 
-t.test('access - the monthly quota refuses with 403 and its reset date, uncounted (decisions 18)', async (t) => {
+t.test('access - the monthly quota refuses with 403 and its reset date, uncounted (docs/api.md#a-49)', async (t) => {
   const { search, tokenFor, service } = await startTestService(t);
   const token = await tokenFor('alice', { quota: 2 });
   t.equal((await search(token, body)).status, 200);
@@ -81,7 +81,7 @@ t.test('access - quota is checked before the rate limit, and refusals are not co
   t.equal(quotaAnswer.headers.get('x-quota-remaining'), '1', '429s did not use the quota');
 });
 
-t.test('access - a revoked token is refused at once, a new token works (within 1 s, operator-interface)', async (t) => {
+t.test('access - a revoked token is refused at once, a new token works (within 1 s, docs/operations.md#commands)', async (t) => {
   const { search, tokenFor, service } = await startTestService(t);
   const token = await tokenFor('alice');
   t.equal((await search(token, body)).status, 200);

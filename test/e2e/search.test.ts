@@ -5,7 +5,7 @@ import { eventually, startTestService } from '../helpers/service.js';
 const ref = (platform: string, type: string, identifier: string) => ({ platform, type, identifier });
 const statuses = (body: { data: Array<{ status: string }> }) => body.data.map((entry) => entry.status);
 
-t.test('search - new resources answer pending with four fields, then their datapoints (decisions 20)', async (t) => {
+t.test('search - new resources answer pending with four fields, then their datapoints (docs/api.md#a-21)', async (t) => {
   const { tokenFor, search } = await startTestService(t);
   const token = await tokenFor('alice');
   const resources = [
@@ -36,7 +36,7 @@ t.test('search - new resources answer pending with four fields, then their datap
   t.same(flaky, { ...resources[3], status: 'unavailable' });
 });
 
-t.test('search - order is kept, exact duplicates removed, case variants share one resource (decisions 9, 10)', async (t) => {
+t.test('search - order is kept, exact duplicates removed, case variants share one resource (docs/api.md#a-8, docs/api.md#a-9)', async (t) => {
   const { tokenFor, search } = await startTestService(t);
   const token = await tokenFor('alice');
   const resources = [
@@ -62,7 +62,7 @@ t.test('search - lifecycle available -> stale -> available, and not_found after 
 
   world.setFault('github', 'lifecycle', 'error');
   const stale = await eventually(statusNow, (entry) => entry.status === 'stale');
-  t.equal(stale.status, 'stale', 'a failed refresh of a resource with data is stale (decisions 22)');
+  t.equal(stale.status, 'stale', 'a failed refresh of a resource with data is stale (docs/api.md#a-23)');
   t.same(stale.metrics, available.metrics, 'stale keeps the old datapoints and their collected_at');
 
   world.setFault('github', 'lifecycle', 'none');
@@ -75,7 +75,7 @@ t.test('search - lifecycle available -> stale -> available, and not_found after 
   t.same(deleted, { ...resources[0], status: 'not_found' });
 });
 
-t.test('search - an unavailable resource recovers when the platform does (decisions 22)', async (t) => {
+t.test('search - an unavailable resource recovers when the platform does (docs/api.md#a-23)', async (t) => {
   const { service, tokenFor, search } = await startTestService(t, { policy: { retryBaseMs: 100, retryCapMs: 200 } });
   const token = await tokenFor('alice');
   const resources = [ref('github', 'account', 'recovering')];

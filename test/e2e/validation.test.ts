@@ -1,4 +1,4 @@
-// Every 422 message of service-spec 7 and decisions 11-14, and the other refusals of the edge.
+// Every 422 message of docs/api.md#errors and docs/api.md#a-40, docs/api.md#a-41, and the other refusals of the edge.
 import t from 'tap';
 import { searchPath, startTestService } from '../helpers/service.js';
 

@@ -1,5 +1,5 @@
 // A platform that fails or hangs must cost nothing outside itself: searches keep their pace
-// (they never wait for collection, decisions 20) and other platforms keep collecting.
+// (they never wait for collection, docs/api.md#a-21) and other platforms keep collecting.
 import t from 'tap';
 import { Pool } from 'undici';
 import { collectionDefaults, defaultPolicy } from '../../src/config.js';

@@ -1,5 +1,5 @@
 // Every fault mode of the emulator, on every registered platform and type at once, drives
-// each resource to its defined state (decisions 22-24), backs off exponentially with jitter,
+// each resource to its defined state (docs/api.md#a-23, docs/api.md#a-24, docs/api.md#a-26), backs off exponentially with jitter,
 // and recovers once the fault clears.
 import t, { type Test } from 'tap';
 import { retryDelay } from '../../machines/resource.js';
@@ -64,11 +64,11 @@ for (const mode of failureModes) {
     const faulted = await untilStatuses(world, [...known, ...fresh], ['stale', 'unavailable']);
     known.forEach((reference, index) => {
       const entry = faulted[index];
-      t.equal(entry.status, 'stale', `${label(reference)}: stale under ${mode} (decisions 22)`);
+      t.equal(entry.status, 'stale', `${label(reference)}: stale under ${mode} (docs/api.md#a-23)`);
       t.same(entry.metrics, lastGood[index].metrics, `${label(reference)}: keeps its datapoints and their collected_at`);
     });
     fresh.forEach((reference, index) => {
-      t.same(faulted[known.length + index], { ...reference, status: 'unavailable' }, `${label(reference)}: unavailable, never not_found (decisions 24)`);
+      t.same(faulted[known.length + index], { ...reference, status: 'unavailable' }, `${label(reference)}: unavailable, never not_found (docs/api.md#a-26)`);
     });
 
     // Let a few retries happen, then check their spacing and that the jitter varies.
@@ -138,11 +138,11 @@ t.test('faults - notfound on every platform: resources become not_found with fou
   await world.search(fresh);
   const gone = await untilStatuses(world, [...known, ...fresh], ['not_found']);
   [...known, ...fresh].forEach((reference, index) => {
-    t.same(gone[index], { ...reference, status: 'not_found' }, `${label(reference)}: not_found, four fields only (service-spec 2.4)`);
+    t.same(gone[index], { ...reference, status: 'not_found' }, `${label(reference)}: not_found, four fields only (docs/api.md#a-11)`);
   });
   for (const platform of platforms.keys()) await world.setFault(platform, 'none');
   const back = await untilStatuses(world, [...known, ...fresh], ['available']);
   [...known, ...fresh].forEach((reference, index) => {
-    t.equal(back[index].status, 'available', `${label(reference)}: rechecked and available once the name exists (decisions 23)`);
+    t.equal(back[index].status, 'available', `${label(reference)}: rechecked and available once the name exists (docs/api.md#a-25)`);
   });
 });

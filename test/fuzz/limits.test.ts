@@ -1,7 +1,7 @@
 // Every limit at its boundary: resources per request (10/11), body size (1 MiB / +1 byte),
 import { Readable } from 'node:stream';
 // identifier length per registered platform and type (max / max+1), quota (q-1, q, q+1)
-// and the rate window (service-spec 8, decisions 12, 16-18).
+// and the rate window (docs/api.md#limits).
 import t from 'tap';
 import { request } from 'undici';
 import { nextMonthStart } from '../../src/access/calendar.js';
@@ -32,7 +32,7 @@ function grow(rule: IdentifierRule, identifier: string, length: number): string 
   return current;
 }
 
-t.test('limits - 10 resources are answered, 11 are refused with the decisions 12 message', async (t) => {
+t.test('limits - 10 resources are answered, 11 are refused with the docs/api.md#a-47 message', async (t) => {
   const ts = await startTestService(t);
   const token = await ts.tokenFor('limits', { plan: 'paid' });
   const references = Array.from({ length: 11 }, (_, index) => ({ platform: 'github', type: 'account', identifier: `user${index}` }));
@@ -89,7 +89,7 @@ t.test('limits - identifiers at their platform maximum are accepted, one charact
   }
 });
 
-t.test('limits - a quota of q admits q-1 and q, refuses q+1 with the decisions 18 message', async (t) => {
+t.test('limits - a quota of q admits q-1 and q, refuses q+1 with the docs/api.md#a-49 message', async (t) => {
   const ts = await startTestService(t);
   const token = await ts.tokenFor('quota', { quota: 3, rate: { limit: 100, windowMs: 60_000 } });
   const body = { resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] };

@@ -1,5 +1,5 @@
 // 10,000 generated hostile requests over keep-alive, with concurrency: no 5xx, no crash, and
-// every answer in its documented shape (service-spec 7, decisions 13-17).
+// every answer in its documented shape (docs/api.md#errors).
 import t from 'tap';
 import { Pool } from 'undici';
 import { searchPath, startTestService } from '../helpers/service.js';

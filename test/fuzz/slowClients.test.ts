@@ -1,5 +1,5 @@
 // Slow and abandoned clients over raw sockets: a body sent byte by byte, connections dropped
-// mid-body or left stalled, must neither block other clients nor leak (STYLE: HTTP edge).
+// mid-body or left stalled, must neither block other clients nor leak (docs/http.md).
 import t from 'tap';
 import { connect, type Socket } from 'node:net';
 import { searchPath, startTestService, type TestService } from '../helpers/service.js';

@@ -1,5 +1,5 @@
 // A whole service in this process on a free port, with its own temp data directory and
-// emulator, torn down with the test (STYLE: each test builds its own instance).
+// emulator, torn down with the test.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -34,7 +34,7 @@ const events: ResourceEvent[] = [
 ];
 
 type Expected = [target: ResourceStatus, collects: boolean];
-/** decisions 20-24, written out: what each event does in each state. */
+/** docs/api.md#lifecycle, written out: what each event does in each state. */
 const expected: Record<ResourceStatus, Record<ResourceEvent['type'], Expected>> = {
   pending: {
     COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['unavailable', false], DEFERRED: ['pending', false],
@@ -60,7 +60,7 @@ const expected: Record<ResourceStatus, Record<ResourceEvent['type'], Expected>> 
 
 const collects = (actions: ReadonlyArray<{ type: string }>) => actions.some((action) => action.type === 'requestCollection');
 
-t.test('resource machine - a new resource is pending and asks for collection at once (decisions 20)', async (t) => {
+t.test('resource machine - a new resource is pending and asks for collection at once (docs/api.md#a-21)', async (t) => {
   const [snapshot, actions] = initialTransition(machine, { createdAt });
   t.equal(snapshot.value, 'pending');
   t.ok(collects(actions));
@@ -141,7 +141,7 @@ t.test('resource machine - due events before their time change nothing', async (
   t.notOk(collects(againActions));
 });
 
-t.test('resource machine - a failed refresh keeps the old datapoints as stale (decisions 22)', async (t) => {
+t.test('resource machine - a failed refresh keeps the old datapoints as stale (docs/api.md#a-23)', async (t) => {
   const [pending] = initialTransition(machine, { createdAt });
   const [available] = transition(machine, pending, { type: 'COLLECTED', at: createdAt, datapoints });
   const failedAt = createdAt + policy.freshForMs;
@@ -157,7 +157,7 @@ t.test('resource machine - a failed refresh keeps the old datapoints as stale (d
   t.equal(recovered.context.lastFailure, null);
 });
 
-t.test('resource machine - not found clears datapoints and rests for the recheck interval (decisions 23)', async (t) => {
+t.test('resource machine - not found clears datapoints and rests for the recheck interval (docs/api.md#a-25)', async (t) => {
   const [pending] = initialTransition(machine, { createdAt });
   const [available] = transition(machine, pending, { type: 'COLLECTED', at: createdAt, datapoints });
   const [gone] = transition(machine, available, { type: 'NOT_FOUND', at: createdAt + 5 });
@@ -165,7 +165,7 @@ t.test('resource machine - not found clears datapoints and rests for the recheck
   t.equal(gone.context.metrics, null);
   t.equal(gone.context.nextDueAt, createdAt + 5 + policy.recheckAfterMs);
   const [failedRecheck] = transition(machine, gone, { type: 'FAILED', at: createdAt + 10, reason: 'timeout', jitter: 1 });
-  t.equal(failedRecheck.value, 'not_found', 'a failed recheck proves nothing (decisions 24)');
+  t.equal(failedRecheck.value, 'not_found', 'a failed recheck proves nothing (docs/api.md#a-27)');
   t.equal(failedRecheck.context.nextDueAt, createdAt + 10 + policy.retryBaseMs);
 });
 

@@ -11,7 +11,7 @@ import { asyncScheduler, firstValueFrom, from, toArray } from 'rxjs';
 import { collectResources } from '../../streams/collection.js';
 import { emulatedCollectors, fixedNow } from '../helpers/platforms.js';
 
-/** The datapoints each type reports (service-spec 2.6), every one present, value or null. */
+/** The datapoints each type reports (docs/api.md#a-13), every one present, value or null. */
 const metricsOf: Record<ResourceType, readonly MetricName[]> = {
   account: ['followers', 'following', 'posts'],
   organization: ['followers', 'following', 'posts'],

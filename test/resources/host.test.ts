@@ -100,7 +100,7 @@ t.test('resource host - snapshots round-trip through LMDB and reopen unchanged',
   t.equal(next.value, 'available');
 });
 
-t.test('resource host - a search after the freshness window asks for an eager refresh (decisions 21)', async (t) => {
+t.test('resource host - a search after the freshness window asks for an eager refresh (docs/api.md#a-22)', async (t) => {
   const clock = { now: Date.UTC(2026, 10, 23) };
   const { dbs, host, requested } = hostOn(tempDataDir(t), clock);
   t.teardown(() => dbs.root.close());

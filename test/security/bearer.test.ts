@@ -1,5 +1,5 @@
 // Every way a caller can present (or fail to present) a bearer token, with the exact answer
-// (RFC 6750 2.1 and 3, RFC 9110 11.6.2; decisions 17). Requests go out through node:http so
+// (RFC 6750 2.1 and 3, RFC 9110 11.6.2; docs/api.md#a-36). Requests go out through node:http so
 // that header bytes (spaces, tabs, empty tokens) reach the server exactly as written here.
 import { request } from 'node:http';
 import t from 'tap';
@@ -26,7 +26,7 @@ function post(url: string, path: string, headers: Record<string, string>, body: 
 
 const json = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
 const realm = 'Bearer realm="datapoints"';
-/** decisions 17: no usable credentials, so no error code (RFC 6750 3.1). */
+/** docs/api.md#a-36: no usable credentials, so no error code (RFC 6750 3.1). */
 const missing = {
   status: 401,
   challenge: realm,

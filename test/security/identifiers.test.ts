@@ -1,4 +1,4 @@
-// Identifiers can never change the upstream URL (issue 5; decisions 8): whatever a caller
+// Identifiers can never change the upstream URL (docs/api.md#a-5): whatever a caller
 // sends is either refused with 422 before any upstream request, or lands percent-encoded in
 // its one place of the platform's URL and decodes back to exactly the (normalized) identifier.
 import fc from 'fast-check';
@@ -40,7 +40,7 @@ const invalidMessage = ({ platform, rule }: Rule, identifier: string) => {
   return `Resources identifier '${echo}' is not valid on platform '${platform}': ${identifierProblem(rule, identifier)}`;
 };
 
-/** Emulator conventions (operator-interface.md) that would skip or delay an upstream call. */
+/** Emulator conventions (docs/operations.md#emulator) that would skip or delay an upstream call. */
 const conventional = ({ rule }: Rule, identifier: string) => /^(missing|flaky|slow)/.test(rule.namePart(rule.normalize(identifier)));
 
 interface Lookup {

@@ -1,6 +1,6 @@
-// Where the service's sockets go (issue 5): the platform emulator listens on loopback only
-// (operator-interface.md), and an upstream's redirect is an answer, never a hop to another
-// host (src/platforms/http.ts), so the resource ends `unavailable` (decisions 22, 24).
+// Where the service's sockets go: the platform emulator listens on loopback only
+// (docs/operations.md#emulator), and an upstream's redirect is an answer, never a hop to another
+// host (src/platforms/http.ts), so the resource ends `unavailable` (docs/api.md#a-23, docs/api.md#a-26).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -133,7 +133,7 @@ t.test('network - a redirect to another host is not followed and the resource en
   await lookUp();
   const settled = await eventually(lookUp, (data) => data.every((entry) => entry.status !== 'pending'));
   t.same(settled.map((entry) => `${entry.platform}/${entry.type} ${entry.status}`),
-    rules.map(({ platform, type }) => `${platform}/${type} unavailable`), 'each resource failed (decisions 24: never not_found)');
+    rules.map(({ platform, type }) => `${platform}/${type} unavailable`), 'each resource failed (docs/api.md#a-26: never not_found)');
 
   t.same(elsewhere.hits, [], 'the host the redirects point to is never asked');
   const asked = new Set(upstream.hits.map((target) => target.split('/')[1]));

@@ -1,4 +1,4 @@
-// No token secret is kept anywhere but in the caller's hands (service-spec 5; src/auth/tokens.ts):
+// No token secret is kept anywhere but in the caller's hands (docs/api.md#a-35; src/auth/tokens.ts):
 // not in the LMDB files, in no encoding, and not in anything the server or the operator
 // commands print, except the one line of `tokens create` that shows it once. The server runs
 // as the operator runs it, a `datapoints serve` child at the most verbose log level.

@@ -1,4 +1,4 @@
-// The per-platform circuit breaker in virtual time (STYLE: streams tested with marbles), and
+// The per-platform circuit breaker in virtual time (docs/dependencies.md#rxjs), and
 // once through the collection stream, where a paused platform's collector is not called.
 import t, { type Test } from 'tap';
 import { asyncScheduler, defer, firstValueFrom, mergeMap, of, Subject, take, takeUntil, timer, toArray, type Observable } from 'rxjs';

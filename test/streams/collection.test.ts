@@ -1,4 +1,4 @@
-// The collection pipeline in virtual time (STYLE: RxJS operator specs): timeouts, pauses,
+// The collection pipeline in virtual time (docs/dependencies.md#rxjs): timeouts, pauses,
 // budgets, batching and concurrency asserted to the exact millisecond.
 import t, { type Test } from 'tap';
 import { TestScheduler } from 'rxjs/testing';

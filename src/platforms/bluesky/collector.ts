@@ -91,7 +91,7 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
     const post = entryOf(posts, postUri(author.did, idPart(ref.identifier)), notFound);
     if (isOutcome(post)) return post;
     return reportedCounts({
-      // decisions 5: Bluesky reports no view counts.
+      // docs/api.md#a-14: Bluesky reports no view counts.
       views: [null, 'views'],
       likes: [post.likeCount, 'likes'],
       reposts: [post.repostCount, 'reposts'],

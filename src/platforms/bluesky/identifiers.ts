@@ -1,8 +1,8 @@
 // Bluesky names (atproto handle spec): a handle is a full domain name of at most 253
 // characters, labels of 1-63 [A-Za-z0-9-] not starting or ending with a hyphen, a last label
 // that starts with a letter, and none of the reserved TLDs. Handles are case-insensitive
-// (decisions 9). A post is `<handle>:<record key>`, the key being the 13-character TID of the
-// post address bsky.app/profile/<handle>/post/<tid> (service-spec 2.3).
+// (docs/api.md#a-8). A post is `<handle>:<record key>`, the key being the 13-character TID of the
+// post address bsky.app/profile/<handle>/post/<tid> (docs/api.md#a-4).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, handlePart, lowerCase, lowerHandlePart, postHint } from '../identifiers.js';
 

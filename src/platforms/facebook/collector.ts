@@ -17,9 +17,9 @@ const pagesBody = jsonBody(Type.Record(Type.String(), page));
 const isMissingPage = (error: GraphError) => error.code === 803 || isUnknownObject(error);
 
 /**
- * decisions 4 / service-spec 2.6: facebook followers carry the semantic `likes`, so the
+ * docs/api.md#a-16: facebook followers carry the semantic `likes`, so the
  * value is the page's like count `fan_count`. Pages follow no one and the Graph gives no
- * post total, so those are reported as not available (decisions 5).
+ * post total, so those are reported as not available (docs/api.md#a-14).
  */
 function pageFound(likes: number): CollectionOutcome {
   return found({

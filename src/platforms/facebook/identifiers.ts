@@ -1,6 +1,6 @@
 // Facebook page usernames (facebook.com/<username>): at least 5 of A-Z, 0-9 and ".",
 // starting and ending with a letter or digit; a numeric page id fits the same syntax.
-// Facebook treats usernames case-insensitively (decisions 9).
+// Facebook treats usernames case-insensitively (docs/api.md#a-8).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 

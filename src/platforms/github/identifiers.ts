@@ -1,6 +1,6 @@
 // GitHub names: logins are 1-39 alphanumerics or hyphens, not starting or ending with a
 // hyphen; repository names are up to 100 of [A-Za-z0-9._-] other than "." and "..".
-// Both are case-insensitive on GitHub (decisions 9).
+// Both are case-insensitive on GitHub (docs/api.md#a-8).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, handlePart, lowerCase, postHint } from '../identifiers.js';
 

@@ -4,7 +4,7 @@ import { githubAccount, githubRepository } from './identifiers.js';
 
 export const github: PlatformDefinition<'github'> = {
   code: 'github',
-  // decisions 2: repositories are github's posts.
+  // docs/api.md#a-3: repositories are github's posts.
   identifiers: { account: githubAccount, post: githubRepository },
   realBaseUrl: 'https://api.github.com',
   requiredCredentials: [],

@@ -1,5 +1,5 @@
 // Instagram usernames: 1-30 of letters, digits, "." and "_", not starting or ending with a
-// period and without two periods in a row; Instagram treats them case-insensitively (decisions 9).
+// period and without two periods in a row; Instagram treats them case-insensitively (docs/api.md#a-8).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 

@@ -65,7 +65,7 @@ function personFollowers(html: string): number | undefined {
   return counters.find((counter) => /schema\.org\/FollowAction$/.test(counter.interactionType))?.userInteractionCount;
 }
 
-// LinkedIn reports neither following nor post totals on its public pages (decisions 5).
+// LinkedIn reports neither following nor post totals on its public pages (docs/api.md#a-14).
 const followersFound = (followers: number): CollectionOutcome =>
   found({
     metrics: {

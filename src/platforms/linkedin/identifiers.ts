@@ -1,9 +1,9 @@
 // LinkedIn public addresses: companies live under /company/<name>/ (organization), people
-// under /in/<name>/ (account), service-spec 2.2. Company names and numeric ids are 1-100 of
+// under /in/<name>/ (account), docs/api.md#a-3. Company names and numeric ids are 1-100 of
 // letters, digits, "-" and "_", and older pages also keep "." and "&" from the company's name
 // (/company/booking.com/, /company/johnson-&-johnson/). Personal custom URLs are 3-100 of
 // letters, digits and "-" (LinkedIn help, "Manage your public profile URL"). Neither starts
-// or ends with a separator. LinkedIn matches both case-insensitively (decisions 9).
+// or ends with a separator. LinkedIn matches both case-insensitively (docs/api.md#a-8).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 

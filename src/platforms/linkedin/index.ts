@@ -4,7 +4,7 @@ import { linkedinCompany, linkedinProfile } from './identifiers.js';
 
 export const linkedin: PlatformDefinition<'linkedin'> = {
   code: 'linkedin',
-  // service-spec 2.2: people under /in/ are accounts, companies under /company/ organizations.
+  // docs/api.md#a-3: people under /in/ are accounts, companies under /company/ organizations.
   identifiers: { account: linkedinProfile, organization: linkedinCompany },
   realBaseUrl: 'https://www.linkedin.com',
   // Logged-out public pages need no credentials.

@@ -9,7 +9,7 @@ import {
 
 const company = (identifier: string) => ({ platform: 'linkedin' as const, type: 'organization' as const, identifier });
 const person = (identifier: string) => ({ platform: 'linkedin' as const, type: 'account' as const, identifier });
-// decisions 5: LinkedIn's public pages report no following or post totals, so both are null.
+// docs/api.md#a-14: LinkedIn's public pages report no following or post totals, so both are null.
 const followersFound = (followers: number) =>
   foundOutcome({ followers: [followers, 'followers'], following: [null, 'following'], posts: [null, 'posts'] });
 const page = (name: string) => reply(200, fixture('linkedin', name), { 'content-type': 'text/html; charset=utf-8' });
@@ -57,7 +57,7 @@ t.test('linkedin collector - a company page: the count after the name in the met
   t.same(http.calls, ['https://linkedin.example/company/acme-robotics/']);
 });
 
-t.test('linkedin collector - abbreviated company counts are expanded (decisions 6)', async (t) => {
+t.test('linkedin collector - abbreviated company counts are expanded (docs/api.md#a-17)', async (t) => {
   t.same(await outcomeOf(company('3m'), page('company-abbreviated.html')), followersFound(4_900_000), '3M | 4.9M followers');
   t.same(await outcomeOf(company('acme'), withDescription('Acme | 1.2K followers on LinkedIn. Robots.')), followersFound(1200));
   t.same(await outcomeOf(company('acme'), withDescription('Acme | 3M followers on LinkedIn. Robots.')), followersFound(3_000_000));

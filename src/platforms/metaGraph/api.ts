@@ -50,7 +50,7 @@ export function graphRetryAt(response: UpstreamResponse, now: number): number {
 /**
  * A non-200 Graph answer as an outcome: a throttling code or HTTP 429 is rateLimited; the
  * platform's own "does not exist" answer (per `isNotFound`) is notFound; every other error
- * is failed (decisions 24: never notFound).
+ * is failed (docs/api.md#a-26: never notFound).
  */
 export function graphFailure(response: UpstreamResponse, now: number, isNotFound: (error: GraphError) => boolean): CollectionOutcome {
   const error = graphErrorBody.parse(response.body)?.error;

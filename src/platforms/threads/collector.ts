@@ -68,7 +68,7 @@ export function createThreadsCollector(context: CollectorContext): Collector {
     });
   };
 
-  // Threads reports no following or post totals for a profile, and decisions 5 has no views
+  // Threads reports no following or post totals for a profile, and docs/api.md#a-14 has no views
   // on threads posts: present, value null.
   const collectAccount = async (ref: ResourceRef, signal: AbortSignal): Promise<CollectionOutcome> => {
     const followers = await lookupFollowers(ref.identifier, signal);

@@ -1,5 +1,5 @@
 // Threads usernames are the Instagram ones: 1-30 of letters, digits, "." and "_", no
-// leading, trailing or double period, case-insensitive (decisions 9). A post is
+// leading, trailing or double period, case-insensitive (docs/api.md#a-8). A post is
 // `<handle>:<code>`, the code users copy from threads.net/@<handle>/post/<code> (letters,
 // digits, `_` and `-`, case-sensitive), or `<handle>:<media_id>`, the Threads API's numeric
 // id. The two forms name the same post in two id spaces that cannot be converted into each

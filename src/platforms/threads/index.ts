@@ -4,7 +4,7 @@ import { threadsAccount, threadsPost } from './identifiers.js';
 
 export const threads: PlatformDefinition<'threads'> = {
   code: 'threads',
-  // decisions 1: the "the service" row of service-spec 2.2 is threads, with accounts and posts.
+  // docs/api.md#a-3: threads accepts accounts and posts.
   identifiers: { account: threadsAccount, post: threadsPost },
   realBaseUrl: 'https://graph.threads.net',
   // Posts named by their code are read from their public page.

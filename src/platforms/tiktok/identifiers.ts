@@ -1,5 +1,5 @@
 // TikTok usernames (tiktok.com/@<name>): 2-24 of letters, digits, "_" and ".", not ending
-// with a period; TikTok treats them case-insensitively (decisions 9).
+// with a period; TikTok treats them case-insensitively (docs/api.md#a-8).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 

@@ -1,5 +1,5 @@
-// X names: a username is 1-15 of [A-Za-z0-9_], case-insensitive (decisions 9). A post is
-// `<username>:<id>`, the numeric id of x.com/<username>/status/<id> (service-spec 2.3); ids
+// X names: a username is 1-15 of [A-Za-z0-9_], case-insensitive (docs/api.md#a-8). A post is
+// `<username>:<id>`, the numeric id of x.com/<username>/status/<id> (docs/api.md#a-4); ids
 // are 64-bit snowflakes: at most 19 digits, no leading zero.
 import type { IdentifierRule } from '../types.js';
 import { accountHint, handlePart, lowerCase, lowerHandlePart, postHint } from '../identifiers.js';
@@ -34,5 +34,5 @@ export const xPost: IdentifierRule = {
 const xEpochMs = 1288834974657n;
 export const snowflakeTime = (id: string): number => Number((BigInt(id) >> 22n) + xEpochMs);
 
-/** X counts views (impressions) for posts created from December 2022 on (service-spec 2.6). */
+/** X counts views (impressions) for posts created from December 2022 on (docs/api.md#a-14). */
 export const viewCountingSince = Date.UTC(2022, 11, 1);

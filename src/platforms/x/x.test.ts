@@ -120,7 +120,7 @@ t.test('x against the emulator - found, old posts, missing, flaky, rounded, faul
   const old = await inOneHour('x', () => emulated.collect('x', 'post', 'XDevelopers:1460323737035677698'));
   t.same(old.result, emulatedPost(old.counts, '1460323737035677698'));
   t.equal((old.result as ReturnType<typeof postFound>).datapoints.metrics.views.value, null);
-  // X's API gives exact counts; only its web pages round (decisions 6).
+  // X's API gives exact counts; only its web pages round (docs/api.md#a-17).
   const rounded = await inOneHour('x', () => emulated.collect('x', 'account', 'rounded_user'));
   t.same(rounded.result, emulatedAccount(rounded.counts('account', 'rounded_user')));
 

@@ -95,7 +95,7 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     if (isOutcome(channel)) return channel;
     const { subscriberCount, hiddenSubscriberCount, videoCount } = channel.statistics;
     return reportedCounts({
-      // A hidden subscriber count is not reported (decisions 5).
+      // A hidden subscriber count is not reported (docs/api.md#a-14).
       followers: [hiddenSubscriberCount ? null : countOf(subscriberCount), 'subscribers'],
       following: [null, 'following'],
       posts: [countOf(videoCount), 'videos'],
@@ -109,7 +109,7 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     return reportedCounts({
       views: [countOf(viewCount), 'views'],
       likes: [countOf(likeCount), 'likes'],
-      // YouTube has no reposts (decisions 5).
+      // YouTube has no reposts (docs/api.md#a-14).
       reposts: [null, 'reposts'],
     });
   };

@@ -1,9 +1,9 @@
 // YouTube names: a channel id is `UC` and 22 URL-safe base64 characters, case-sensitive. A
 // handle is 3-30 letters (of any script), digits, `_`, `-` or `.`, sent with or without the
-// `@` of youtube.com/@handle; handles are case-insensitive (decisions 9) and kept as
+// `@` of youtube.com/@handle; handles are case-insensitive (docs/api.md#a-8) and kept as
 // `@handle`. A 24-character handle that also reads as a channel id is a channel id unless
 // sent with its `@`. A video id is 11 URL-safe base64 characters, case-sensitive, and is the
-// whole post identifier (service-spec 2.3).
+// whole post identifier (docs/api.md#a-4).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, keepCase, postHint, wholeIdentifier } from '../identifiers.js';
 
