@@ -25,7 +25,11 @@ interface CollectingServer {
   progress: CollectionProgress;
 }
 
-async function withCollectingServer<T>(label: string, platform: BenchPlatform, run: (collecting: CollectingServer) => Promise<T>): Promise<T> {
+async function withCollectingServer<T>(
+  label: string,
+  platform: BenchPlatform,
+  run: (collecting: CollectingServer) => Promise<T>,
+): Promise<T> {
   const template = await cachedDataSet(`collect-${platform}`, { platform, count: dueCount + 100, due: { from: 100, at: Date.now() } });
   const data = copyOf(template, label);
   const emulator = await startPinned([loadCore], [cliEntry, 'emulator', '--port', '0']);
@@ -86,10 +90,17 @@ export async function collectionScenarios(): Promise<CollectionFigures> {
 export async function hangingScenario(): Promise<ScenarioResult> {
   return withCollectingServer('hanging', 'github', async ({ server, data, emulatorUrl }) => {
     for (const platform of platformCodes) {
-      const answer = await fetch(`${emulatorUrl}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ platform, identifier: '*', mode: 'timeout' }) });
+      const answer = await fetch(`${emulatorUrl}/_emulator/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ platform, identifier: '*', mode: 'timeout' }),
+      });
       if (answer.status !== 204) throw new Error(`the emulator refused the ${platform} fault: ${answer.status}`);
     }
-    const scenario = { ...warmTen(data.token), name: 'search-10-warm+hanging', what: `search-10-warm while every platform hangs and ${dueCount} due refreshes wait on them` };
+    const scenario = {
+      ...warmTen(data.token),
+      name: 'search-10-warm+hanging',
+      what: `search-10-warm while every platform hangs and ${dueCount} due refreshes wait on them`,
+    };
     return runScenario(server, scenario);
   });
 }

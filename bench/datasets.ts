@@ -17,7 +17,14 @@ export interface DataSet {
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Compiled files whose change alters what a seeded directory holds. */
-const shapingFiles = ['bench/seed.js', 'bench/benchAccount.js', 'machines/resource.js', 'src/resources/view.js', 'src/store/resourceStore.js', 'src/store/environment.js'];
+const shapingFiles = [
+  'bench/seed.js',
+  'bench/benchAccount.js',
+  'machines/resource.js',
+  'src/resources/view.js',
+  'src/store/resourceStore.js',
+  'src/store/environment.js',
+];
 
 function fingerprint(plan: SeedPlan): string {
   const hash = createHash('sha256').update(JSON.stringify({ ...plan, due: plan.due && { from: plan.due.from } }));
@@ -40,7 +47,8 @@ export async function cachedDataSet(label: string, plan: SeedPlan): Promise<Data
   const cacheDir = join(tmpdir(), 'datapoints-bench');
   const dir = join(cacheDir, `${label}-${fingerprint(plan)}`);
   const tokenFile = join(dir, 'bench-token');
-  if (existsSync(tokenFile) && Date.now() - statSync(tokenFile).mtimeMs < seededFreshForMs / 2) return { dir, token: readFileSync(tokenFile, 'utf8'), seededMs: null };
+  if (existsSync(tokenFile) && Date.now() - statSync(tokenFile).mtimeMs < seededFreshForMs / 2)
+    return { dir, token: readFileSync(tokenFile, 'utf8'), seededMs: null };
   // Sets seeded by older code are never read again; the 1M one alone takes over 1 GB.
   mkdirSync(cacheDir, { recursive: true });
   const olderSet = new RegExp(`^${label}-[0-9a-f]{16}$`);

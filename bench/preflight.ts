@@ -8,10 +8,16 @@ export interface Preflight {
   body: string;
 }
 
-export async function preflight(url: string, shape: LoadShape, expectStatus: number, check?: (body: string) => string | undefined): Promise<Preflight> {
+export async function preflight(
+  url: string,
+  shape: LoadShape,
+  expectStatus: number,
+  check?: (body: string) => string | undefined,
+): Promise<Preflight> {
   const response = await fetch(url + shape.path, { method: 'POST', headers: shape.headers, body: shape.bodies[0] });
   const body = await response.text();
-  if (response.status !== expectStatus) throw new Error(`preflight ${shape.path}: expected ${expectStatus}, got ${response.status}: ${body}`);
+  if (response.status !== expectStatus)
+    throw new Error(`preflight ${shape.path}: expected ${expectStatus}, got ${response.status}: ${body}`);
   const problem = check?.(body);
   if (problem) throw new Error(`preflight ${shape.path}: ${problem}: ${body.slice(0, 500)}`);
   return { status: response.status, bytes: Buffer.byteLength(body), body };

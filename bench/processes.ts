@@ -95,7 +95,18 @@ export interface ServeOptions {
 }
 
 export function startServer(options: ServeOptions): Promise<RunningServer> {
-  const args = [cliEntry, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', options.data, '--upstream', options.upstream ?? 'emulator'];
+  const args = [
+    cliEntry,
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--data',
+    options.data,
+    '--upstream',
+    options.upstream ?? 'emulator',
+  ];
   if (cliAcceptsThreads()) args.push('--threads', String(options.threads));
   else if (options.threads !== 1) throw new Error('this build of datapoints has no serve --threads');
   return startPinned(options.threads === 1 ? [serverCore] : [serverCore, loadCore], args);

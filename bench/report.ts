@@ -51,7 +51,16 @@ export function table(results: readonly ScenarioResult[], baselines: Baselines):
   for (const profile of ['search10', 'search1'] as const) {
     for (const name of baselineNames) {
       const measurement = baselines.measured[profile][name];
-      rows.push([`${name} (${profile})`, fixed(measurement.requestsPerSecond), fixed(measurement.p50Ms, 2), fixed(measurement.p99Ms, 2), ...blank, '', '', '']);
+      rows.push([
+        `${name} (${profile})`,
+        fixed(measurement.requestsPerSecond),
+        fixed(measurement.p50Ms, 2),
+        fixed(measurement.p99Ms, 2),
+        ...blank,
+        '',
+        '',
+        '',
+      ]);
     }
   }
   for (const result of results) {

@@ -50,8 +50,15 @@ async function warmScenarios(warm: DataSet): Promise<{ results: ScenarioResult[]
       await server.stop();
     }
   }
-  if (!measured.search10 || !measured.search1 || !pairedWith.search10 || !pairedWith.search1) throw new Error('a profile has no scenario measured with its baselines');
-  return { results, baselines: { measured: { search10: measured.search10, search1: measured.search1 }, pairedWith: { search10: pairedWith.search10, search1: pairedWith.search1 } } };
+  if (!measured.search10 || !measured.search1 || !pairedWith.search10 || !pairedWith.search1)
+    throw new Error('a profile has no scenario measured with its baselines');
+  return {
+    results,
+    baselines: {
+      measured: { search10: measured.search10, search1: measured.search1 },
+      pairedWith: { search10: pairedWith.search10, search1: pairedWith.search1 },
+    },
+  };
 }
 
 async function millionScenario(): Promise<{ result: ScenarioResult; startupMs: number; seededMs: number | null }> {
@@ -74,8 +81,14 @@ async function main(): Promise<void> {
   execFileSync('taskset', ['-pc', String(loadCore), String(process.pid)], { stdio: 'ignore' });
   ensureWrk();
   const threadsFlag = cliAcceptsThreads();
-  log(`datapoints bench: ${timing.runs} run(s) of ${timing.runSeconds} s after ${timing.warmupSeconds} s warm-up, server on core ${serverCore}, wrk on core ${loadCore}`);
-  log(threadsFlag ? 'this build accepts serve --threads: single-core scenarios run --threads 1' : 'this build has no serve --threads: single-core scenarios run its one thread');
+  log(
+    `datapoints bench: ${timing.runs} run(s) of ${timing.runSeconds} s after ${timing.warmupSeconds} s warm-up, server on core ${serverCore}, wrk on core ${loadCore}`,
+  );
+  log(
+    threadsFlag
+      ? 'this build accepts serve --threads: single-core scenarios run --threads 1'
+      : 'this build has no serve --threads: single-core scenarios run its one thread',
+  );
 
   const warm = await freshDataSet('warm', { count: 1_000 });
   log('service, warm data');
@@ -94,13 +107,33 @@ async function main(): Promise<void> {
 
   const threadResults = threads ? [threads.one, threads.two] : [];
   const results = [...warmResults, ...threadResults, million.result, collection.result, hanging];
-  const figures: Figures = { results: new Map(results.map((result) => [result.name, result])), baselines, collection, threads, millionStartupMs: million.startupMs };
+  const figures: Figures = {
+    results: new Map(results.map((result) => [result.name, result])),
+    baselines,
+    collection,
+    threads,
+    millionStartupMs: million.startupMs,
+  };
   const targets = targetRows(figures);
   const standing = standingRows(figures);
   const elapsedSeconds = (performance.now() - started) / 1000;
   // Every request past the token check is counted: all the warm-data ones but the 401 scenario.
-  const counted = [...warmResults, ...threadResults].filter((result) => result.name !== 'unauthorized-401').reduce((sum, result) => sum + Number(result.notes.measuredRequests), 0);
-  const file = writeRecord({ timing, quick, threadsFlag, elapsedSeconds, baselines, results, targets, standing, million, collection, usage: { persisted: usage, measuredResponses: counted } });
+  const counted = [...warmResults, ...threadResults]
+    .filter((result) => result.name !== 'unauthorized-401')
+    .reduce((sum, result) => sum + Number(result.notes.measuredRequests), 0);
+  const file = writeRecord({
+    timing,
+    quick,
+    threadsFlag,
+    elapsedSeconds,
+    baselines,
+    results,
+    targets,
+    standing,
+    million,
+    collection,
+    usage: { persisted: usage, measuredResponses: counted },
+  });
 
   const out = (text: string) => process.stdout.write(`${text}\n`);
   out(`\n${table(results, baselines)}\n`);

@@ -2,7 +2,14 @@
 import { everyEntry } from './preflight.js';
 import type { Profile } from './report.js';
 import {
-  bearer, invalidBody, oneSeededBodies, searchBody, searchPath, tenRandomTemplate, tenSeeded, withOneNewTemplate,
+  bearer,
+  invalidBody,
+  oneSeededBodies,
+  searchBody,
+  searchPath,
+  tenRandomTemplate,
+  tenSeeded,
+  withOneNewTemplate,
 } from './requests.js';
 import type { LoadShape } from './wrk.js';
 
@@ -38,7 +45,12 @@ export const serviceScenarios = (token: string): ScenarioShape[] => [
     name: 'search-10-new-mix',
     what: 'as search-10-warm, but every 10th request carries a resource new to the service (pending, collected from the in-process emulator)',
     profile: 'search10',
-    shape: { path: searchPath, headers: bearer(token), bodies: [searchBody(tenSeeded())], generated: { every: 10, template: withOneNewTemplate() } },
+    shape: {
+      path: searchPath,
+      headers: bearer(token),
+      bodies: [searchBody(tenSeeded())],
+      generated: { every: 10, template: withOneNewTemplate() },
+    },
     expectStatus: 200,
   },
   {

@@ -73,7 +73,14 @@ function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
           nextDueAt: plan.due && index >= plan.due.from ? plan.due.at : template.nextDueAt,
         };
         const next: StoredResource = { value: status, context };
-        store.stage(`${code}/account/${platform.identifier(index)}`, undefined, undefined, next, renderView(status, context), dueEventFor[status]);
+        store.stage(
+          `${code}/account/${platform.identifier(index)}`,
+          undefined,
+          undefined,
+          next,
+          renderView(status, context),
+          dueEventFor[status],
+        );
       }
     });
   }

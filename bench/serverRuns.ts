@@ -14,7 +14,12 @@ const baselineEntries: Record<BaselineName, string> = {
   'fastify-static': 'fastifyStatic',
 };
 
-export async function runScenario<T>(server: RunningServer, scenario: ScenarioShape, notes: ScenarioResult['notes'] = {}, hooks: RunHooks<T> = {}): Promise<ScenarioResult> {
+export async function runScenario<T>(
+  server: RunningServer,
+  scenario: ScenarioShape,
+  notes: ScenarioResult['notes'] = {},
+  hooks: RunHooks<T> = {},
+): Promise<ScenarioResult> {
   log(`  ${scenario.name}`);
   const answer = await preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check);
   const memory = sampleMemory(server.pid);
@@ -27,7 +32,10 @@ export async function runScenario<T>(server: RunningServer, scenario: ScenarioSh
  * servers up on the server core (the idle ones cost nothing), so that their ratios see one
  * state of the machine.
  */
-export async function runWithBaselines(server: RunningServer, scenario: ScenarioShape): Promise<{ result: ScenarioResult; baselines: Record<BaselineName, Measurement> }> {
+export async function runWithBaselines(
+  server: RunningServer,
+  scenario: ScenarioShape,
+): Promise<{ result: ScenarioResult; baselines: Record<BaselineName, Measurement> }> {
   log(`  ${scenario.name}, run by run with ${baselineNames.join(', ')}`);
   const answer = await preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check);
   const baselineServers: RunningServer[] = [];
@@ -40,7 +48,11 @@ export async function runWithBaselines(server: RunningServer, scenario: Scenario
       if (check.bytes !== answer.bytes) throw new Error(`${name} answered ${check.bytes} bytes, the service ${answer.bytes}`);
     }
     const memory = sampleMemory(server.pid);
-    const [measurement, ...measured] = await measureInterleaved([server.url, ...baselineServers.map(({ url }) => url)], scenario.shape, timing);
+    const [measurement, ...measured] = await measureInterleaved(
+      [server.url, ...baselineServers.map(({ url }) => url)],
+      scenario.shape,
+      timing,
+    );
     const of = (name: BaselineName) => measured[baselineNames.indexOf(name)]!;
     const baselines = { 'spec-floor': of('spec-floor'), 'uws-static': of('uws-static'), 'fastify-static': of('fastify-static') };
     return { result: resultOf(scenario, answer.bytes, measurement!, memory.stop()), baselines };
@@ -49,9 +61,26 @@ export async function runWithBaselines(server: RunningServer, scenario: Scenario
   }
 }
 
-export function resultOf(scenario: ScenarioShape, answerBytes: number, measurement: Measurement, memory: ScenarioResult['memory'], notes: ScenarioResult['notes'] = {}): ScenarioResult {
+export function resultOf(
+  scenario: ScenarioShape,
+  answerBytes: number,
+  measurement: Measurement,
+  memory: ScenarioResult['memory'],
+  notes: ScenarioResult['notes'] = {},
+): ScenarioResult {
   const served = measurement.runs.reduce((sum, run) => sum + run.requests, 0);
-  const wrong = measurement.runs.reduce((sum, run) => sum + (scenario.expectStatus === 200 ? run.non2xx : run.requests - run.non2xx) + run.socketErrors, 0);
+  const wrong = measurement.runs.reduce(
+    (sum, run) => sum + (scenario.expectStatus === 200 ? run.non2xx : run.requests - run.non2xx) + run.socketErrors,
+    0,
+  );
   if (wrong > 0) notes = { ...notes, unexpectedAnswers: wrong };
-  return { name: scenario.name, what: scenario.what, profile: scenario.profile, answerBytes, measurement, memory, notes: { ...notes, measuredRequests: served } };
+  return {
+    name: scenario.name,
+    what: scenario.what,
+    profile: scenario.profile,
+    answerBytes,
+    measurement,
+    memory,
+    notes: { ...notes, measuredRequests: served },
+  };
 }

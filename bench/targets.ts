@@ -42,7 +42,11 @@ function checked(scenario: string, target: string, checks: readonly Check[], con
   };
 }
 
-const p99Check = (result: ScenarioResult): Check => ({ label: 'p99', measured: `${result.measurement.p99Ms.toFixed(2)} ms`, met: result.measurement.p99Ms <= 5 });
+const p99Check = (result: ScenarioResult): Check => ({
+  label: 'p99',
+  measured: `${result.measurement.p99Ms.toFixed(2)} ms`,
+  met: result.measurement.p99Ms <= 5,
+});
 const requestsOf = (result: ScenarioResult) => `${whole(result.measurement.requestsPerSecond)} req/s`;
 
 function threadsRow(threads: ThreadsFigures | null): TargetRow {
@@ -65,23 +69,35 @@ export function targetRows(figures: Figures): TargetRow[] {
   const vs = (result: ScenarioResult, name: 'spec-floor' | 'uws-static' | 'fastify-static') => ratioTo(result, baselines, name);
   const overWarm = collecting.measurement.requestsPerSecond / warm.measurement.requestsPerSecond;
   return [
-    checked('warm 10-resource search, `--threads 1`', '>= 0.8 x spec floor, >= 2 x fastify-static, p99 <= 5 ms', [
-      { label: 'x spec floor', measured: ratio(vs(warm, 'spec-floor')), met: vs(warm, 'spec-floor') >= 0.8 },
-      { label: 'x fastify-static', measured: ratio(vs(warm, 'fastify-static')), met: vs(warm, 'fastify-static') >= 2 },
-      p99Check(warm),
-    ], requestsOf(warm)),
-    checked('the same search while collecting 200k due resources', '>= 0.9 x the warm search of the same run, p99 <= 5 ms', [
-      { label: 'x warm search', measured: ratio(overWarm), met: overWarm >= 0.9 },
-      p99Check(collecting),
-    ], requestsOf(collecting)),
+    checked(
+      'warm 10-resource search, `--threads 1`',
+      '>= 0.8 x spec floor, >= 2 x fastify-static, p99 <= 5 ms',
+      [
+        { label: 'x spec floor', measured: ratio(vs(warm, 'spec-floor')), met: vs(warm, 'spec-floor') >= 0.8 },
+        { label: 'x fastify-static', measured: ratio(vs(warm, 'fastify-static')), met: vs(warm, 'fastify-static') >= 2 },
+        p99Check(warm),
+      ],
+      requestsOf(warm),
+    ),
+    checked(
+      'the same search while collecting 200k due resources',
+      '>= 0.9 x the warm search of the same run, p99 <= 5 ms',
+      [{ label: 'x warm search', measured: ratio(overWarm), met: overWarm >= 0.9 }, p99Check(collecting)],
+      requestsOf(collecting),
+    ),
     checked('collection on the resource thread, github / x', '>= 5,000 resources/s each', [
       { label: 'github', measured: perSecond(collection.githubPerSecond), met: collection.githubPerSecond >= 5000 },
       { label: 'x', measured: perSecond(collection.xPerSecond), met: collection.xPerSecond >= 5000 },
     ]),
-    checked('1M resources, cold 10-resource search', '>= 0.3 x uws-static; anonymous RSS <= 256 MiB (page cache reported apart)', [
-      { label: 'x uws-static', measured: ratio(vs(cold, 'uws-static')), met: vs(cold, 'uws-static') >= 0.3 },
-      { label: 'peak anonymous RSS', measured: mib(cold.memory.peakAnonMiB), met: cold.memory.peakAnonMiB <= 256 },
-    ], `page cache (file-backed RSS) peak ${mib(cold.memory.peakFileMiB)}`),
+    checked(
+      '1M resources, cold 10-resource search',
+      '>= 0.3 x uws-static; anonymous RSS <= 256 MiB (page cache reported apart)',
+      [
+        { label: 'x uws-static', measured: ratio(vs(cold, 'uws-static')), met: vs(cold, 'uws-static') >= 0.3 },
+        { label: 'peak anonymous RSS', measured: mib(cold.memory.peakAnonMiB), met: cold.memory.peakAnonMiB <= 256 },
+      ],
+      `page cache (file-backed RSS) peak ${mib(cold.memory.peakFileMiB)}`,
+    ),
     threadsRow(figures.threads),
   ];
 }
@@ -91,13 +107,20 @@ export function standingRows(figures: Figures): TargetRow[] {
   const rate = (name: string) => figures.results.get(name)!.measurement.requestsPerSecond;
   const hanging = rate('search-10-warm+hanging') / rate('search-10-warm');
   return [
-    checked('1M resources, start-up to listening', '<= 2 s', [{ label: 'start-up', measured: `${(figures.millionStartupMs / 1000).toFixed(2)} s`, met: figures.millionStartupMs <= 2000 }]),
-    checked('warm search while every platform hangs', '>= 0.9 x healthy', [{ label: 'x healthy', measured: ratio(hanging), met: hanging >= 0.9 }]),
+    checked('1M resources, start-up to listening', '<= 2 s', [
+      { label: 'start-up', measured: `${(figures.millionStartupMs / 1000).toFixed(2)} s`, met: figures.millionStartupMs <= 2000 },
+    ]),
+    checked('warm search while every platform hangs', '>= 0.9 x healthy', [
+      { label: 'x healthy', measured: ratio(hanging), met: hanging >= 0.9 },
+    ]),
   ];
 }
 
 export const targetTable = (rows: readonly TargetRow[]) =>
-  markdownTable([['scenario', 'target', 'measured', 'verdict'], ...rows.map((row) => [row.scenario, row.target, row.measured, row.verdict])]);
+  markdownTable([
+    ['scenario', 'target', 'measured', 'verdict'],
+    ...rows.map((row) => [row.scenario, row.target, row.measured, row.verdict]),
+  ]);
 
 export const threadsNote =
   'note on `--threads 2`: this machine has 2 cores and wrk needs one, so the second search thread shares ' +

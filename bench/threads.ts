@@ -30,12 +30,23 @@ export async function threadsScenario(warm: DataSet): Promise<ThreadsFigures | n
     for (const threads of [1, 2] as const) servers.push(await startServer({ data: warm.dir, threads }));
     const scenario = warmTen(warm.token);
     // Both must give the scenario's answer: the second thread serves the same data.
-    const answers = await Promise.all(servers.map((server) => preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check)));
+    const answers = await Promise.all(
+      servers.map((server) => preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check)),
+    );
     const memory = servers.map((server) => sampleMemory(server.pid));
-    const [one, two] = await measureInterleaved(servers.map((server) => server.url), scenario.shape, timing);
+    const [one, two] = await measureInterleaved(
+      servers.map((server) => server.url),
+      scenario.shape,
+      timing,
+    );
     const [oneMemory, twoMemory] = memory.map((sampler) => sampler.stop());
     const named = (threads: number, measurement: Measurement, peaks: ScenarioResult['memory']) =>
-      resultOf({ ...scenario, name: `search-10-warm --threads ${threads}`, what: `search-10-warm, ${threads} search thread(s)` }, answers[0]!.bytes, measurement, peaks);
+      resultOf(
+        { ...scenario, name: `search-10-warm --threads ${threads}`, what: `search-10-warm, ${threads} search thread(s)` },
+        answers[0]!.bytes,
+        measurement,
+        peaks,
+      );
     return { one: named(1, one!, oneMemory!), two: named(2, two!, twoMemory!), ratio: pairedRatio(two!, one!) };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));

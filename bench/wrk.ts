@@ -100,7 +100,19 @@ export async function runWrk(url: string, shape: LoadShape, seconds: number, non
   try {
     const output = await new Promise<string>((resolve, reject) => {
       const child = spawn('taskset', [
-        '-c', String(loadCore), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', script, url + shape.path, '--', nonce,
+        '-c',
+        String(loadCore),
+        'wrk',
+        '-t1',
+        `-c${connections}`,
+        `-d${seconds}s`,
+        '--timeout',
+        '5s',
+        '-s',
+        script,
+        url + shape.path,
+        '--',
+        nonce,
       ]);
       let text = '';
       child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -110,7 +122,14 @@ export async function runWrk(url: string, shape: LoadShape, seconds: number, non
     });
     const line = /WRK_JSON (\{.*\})/.exec(output);
     if (!line) throw new Error(`wrk printed no figures:\n${output}`);
-    const raw = JSON.parse(line[1]!) as { requests: number; durationUs: number; p50Us: number; p99Us: number; non2xx: number; socketErrors: number };
+    const raw = JSON.parse(line[1]!) as {
+      requests: number;
+      durationUs: number;
+      p50Us: number;
+      p99Us: number;
+      non2xx: number;
+      socketErrors: number;
+    };
     const secondsRun = raw.durationUs / 1e6;
     return {
       requests: raw.requests,

@@ -6,10 +6,15 @@ import type { ResourceEvent } from './resource.js';
 
 export function eventForOutcome(outcome: CollectionOutcome, at: number, jitter: number): ResourceEvent {
   switch (outcome.kind) {
-    case 'found': return { type: 'COLLECTED', at, datapoints: outcome.datapoints };
-    case 'notFound': return { type: 'NOT_FOUND', at };
-    case 'rateLimited': return { type: 'FAILED', at, reason: 'rate limited by the platform', jitter, retryAt: outcome.retryAt };
-    case 'failed': return { type: 'FAILED', at, reason: outcome.reason, jitter };
-    case 'deferred': return { type: 'DEFERRED', at, until: outcome.until };
+    case 'found':
+      return { type: 'COLLECTED', at, datapoints: outcome.datapoints };
+    case 'notFound':
+      return { type: 'NOT_FOUND', at };
+    case 'rateLimited':
+      return { type: 'FAILED', at, reason: 'rate limited by the platform', jitter, retryAt: outcome.retryAt };
+    case 'failed':
+      return { type: 'FAILED', at, reason: outcome.reason, jitter };
+    case 'deferred':
+      return { type: 'DEFERRED', at, until: outcome.until };
   }
 }

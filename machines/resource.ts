@@ -122,7 +122,9 @@ export function createResourceMachine(policy: ResourcePolicy) {
        * changes; it is simply due again when the platform may be called (docs/platforms.md,
        * "Circuit breaker").
        */
-      postpone: assign({ nextDueAt: ({ context, event }) => (event.type === 'DEFERRED' ? Math.max(event.at, event.until) : context.nextDueAt) }),
+      postpone: assign({
+        nextDueAt: ({ context, event }) => (event.type === 'DEFERRED' ? Math.max(event.at, event.until) : context.nextDueAt),
+      }),
       recordFailure: assign(({ context, event }, params: { to: ResourceStatus }) => {
         if (event.type !== 'FAILED') return {};
         const failures = context.failures + 1;

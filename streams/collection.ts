@@ -3,12 +3,8 @@
 // timeouts, pauses and budgets are tested in virtual time. The stream knows collectors only
 // by the structural types below, and every limit arrives through its options.
 import { setMaxListeners } from 'node:events';
-import {
-  Observable, bufferTime, concat, defer, filter, from, groupBy, map, mergeMap, of, timeout, type SchedulerLike,
-} from 'rxjs';
-import {
-  deferred, failed, parseResourceKey, type CollectionOutcome, type PlatformCode, type ResourceRef,
-} from '../src/model.js';
+import { Observable, bufferTime, concat, defer, filter, from, groupBy, map, mergeMap, of, timeout, type SchedulerLike } from 'rxjs';
+import { deferred, failed, parseResourceKey, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../src/model.js';
 import type { BreakerChange, BreakerPolicy } from './circuitBreaker.js';
 import { PlatformGate, type CallBudget } from './platformGate.js';
 
@@ -50,8 +46,7 @@ export function collectResources(demand$: Observable<string>, options: Collectio
       const code = platformDemand$.key;
       const platform = options.collectors.get(code)!;
       const onChange = options.onBreakerChange;
-      const gate = new PlatformGate(platform.budget, options.scheduler, options.breaker,
-        onChange && ((change) => onChange(code, change)));
+      const gate = new PlatformGate(platform.budget, options.scheduler, options.breaker, onChange && ((change) => onChange(code, change)));
       return platformDemand$.pipe(
         batches(platform.collector.maxBatch, options),
         mergeMap((keys) => collectBatch(platform, keys, options, gate), platform.budget.concurrency),
@@ -79,7 +74,12 @@ function batches(maxBatch: number, options: CollectionOptions) {
  * and its concurrency slot, and the breaker still counts each call. A lone failed item is
  * its own answer. docs/platforms.md, "Batches with a bad item".
  */
-function collectBatch(platform: CollectingPlatform, keys: string[], options: CollectionOptions, gate: PlatformGate): Observable<CollectionResult> {
+function collectBatch(
+  platform: CollectingPlatform,
+  keys: string[],
+  options: CollectionOptions,
+  gate: PlatformGate,
+): Observable<CollectionResult> {
   return gate.admission().pipe(
     mergeMap(() => callCollector(platform, keys, options, gate)),
     mergeMap((outcomes) => {
@@ -115,9 +115,9 @@ function callCollector(
       subscriber.next(outcomes);
       subscriber.complete();
     };
-    platform.collector.collect(refs, abort.signal).then(answer, (error: unknown) =>
-      answer(refs.map(() => failed(`collector threw: ${String(error)}`))),
-    );
+    platform.collector
+      .collect(refs, abort.signal)
+      .then(answer, (error: unknown) => answer(refs.map(() => failed(`collector threw: ${String(error)}`))));
     // Aborting builds an AbortError with its stack: only a call still waiting is worth it.
     return () => {
       if (!answered) abort.abort();
@@ -133,6 +133,7 @@ function callCollector(
   const allFailed = (outcomes: CollectionOutcome[]) => outcomes.every((outcome) => outcome.kind === 'failed');
   // A refused call was never made: its resources are deferred to the breaker's next trial,
   // which counts as no attempt of theirs (docs/platforms.md, "Circuit breaker").
-  const refused = (retryAt: number) => refs.map(() => deferred(retryAt, `${refs[0]!.platform} paused by its circuit breaker after repeated failures`));
+  const refused = (retryAt: number) =>
+    refs.map(() => deferred(retryAt, `${refs[0]!.platform} paused by its circuit breaker after repeated failures`));
   return gate.breaker.guard(call, allFailed, refused);
 }

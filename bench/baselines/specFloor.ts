@@ -65,7 +65,11 @@ class LimitHeaders {
 const answer: Reply = { status: '200 OK', body: fixedAnswer(answerSizeArgument()) };
 // Request ids and the answer's writing as the service does them; no CORS and no access log, which
 // an implementation may leave out.
-const exchanges = { nextRequestId: requestIdSource(), corsHeaders: createCors(undefined).answerHeaders, logAccess: createAccessLog(silentLogger) };
+const exchanges = {
+  nextRequestId: requestIdSource(),
+  corsHeaders: createCors(undefined).answerHeaders,
+  logAccess: createAccessLog(silentLogger),
+};
 const { rate, quota } = benchAccount.settings;
 const limitHeaders = new LimitHeaders(rate.limit, rate.windowMs, quota);
 

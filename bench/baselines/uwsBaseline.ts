@@ -4,7 +4,8 @@
 import uWS, { type HttpRequest, type HttpResponse } from '../../src/http/uws.js';
 
 export function serveUwsBaseline(name: string, handler: (res: HttpResponse, req: HttpRequest) => void): void {
-  uWS.App()
+  uWS
+    .App()
     .any('/*', handler)
     .listen('127.0.0.1', 0, (socket) => {
       if (!socket) throw new Error(`${name} could not listen`);

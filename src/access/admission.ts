@@ -131,11 +131,7 @@ function limitHeaders(
     ['X-RateLimit-Reset', String(Math.ceil(rateResetAt / 1000))],
   ];
   if (quota !== null) {
-    headers.push(
-      ['X-Quota-Limit', String(quota)],
-      ['X-Quota-Remaining', String(quotaRemaining)],
-      ['X-Quota-Reset', quotaResetsOn],
-    );
+    headers.push(['X-Quota-Limit', String(quota)], ['X-Quota-Remaining', String(quotaRemaining)], ['X-Quota-Reset', quotaResetsOn]);
   }
   return headers;
 }

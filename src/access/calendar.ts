@@ -18,7 +18,13 @@ function spanOf(now: number): MonthSpan {
   const date = new Date(now);
   const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
   const end = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
-  current = { start, end, index: date.getUTCFullYear() * 12 + date.getUTCMonth(), month: date.toISOString().slice(0, 7), nextStart: new Date(end).toISOString().slice(0, 10) };
+  current = {
+    start,
+    end,
+    index: date.getUTCFullYear() * 12 + date.getUTCMonth(),
+    month: date.toISOString().slice(0, 7),
+    nextStart: new Date(end).toISOString().slice(0, 10),
+  };
   return current;
 }
 

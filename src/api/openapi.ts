@@ -5,8 +5,19 @@ import type { TSchema } from 'typebox';
 import { limits } from '../config.js';
 import { platforms } from '../platforms/registry.js';
 import {
-  Datapoint, ErrorAnswer, headers, InternalErrorAnswer, LivenessAnswer, quotaHeaders, rateLimitHeaders, ReadinessAnswer,
-  ReadinessProblem, ResourceResult, SearchAnswer, ValidationErrorsAnswer, type HeaderSchema,
+  Datapoint,
+  ErrorAnswer,
+  headers,
+  InternalErrorAnswer,
+  LivenessAnswer,
+  quotaHeaders,
+  rateLimitHeaders,
+  ReadinessAnswer,
+  ReadinessProblem,
+  ResourceResult,
+  SearchAnswer,
+  ValidationErrorsAnswer,
+  type HeaderSchema,
 } from './responseSchemas.js';
 import { identifierSchema, ResourceReference, SearchEnvelope } from './schema.js';
 

@@ -71,13 +71,11 @@ function sentBefore(resources: readonly RequestedResource[], platform: string, t
   return false;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const blank = (value: unknown) => value === undefined || value === null || value === '';
 
-const echo = (value: string) =>
-  value.length > limits.maxEchoedIdentifier ? `${value.slice(0, limits.maxEchoedIdentifier)}...` : value;
+const echo = (value: string) => (value.length > limits.maxEchoedIdentifier ? `${value.slice(0, limits.maxEchoedIdentifier)}...` : value);
 
 function explain(body: unknown): string[] {
   if (!isObject(body)) return ['Request body must be a JSON object'];
@@ -114,7 +112,9 @@ function explainReference(element: unknown, index: number): string[] {
   const syntax = identifierSyntax(platform.code, type);
   if (!syntax) return [...errors, `Resources type '${echo(type)}' is not supported on platform '${platform.code}'`];
   if (identifier !== undefined && !syntax.isValid(identifier)) {
-    errors.push(`Resources identifier '${echo(identifier)}' is not valid on platform '${platform.code}': ${identifierProblem(syntax.rule, identifier)}`);
+    errors.push(
+      `Resources identifier '${echo(identifier)}' is not valid on platform '${platform.code}': ${identifierProblem(syntax.rule, identifier)}`,
+    );
   }
   return errors;
 }

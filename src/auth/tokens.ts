@@ -29,9 +29,7 @@ export function digestsEqual(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
-export type BearerCredentials =
-  | { kind: 'none' }
-  | { kind: 'token'; secret: string };
+export type BearerCredentials = { kind: 'none' } | { kind: 'token'; secret: string };
 
 /**
  * RFC 6750 section 2.1: `Authorization: Bearer <token>`. The scheme is case-insensitive

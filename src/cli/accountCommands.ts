@@ -78,9 +78,10 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     const mode = action === 'create' ? 'create' : 'existing';
     return withDataStore(dataDirSetting(values.data), mode, async (dbs) => {
       const accounts = new AccountStore(dbs);
-      const account = action === 'create'
-        ? await createAccount(accounts, name, { plan: 'free', ...settings }, now)
-        : await updateAccount(accounts, name, settings);
+      const account =
+        action === 'create'
+          ? await createAccount(accounts, name, { plan: 'free', ...settings }, now)
+          : await updateAccount(accounts, name, settings);
       if (!account) throw new UsageError(action === 'create' ? `account '${name}' already exists` : `no account named '${name}'`);
       print(describe(dbs, account));
     });

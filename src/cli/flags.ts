@@ -20,7 +20,8 @@ function flagProblem(command: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = errorCode(error);
   const flag = /'(-[^' <]+)/.exec(message)?.[1] ?? '';
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown flag '${flag}' for ${command}; see datapoints help ${command.split(' ')[0]}`;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return `unknown flag '${flag}' for ${command}; see datapoints help ${command.split(' ')[0]}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     // "argument is ambiguous": the next word starts with '-', e.g. a negative number.
     if (message.includes('ambiguous')) return `${flag} needs a value; a value starting with '-' is written ${flag}=VALUE`;
@@ -83,7 +84,12 @@ export function parseWholeNumber(value: Setting, min: number, max: number): numb
 
 /** The largest unit that writes the duration exactly: 3600000 -> 1h, 90000 -> 90s. */
 export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+  ] as const) {
     if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;

@@ -20,7 +20,8 @@ const isPlatform = (text: string): text is PlatformCode => (platformCodes as rea
 function dueReason(stored: StoredResource, event: DueEventType): string {
   if (event === 'REFRESH_DUE') return 'refresh: its datapoints reach the end of their freshness window';
   if (event === 'RECHECK_DUE') return 'recheck: the platform said it does not exist; look again';
-  if (stored.value === 'pending' && stored.context.failures === 0) return 'lease: a collection was asked for; ask again if it has not answered';
+  if (stored.value === 'pending' && stored.context.failures === 0)
+    return 'lease: a collection was asked for; ask again if it has not answered';
   return `retry after ${stored.context.failures} failed collection(s) in a row (last: ${stored.context.lastFailure ?? 'unknown'})`;
 }
 
@@ -55,13 +56,21 @@ function showResource(dbs: Databases, args: string[], print: (line: string) => v
   if (!syntax) throw new UsageError(`unknown platform and type '${platform} ${type}'`);
   if (!syntax.isValid(identifier)) throw new UsageError(`invalid identifier '${identifier}' for ${platform} ${type}`);
   // Normalized as the API normalizes it, so the operator may paste what a client sent.
-  const key = resourceKey({ platform: platform as PlatformCode, type: type as ResourceType, identifier: syntax.rule.normalize(identifier) });
+  const key = resourceKey({
+    platform: platform as PlatformCode,
+    type: type as ResourceType,
+    identifier: syntax.rule.normalize(identifier),
+  });
   const stored = dbs.resources.get(key);
   if (!stored) throw new UsageError(`resource ${key} is not tracked`);
   print(JSON.stringify(describeResource(dbs, key, stored, Date.now()), null, 2));
 }
 
-function listResources(dbs: Databases, filter: { status?: ResourceStatus; platform?: PlatformCode; limit: number }, print: (line: string) => void): void {
+function listResources(
+  dbs: Databases,
+  filter: { status?: ResourceStatus; platform?: PlatformCode; limit: number },
+  print: (line: string) => void,
+): void {
   const counts: Record<string, Partial<Record<ResourceStatus, number>>> = {};
   const matching: Array<Record<string, unknown>> = [];
   let total = 0;
@@ -104,7 +113,8 @@ export async function resourcesCommand(args: string[], print: (line: string) => 
     noMorePositionals('resources list', positionals, 0);
     const { status, platform } = values;
     if (status !== undefined && !isStatus(status)) throw new UsageError(`invalid --status '${status}': use ${statuses.join(', ')}`);
-    if (platform !== undefined && !isPlatform(platform)) throw new UsageError(`invalid --platform '${platform}': use ${platformCodes.join(', ')}`);
+    if (platform !== undefined && !isPlatform(platform))
+      throw new UsageError(`invalid --platform '${platform}': use ${platformCodes.join(', ')}`);
     const limitSetting = setting(values.limit, 'limit');
     const limit = limitSetting ? parseWholeNumber(limitSetting, 1, flagBounds.resourcesListed.max) : flagBounds.resourcesListed.default;
     return withDataStore(dataDirSetting(values.data), 'existing', (dbs) =>

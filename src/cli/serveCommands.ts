@@ -97,7 +97,9 @@ export async function serveCommand(args: string[], print: (line: string) => void
   noMorePositionals('serve', positionals, 0);
   const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
   const host = parseHost(setting(values.host, 'host', 'HOST') ?? { text: serveDefaults.host, source: '--host' });
-  const upstream = checkUpstream(setting(values.upstream, 'upstream', 'DATAPOINTS_UPSTREAM') ?? { text: serveDefaults.upstream, source: '--upstream' });
+  const upstream = checkUpstream(
+    setting(values.upstream, 'upstream', 'DATAPOINTS_UPSTREAM') ?? { text: serveDefaults.upstream, source: '--upstream' },
+  );
   const freshFor = setting(values['fresh-for'], 'fresh-for');
   const retryBase = setting(values['retry-base'], 'retry-base');
   const policy = {

@@ -41,11 +41,12 @@ export async function tokensCommand(args: string[], print: (line: string) => voi
   if (action !== 'create' && action !== 'list' && action !== 'revoke') {
     throw new UsageError(`unknown tokens command '${action ?? ''}': use create, list or revoke`);
   }
-  const flags = action === 'create' ? { ...dataFlag, note: { type: 'string' } } as const : dataFlag;
+  const flags = action === 'create' ? ({ ...dataFlag, note: { type: 'string' } } as const) : dataFlag;
   const { values, positionals } = parseFlags(`tokens ${action}`, rest, flags);
   noMorePositionals(`tokens ${action}`, positionals, 1);
   const subject = positionals[0];
-  if (subject === undefined) throw new UsageError(`tokens ${action} needs ${action === 'revoke' ? 'a TOKEN_ID or the secret' : 'an account NAME'}`);
+  if (subject === undefined)
+    throw new UsageError(`tokens ${action} needs ${action === 'revoke' ? 'a TOKEN_ID or the secret' : 'an account NAME'}`);
   const note = 'note' in values && typeof values.note === 'string' ? checkNote(values.note) : null;
   // Every token command needs an account that exists, so none of them creates a store.
   return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {

@@ -170,7 +170,10 @@ export class JetStreamCollectionQueue implements CollectionQueue {
         this.signal.next();
         return;
       } catch (error) {
-        this.health.report(queueSetupHealth, `could not set the collection queue up again: ${error instanceof Error ? error.message : String(error)}`);
+        this.health.report(
+          queueSetupHealth,
+          `could not set the collection queue up again: ${error instanceof Error ? error.message : String(error)}`,
+        );
         await new Promise((resolve) => setTimeout(resolve, this.options.setupRetryMs));
       }
     }

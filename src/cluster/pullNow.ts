@@ -58,16 +58,23 @@ export function pullNow(connection: NatsConnection, target: PullTarget, batch: n
         }
         const code = message.headers?.code ?? 0;
         if (pullEnded.has(code)) finish();
-        else finish(new Error(`JetStream refused the pull from ${target.stream}/${target.consumer}: ${code} ${message.headers?.description ?? ''}`));
+        else
+          finish(
+            new Error(`JetStream refused the pull from ${target.stream}/${target.consumer}: ${code} ${message.headers?.description ?? ''}`),
+          );
       },
     });
     const timeout = setTimeout(
       () => finish(new Error(`JetStream did not answer a pull from ${target.stream}/${target.consumer} within ${limits.timeoutMs} ms`)),
       limits.timeoutMs,
     );
-    connection.publish(`$JS.API.CONSUMER.MSG.NEXT.${target.stream}.${target.consumer}`, JSON.stringify({ batch, no_wait: true, expires: nanos(limits.expiresMs) }), {
-      reply: subscription.getSubject(),
-    });
+    connection.publish(
+      `$JS.API.CONSUMER.MSG.NEXT.${target.stream}.${target.consumer}`,
+      JSON.stringify({ batch, no_wait: true, expires: nanos(limits.expiresMs) }),
+      {
+        reply: subscription.getSubject(),
+      },
+    );
   });
 }
 

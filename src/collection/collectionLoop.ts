@@ -138,21 +138,24 @@ class Loop implements CollectionLoop {
     this.delivering++;
     const { sink, queue, claims, health, log } = this.options;
     if (outcome.kind === 'failed') log.info({ resource: key, reason: outcome.reason }, 'collection failed');
-    sink.deliver(key, outcome).then(
-      () => {
-        health.clear(collectionHealth.outcomes);
-        health.clear(collectionHealth.pipeline);
-      },
-      // Not redelivered now: the resource's persisted lease brings it back once it ends, and a
-      // store that keeps failing is not hammered meanwhile.
-      (error: unknown) => this.problem(collectionHealth.outcomes, `collection result for ${key} not recorded`, error),
-    ).finally(() => {
-      this.delivering--;
-      claims.releaseCollection(key);
-      this.settleLease(queue.ack(lease));
-      if (this.delivering === 0 && this.held.size === 0) this.onIdle?.();
-      this.take();
-    });
+    sink
+      .deliver(key, outcome)
+      .then(
+        () => {
+          health.clear(collectionHealth.outcomes);
+          health.clear(collectionHealth.pipeline);
+        },
+        // Not redelivered now: the resource's persisted lease brings it back once it ends, and a
+        // store that keeps failing is not hammered meanwhile.
+        (error: unknown) => this.problem(collectionHealth.outcomes, `collection result for ${key} not recorded`, error),
+      )
+      .finally(() => {
+        this.delivering--;
+        claims.releaseCollection(key);
+        this.settleLease(queue.ack(lease));
+        if (this.delivering === 0 && this.held.size === 0) this.onIdle?.();
+        this.take();
+      });
   }
 
   private pipelineFailed(error: unknown): void {
@@ -178,7 +181,9 @@ class Loop implements CollectionLoop {
       this.problem(collectionHealth.outcomes, `abandoned collection of ${lease.key} not recorded`, error);
     }
     this.options.claims.releaseCollection(lease.key);
-    await this.options.queue.release(lease).catch((error: unknown) => this.problem(collectionHealth.queue, 'collection queue refused a release', error));
+    await this.options.queue
+      .release(lease)
+      .catch((error: unknown) => this.problem(collectionHealth.queue, 'collection queue refused a release', error));
   }
 
   private settleLease(settled: Promise<void>): void {

@@ -7,15 +7,20 @@ import { platformCodes } from '../platforms/registry.js';
 import type { PlatformEmulator } from './types.js';
 
 const isHandlerModule = (module: unknown): module is { emulator: PlatformEmulator } =>
-  typeof module === 'object' && module !== null && 'emulator' in module &&
-  typeof module.emulator === 'object' && module.emulator !== null && 'handle' in module.emulator &&
+  typeof module === 'object' &&
+  module !== null &&
+  'emulator' in module &&
+  typeof module.emulator === 'object' &&
+  module.emulator !== null &&
+  'handle' in module.emulator &&
   typeof module.emulator.handle === 'function';
 
 export async function loadHandlers(): Promise<ReadonlyMap<PlatformCode, PlatformEmulator>> {
   const handlers = new Map<PlatformCode, PlatformEmulator>();
   for (const code of platformCodes) {
     const module: unknown = await import(`../platforms/${code}/emulator.js`);
-    if (!isHandlerModule(module)) throw new Error(`platform ${code} has no emulator handler (src/platforms/${code}/emulator.ts exporting 'emulator')`);
+    if (!isHandlerModule(module))
+      throw new Error(`platform ${code} has no emulator handler (src/platforms/${code}/emulator.ts exporting 'emulator')`);
     handlers.set(code, module.emulator);
   }
   return handlers;

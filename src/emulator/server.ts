@@ -29,14 +29,23 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
     readBody(res, maxFaultBody, (result) => {
       const problem = result.kind === 'complete' ? applyFault(world, result.text) : 'body too large';
       res.cork(() => {
-        if (problem) res.writeStatus('400 Bad Request').writeHeader('content-type', 'application/json').end(JSON.stringify({ error: problem }));
+        if (problem)
+          res
+            .writeStatus('400 Bad Request')
+            .writeHeader('content-type', 'application/json')
+            .end(JSON.stringify({ error: problem }));
         else res.writeStatus('204 No Content').endWithoutBody();
       });
     });
   });
 
   app.get('/_emulator/faults', (res) => {
-    res.cork(() => res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(JSON.stringify({ faults: world.listFaults() })));
+    res.cork(() =>
+      res
+        .writeStatus('200 OK')
+        .writeHeader('content-type', 'application/json')
+        .end(JSON.stringify({ faults: world.listFaults() })),
+    );
   });
 
   app.get('/*', (res, req) => {
@@ -63,9 +72,7 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
       hanging.add(res);
       return;
     }
-    const answer = faults.error
-      ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' }
-      : reply;
+    const answer = faults.error ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' } : reply;
     if (faults.delayMs === 0) return send(res, answer);
     setTimeout(() => {
       if (!aborted) send(res, answer);

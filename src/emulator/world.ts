@@ -57,13 +57,26 @@ export class EmulatorWorld {
       if (name.startsWith('flaky')) faults.error = true;
       if (name.startsWith('slow')) faults.delayMs = slowAnswerMs;
       switch ((this.faults.get(`${platform}/${normalized}`) ?? this.faults.get(`${platform}/*`))?.mode ?? 'none') {
-        case 'error': faults.error = true; break;
-        case 'timeout': faults.hang = true; break;
-        case 'ratelimit': mode = 'ratelimit'; break;
-        case 'malformed': mode = 'malformed'; break;
-        case 'notfound': mode = 'missing'; break;
-        case 'slow': faults.delayMs = slowAnswerMs; break;
-        case 'none': break;
+        case 'error':
+          faults.error = true;
+          break;
+        case 'timeout':
+          faults.hang = true;
+          break;
+        case 'ratelimit':
+          mode = 'ratelimit';
+          break;
+        case 'malformed':
+          mode = 'malformed';
+          break;
+        case 'notfound':
+          mode = 'missing';
+          break;
+        case 'slow':
+          faults.delayMs = slowAnswerMs;
+          break;
+        case 'none':
+          break;
       }
       return { mode, rounded: name.startsWith('rounded'), counts };
     };

@@ -11,8 +11,14 @@ export type CorsOrigins = ReadonlySet<string> | 'any';
 
 /** Headers a browser script may read from an answer: the limits it is under and the request id. */
 const exposedHeaders = [
-  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
-  'X-Quota-Limit', 'X-Quota-Remaining', 'X-Quota-Reset', 'Retry-After', 'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-Quota-Reset',
+  'Retry-After',
+  'X-Request-Id',
 ].join(', ');
 
 /**
@@ -75,7 +81,11 @@ export function createCors(origins: CorsOrigins | undefined): Cors {
       if (!allowed(origin)) return varyOnly;
       let headers = answers.get(origin);
       if (!headers) {
-        headers = [['Access-Control-Allow-Origin', origin], ['Vary', 'Origin'], ['Access-Control-Expose-Headers', exposedHeaders]];
+        headers = [
+          ['Access-Control-Allow-Origin', origin],
+          ['Vary', 'Origin'],
+          ['Access-Control-Expose-Headers', exposedHeaders],
+        ];
         if (answers.size < limits.maxCorsOriginsCached) answers.set(origin, headers);
       }
       return headers;

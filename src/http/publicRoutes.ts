@@ -28,7 +28,10 @@ function readinessReply(checks: readonly ReadinessCheck[]): Reply {
       problems.push(...check());
     } catch (error) {
       // A check that cannot tell is a reason not to be ready, not a 500.
-      problems.push({ component: 'readiness', message: `a readiness check failed: ${error instanceof Error ? error.message : String(error)}` });
+      problems.push({
+        component: 'readiness',
+        message: `a readiness check failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   const ready = problems.length === 0;

@@ -10,7 +10,10 @@ class AnswerSeries {
   count = 0;
   sum = 0;
 
-  constructor(readonly labels: string, private readonly bounds: readonly number[]) {
+  constructor(
+    readonly labels: string,
+    private readonly bounds: readonly number[],
+  ) {
     this.perBucket = new Float64Array(bounds.length + 1);
   }
 

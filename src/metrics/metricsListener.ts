@@ -33,12 +33,18 @@ export function registerMetricsRoute(app: TemplatedApp, metrics: PrometheusMetri
       },
       (error: unknown) => {
         log.error({ err: error }, 'metrics not gathered');
-        if (!aborted) writeText(res, '500 Internal Server Error', 'text/plain; charset=utf-8', 'metrics not gathered; see the server log\n');
+        if (!aborted)
+          writeText(res, '500 Internal Server Error', 'text/plain; charset=utf-8', 'metrics not gathered; see the server log\n');
       },
     );
   });
   app.any('/*', (res, req) => {
-    writeText(res, '404 Not Found', 'text/plain; charset=utf-8', `No such endpoint: ${req.getMethod().toUpperCase()} ${req.getUrl()}; metrics are at GET ${metricsPath}\n`);
+    writeText(
+      res,
+      '404 Not Found',
+      'text/plain; charset=utf-8',
+      `No such endpoint: ${req.getMethod().toUpperCase()} ${req.getUrl()}; metrics are at GET ${metricsPath}\n`,
+    );
   });
 }
 

@@ -22,10 +22,14 @@ export function storageSize(source: StatsSource): StorageSize | undefined {
     return undefined;
   }
   if (
-    typeof stats !== 'object' || stats === null ||
-    !('pageSize' in stats) || typeof stats.pageSize !== 'number' ||
-    !('lastPageNumber' in stats) || typeof stats.lastPageNumber !== 'number' ||
-    !('mapSize' in stats) || typeof stats.mapSize !== 'number'
+    typeof stats !== 'object' ||
+    stats === null ||
+    !('pageSize' in stats) ||
+    typeof stats.pageSize !== 'number' ||
+    !('lastPageNumber' in stats) ||
+    typeof stats.lastPageNumber !== 'number' ||
+    !('mapSize' in stats) ||
+    typeof stats.mapSize !== 'number'
   ) {
     return undefined;
   }

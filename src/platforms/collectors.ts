@@ -13,7 +13,6 @@ export interface PlatformCollector {
   disabledReason?: string;
 }
 
-
 export function createCollectors(
   emulatorUrl: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
@@ -22,9 +21,10 @@ export function createCollectors(
 ): Map<PlatformCode, PlatformCollector> {
   const collectors = new Map<PlatformCode, PlatformCollector>();
   for (const platform of platforms.values()) {
-    collectors.set(platform.code, emulatorUrl === undefined
-      ? realCollector(platform, env, http, now)
-      : emulatedCollector(platform, emulatorUrl, http, now));
+    collectors.set(
+      platform.code,
+      emulatorUrl === undefined ? realCollector(platform, env, http, now) : emulatedCollector(platform, emulatorUrl, http, now),
+    );
   }
   return collectors;
 }
@@ -55,5 +55,8 @@ function realCollector(
     [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, env[name]]),
   );
   const origins = platform.realOrigins ?? {};
-  return { collector: platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now }), budget: platform.budget };
+  return {
+    collector: platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now }),
+    budget: platform.budget,
+  };
 }

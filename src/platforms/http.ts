@@ -13,7 +13,6 @@ export interface UpstreamHttp {
   get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamResponse>;
 }
 
-
 export interface ClosableUpstreamHttp extends UpstreamHttp {
   /** Closes pooled keep-alive connections, so that a stopping process is not held open. */
   close(): Promise<void>;

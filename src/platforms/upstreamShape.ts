@@ -33,8 +33,10 @@ export function onlyParams(query: URLSearchParams, fixed: Record<string, string>
 export const list = (query: URLSearchParams, name: string) => query.get(name)!.split(',');
 
 /** The two parts of a `<handle>:<id>` post. */
-export const postParts = (normalized: string, handleSlot: string, idSlot: string) =>
-  [part(handleSlot, handlePart(normalized)), part(idSlot, idPart(normalized))];
+export const postParts = (normalized: string, handleSlot: string, idSlot: string) => [
+  part(handleSlot, handlePart(normalized)),
+  part(idSlot, idPart(normalized)),
+];
 
 /** Credentials the emulated collectors are given (src/platforms/collectors.ts). */
 export const emulatorCredential = 'emulator';

@@ -124,7 +124,8 @@ function makeDirectory(dataDir: string): void {
   } catch (error) {
     // EEXIST: the path is a file; ENOTDIR: a file stands where one of its parents should be.
     const code = error instanceof Error && 'code' in error ? error.code : undefined;
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new DataDirectoryError(`data directory ${dataDir} is not a directory (it is a file, or lies under one): pass another --data`);
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new DataDirectoryError(`data directory ${dataDir} is not a directory (it is a file, or lies under one): pass another --data`);
     throw error;
   }
 }

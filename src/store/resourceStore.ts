@@ -102,7 +102,9 @@ export class ResourceStore {
   ): Promise<boolean> {
     const writes = () => this.stage(key, expectedVersion, previous, next, view, event);
     const { resources } = this.dbs;
-    const won = await (expectedVersion === undefined ? resources.ifNoExists(key, writes) : resources.ifVersion(key, expectedVersion, writes));
+    const won = await (expectedVersion === undefined
+      ? resources.ifNoExists(key, writes)
+      : resources.ifVersion(key, expectedVersion, writes));
     if (won) {
       this.recentViews.set(key, view);
       this.recentSnapshots.set(key, { resource: next, version: nextVersion(expectedVersion) });

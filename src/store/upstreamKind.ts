@@ -11,8 +11,10 @@ export function upstreamKindOf(upstream: string): UpstreamKind {
 }
 
 const refusals: Record<UpstreamKind, (dataDir: string) => string> = {
-  emulator: (dataDir) => `data directory ${dataDir} holds counts from the emulator, never to be served as real: serve real data from another --data directory`,
-  real: (dataDir) => `data directory ${dataDir} holds counts from the real platforms: run against the emulator with another --data directory`,
+  emulator: (dataDir) =>
+    `data directory ${dataDir} holds counts from the emulator, never to be served as real: serve real data from another --data directory`,
+  real: (dataDir) =>
+    `data directory ${dataDir} holds counts from the real platforms: run against the emulator with another --data directory`,
 };
 
 /**

@@ -26,15 +26,20 @@ try {
   const dbs = openDatabases(setup.dataDir, { create: false });
   const authenticator = new Authenticator(new AccountStore(dbs), log);
   const views = new EdgeViews(dbs, setup.views);
-  const http = await startHttpServer(setup.host, setup.port, {
-    authenticator,
-    admissions: new Admissions({ table: new AccountTable(setup.accountTable), ledger: new UsageStore(dbs), log, now: Date.now }),
-    views,
-    demand: new DemandMessenger(setup.demand),
-    log,
-    nextRequestId: requestIdSource(),
-    now: Date.now,
-  }, { cors: setup.cors });
+  const http = await startHttpServer(
+    setup.host,
+    setup.port,
+    {
+      authenticator,
+      admissions: new Admissions({ table: new AccountTable(setup.accountTable), ledger: new UsageStore(dbs), log, now: Date.now }),
+      views,
+      demand: new DemandMessenger(setup.demand),
+      log,
+      nextRequestId: requestIdSource(),
+      now: Date.now,
+    },
+    { cors: setup.cors },
+  );
   control.on('message', (message: ToEdge) => {
     if (message.type !== 'stop') return;
     // Owed answers are written, then keep-alive clients still sending get 503 with

@@ -45,7 +45,8 @@ export async function startEdges(options: EdgeOptions): Promise<RunningEdges> {
       const edge = startEdge(options, index, port);
       edges.push(edge);
       const started = await edge.next();
-      if (started.type !== 'listening') throw new Error(`edge thread ${index}: ${started.type === 'failed' ? started.message : started.type}`);
+      if (started.type !== 'listening')
+        throw new Error(`edge thread ${index}: ${started.type === 'failed' ? started.message : started.type}`);
     }
   } catch (error) {
     // The edge that failed ends by itself; the others stop as on SIGTERM. Not terminate():

@@ -9,9 +9,19 @@ t.test('account table - every view of the buffer finds an account in the same sl
   const names = ['alpha', 'beta', 'gamma', 'delta'];
   const slots = names.map((name) => table.slotOf(name));
   t.equal(new Set(slots).size, 4, 'distinct accounts, distinct slots');
-  t.same(names.map((name) => other.slotOf(name)), slots, 'the other view claims nothing new');
-  t.same(slots.map((slot) => other.nameOf(slot)), names);
-  t.same([...other.claimed()].sort((a, b) => a - b), [...slots].sort((a, b) => a - b));
+  t.same(
+    names.map((name) => other.slotOf(name)),
+    slots,
+    'the other view claims nothing new',
+  );
+  t.same(
+    slots.map((slot) => other.nameOf(slot)),
+    names,
+  );
+  t.same(
+    [...other.claimed()].sort((a, b) => a - b),
+    [...slots].sort((a, b) => a - b),
+  );
 });
 
 t.test('account table - a full table and an over-long name get no slot', async (t) => {
@@ -27,7 +37,12 @@ t.test('account table - a slot starts with nothing counted and its others unknow
   const table = AccountTable.create(4);
   const slot = table.slotOf('fresh');
   t.same(
-    [table.ints[slot + field.spent], table.ints[slot + field.granted], table.ints[slot + field.others], table.ints[slot + field.failedSignal]],
+    [
+      table.ints[slot + field.spent],
+      table.ints[slot + field.granted],
+      table.ints[slot + field.others],
+      table.ints[slot + field.failedSignal],
+    ],
     [0, 0, -1, -1],
   );
 });

@@ -29,7 +29,14 @@ t.test('admission - a slow account reserves one unit per request, and its answer
   await turns();
   ledger.land();
   t.equal(header(await decided(second), 'X-Quota-Remaining'), '3');
-  t.same(ledger.writes, [['acme', month, 1], ['acme', month, 2]], 'stored usage is exactly the requests admitted');
+  t.same(
+    ledger.writes,
+    [
+      ['acme', month, 1],
+      ['acme', month, 2],
+    ],
+    'stored usage is exactly the requests admitted',
+  );
 });
 
 t.test('admission - a busy account reserves ahead, in blocks after its rate, never over maxBlock unspent', async (t) => {
@@ -67,7 +74,11 @@ t.test('admission - 1,000 concurrent requests at quota 100 over 8 threads admit 
   t.equal(decisions.filter((decision) => decision.kind === 'quotaExhausted').length, 900, 'every other request is a 403');
   t.equal(ledger.granted('tiny', month), 100, 'the ledger holds exactly the quota');
   const remaining = admitted.map((decision) => Number(header(decision, 'X-Quota-Remaining'))).sort((a, b) => a - b);
-  t.same(remaining, Array.from({ length: 100 }, (_, index) => index), 'X-Quota-Remaining counts down once per admitted request');
+  t.same(
+    remaining,
+    Array.from({ length: 100 }, (_, index) => index),
+    'X-Quota-Remaining counts down once per admitted request',
+  );
   const refused = decisions.find((decision) => decision.kind === 'quotaExhausted');
   t.equal(refused && header(refused, 'X-Quota-Remaining'), '0');
 });
@@ -81,10 +92,16 @@ t.test('admission - the rate limit is one window for all threads, its remaining 
   );
   const admitted = decisions.filter((decision) => decision.kind === 'admitted');
   t.equal(admitted.length, 10);
-  t.same(admitted.map((decision) => Number(header(decision, 'X-RateLimit-Remaining'))).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  t.same(
+    admitted.map((decision) => Number(header(decision, 'X-RateLimit-Remaining'))).sort((a, b) => a - b),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  );
   const limited = decisions.filter((decision) => decision.kind === 'rateLimited');
   t.equal(limited.length, 30);
-  t.same(limited[0]!.kind === 'rateLimited' && limited[0]!.retryAfterSeconds, Math.ceil((Date.UTC(2026, 10, 23, 12, 1) - clock.now) / 1000));
+  t.same(
+    limited[0]!.kind === 'rateLimited' && limited[0]!.retryAfterSeconds,
+    Math.ceil((Date.UTC(2026, 10, 23, 12, 1) - clock.now) / 1000),
+  );
   clock.now += 60_000;
   t.equal((await decided(admissions[2]!.admit(account('paced', null, rate), clock.now))).kind, 'admitted', 'the next window starts afresh');
   t.equal(ledger.granted('paced', month), 11, 'rate-limited requests are never counted against the quota');

@@ -31,7 +31,9 @@ export function quotaLedgerContract(t: Test, name: string, open: (t: Test) => Pr
     await reserveUnits(ledger, 'acme', '2026-12', 2, null);
     await reserveUnits(ledger, 'beta', '2026-11', 1, null);
     t.same(
-      [await ledger.read('acme', '2026-11'), await ledger.read('acme', '2026-12'), await ledger.read('beta', '2026-11')].map((entry) => entry.granted),
+      [await ledger.read('acme', '2026-11'), await ledger.read('acme', '2026-12'), await ledger.read('beta', '2026-11')].map(
+        (entry) => entry.granted,
+      ),
       [4, 2, 1],
     );
   });
@@ -39,8 +41,15 @@ export function quotaLedgerContract(t: Test, name: string, open: (t: Test) => Pr
   t.test(`${name} - concurrent reservations never take the month past the quota, and fill it`, async (t) => {
     const ledger = await open(t);
     const reservations = await Promise.all(Array.from({ length: 40 }, () => reserveUnits(ledger, 'acme', '2026-11', 7, 100)));
-    t.equal(reservations.reduce((sum, reservation) => sum + reservation.units, 0), 100, 'every unit granted once');
-    t.ok(reservations.every((reservation) => reservation.units <= 7 && reservation.total <= 100), 'no reservation beyond its wish or the quota');
+    t.equal(
+      reservations.reduce((sum, reservation) => sum + reservation.units, 0),
+      100,
+      'every unit granted once',
+    );
+    t.ok(
+      reservations.every((reservation) => reservation.units <= 7 && reservation.total <= 100),
+      'no reservation beyond its wish or the quota',
+    );
     t.equal((await ledger.read('acme', '2026-11')).granted, 100);
     t.same(await reserveUnits(ledger, 'acme', '2026-11', 1, 100), { units: 0, total: 100 }, 'a full month grants nothing');
   });
@@ -48,7 +57,11 @@ export function quotaLedgerContract(t: Test, name: string, open: (t: Test) => Pr
   t.test(`${name} - returned units come off the month, concurrently with reservations`, async (t) => {
     const ledger = await open(t);
     await reserveUnits(ledger, 'acme', '2026-11', 50, null);
-    await Promise.all([returnUnits(ledger, 'acme', '2026-11', 20), reserveUnits(ledger, 'acme', '2026-11', 5, null), returnUnits(ledger, 'acme', '2026-11', 3)]);
+    await Promise.all([
+      returnUnits(ledger, 'acme', '2026-11', 20),
+      reserveUnits(ledger, 'acme', '2026-11', 5, null),
+      returnUnits(ledger, 'acme', '2026-11', 3),
+    ]);
     t.equal((await ledger.read('acme', '2026-11')).granted, 32);
   });
 }

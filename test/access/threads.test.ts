@@ -13,7 +13,10 @@ t.test('threads - 1,000 concurrent requests at quota 100 over 4 worker threads a
   const table = AccountTable.create(64);
   const workers = Array.from(
     { length: 4 },
-    () => new Worker(new URL('./admitWorker.ts', import.meta.url), { workerData: { buffer: table.buffer, dataDir, requests: 250, quota: 100 } }),
+    () =>
+      new Worker(new URL('./admitWorker.ts', import.meta.url), {
+        workerData: { buffer: table.buffer, dataDir, requests: 250, quota: 100 },
+      }),
   );
   const exits = workers.map((worker) => new Promise((resolve) => worker.once('exit', resolve)));
   const reports = await Promise.all(
@@ -31,7 +34,10 @@ t.test('threads - 1,000 concurrent requests at quota 100 over 4 worker threads a
   t.equal(decisions.length, 1_000);
   t.equal(admitted.length, 100);
   t.equal(decisions.filter(([kind]) => kind === 'quotaExhausted').length, 900);
-  t.same(admitted.map(([, remaining]) => Number(remaining)).sort((a, b) => a - b), Array.from({ length: 100 }, (_, index) => index));
+  t.same(
+    admitted.map(([, remaining]) => Number(remaining)).sort((a, b) => a - b),
+    Array.from({ length: 100 }, (_, index) => index),
+  );
   const dbs = openDatabases(dataDir);
   t.equal(new UsageStore(dbs).used('tiny', monthOf(Date.now())), 100, 'the stored usage is the quota');
   await dbs.root.close();

@@ -8,7 +8,11 @@ import { cli, cliPath, startServer } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
-const jsonLines = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line));
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 const body = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
 const searchStatus = async (url: string, secret: string) =>
   (await fetch(url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body })).status;
@@ -33,15 +37,24 @@ t.test('accounts - DATAPOINTS_DATA is honoured by every command, and --data wins
   const other = join(tempDataDir(t), 'other');
   const flagWins = withEnv(['accounts', 'show', 'acme', '--data', other], env);
   t.equal(flagWins.status, 2);
-  t.equal(flagWins.stderr, `datapoints: invalid --data '${other}': no data store there (set --data or DATAPOINTS_DATA to the server's directory)\n`);
+  t.equal(
+    flagWins.stderr,
+    `datapoints: invalid --data '${other}': no data store there (set --data or DATAPOINTS_DATA to the server's directory)\n`,
+  );
 });
 
 t.test('accounts - read-only commands with a mistyped directory create nothing', async (t) => {
   const missing = join(tempDataDir(t), 'typo');
   for (const args of [
-    ['accounts', 'show', 'acme'], ['accounts', 'list'], ['accounts', 'update', 'acme', '--quota', '5'],
-    ['accounts', 'delete', 'acme', '--yes'], ['tokens', 'list', 'acme'], ['tokens', 'create', 'acme'],
-    ['tokens', 'revoke', 'tok_000000000000'], ['resources', 'list'], ['resources', 'show', 'github', 'account', 'x'],
+    ['accounts', 'show', 'acme'],
+    ['accounts', 'list'],
+    ['accounts', 'update', 'acme', '--quota', '5'],
+    ['accounts', 'delete', 'acme', '--yes'],
+    ['tokens', 'list', 'acme'],
+    ['tokens', 'create', 'acme'],
+    ['tokens', 'revoke', 'tok_000000000000'],
+    ['resources', 'list'],
+    ['resources', 'show', 'github', 'account', 'x'],
     ['backup', join(tempDataDir(t), 'copy')],
   ]) {
     const result = cli([...args, '--data', missing]);
@@ -55,17 +68,35 @@ t.test('accounts - list, update and delete', async (t) => {
   const data = tempDataDir(t);
   cli(['accounts', 'create', 'acme', '--data', data]);
   cli(['accounts', 'create', 'zeta', '--plan', 'paid', '--data', data]);
-  t.same(jsonLines(cli(['accounts', 'list', '--data', data]).stdout).map((a) => [a.name, a.plan, a.quota]), [['acme', 'free', 500], ['zeta', 'paid', null]]);
+  t.same(
+    jsonLines(cli(['accounts', 'list', '--data', data]).stdout).map((a) => [a.name, a.plan, a.quota]),
+    [
+      ['acme', 'free', 500],
+      ['zeta', 'paid', null],
+    ],
+  );
 
   const updated = cli(['accounts', 'update', 'acme', '--quota', '7', '--rate', '9/30s', '--data', data]);
   t.equal(updated.status, 0, updated.stderr);
   t.match(JSON.parse(updated.stdout), { name: 'acme', plan: 'free', quota: 7, rate: { limit: 9, window_ms: 30_000 } });
-  t.match(JSON.parse(cli(['accounts', 'update', 'acme', '--plan', 'paid', '--data', data]).stdout), {
-    plan: 'paid', quota: null, rate: { limit: 3000, window_ms: 60_000 },
-  }, 'a new plan brings its own limits');
-  t.match(JSON.parse(cli(['accounts', 'update', 'acme', '--plan', 'free', '--quota', 'none', '--data', data]).stdout), {
-    plan: 'free', quota: null, rate: { limit: 60, window_ms: 60_000 },
-  }, 'unless they are given too');
+  t.match(
+    JSON.parse(cli(['accounts', 'update', 'acme', '--plan', 'paid', '--data', data]).stdout),
+    {
+      plan: 'paid',
+      quota: null,
+      rate: { limit: 3000, window_ms: 60_000 },
+    },
+    'a new plan brings its own limits',
+  );
+  t.match(
+    JSON.parse(cli(['accounts', 'update', 'acme', '--plan', 'free', '--quota', 'none', '--data', data]).stdout),
+    {
+      plan: 'free',
+      quota: null,
+      rate: { limit: 60, window_ms: 60_000 },
+    },
+    'unless they are given too',
+  );
   const nobody = cli(['accounts', 'update', 'nobody', '--quota', '1', '--data', data]);
   t.equal(nobody.status, 2);
   t.equal(nobody.stderr, "datapoints: no account named 'nobody'\n");
@@ -78,7 +109,10 @@ t.test('accounts - list, update and delete', async (t) => {
   const deleted = cli(['accounts', 'delete', 'acme', '--yes', '--data', data]);
   t.equal(deleted.status, 0);
   t.equal(deleted.stdout, 'deleted account acme and its 1 token(s)\n');
-  t.same(jsonLines(cli(['accounts', 'list', '--data', data]).stdout).map((a) => a.name), ['zeta']);
+  t.same(
+    jsonLines(cli(['accounts', 'list', '--data', data]).stdout).map((a) => a.name),
+    ['zeta'],
+  );
   t.equal(cli(['tokens', 'list', 'acme', '--data', data]).stderr, "datapoints: no account named 'acme'\n");
   t.equal(cli(['accounts', 'create', 'acme', '--data', data]).status, 0, 'the name can be used again');
   t.same(cli(['tokens', 'list', 'acme', '--data', data]).stdout, '', 'with none of the old tokens');
@@ -116,14 +150,38 @@ t.test('accounts - update, delete and revoke-by-secret take effect on a running 
   t.equal(await searchStatus(server.url, acme), 200);
 
   cli(['accounts', 'update', 'acme', '--quota', '1', '--data', data]);
-  t.equal(await eventually(() => searchStatus(server.url, acme), (status) => status === 403, 1_000), 403, 'quota of 1 used up');
+  t.equal(
+    await eventually(
+      () => searchStatus(server.url, acme),
+      (status) => status === 403,
+      1_000,
+    ),
+    403,
+    'quota of 1 used up',
+  );
 
   cli(['accounts', 'delete', 'acme', '--yes', '--data', data]);
-  t.equal(await eventually(() => searchStatus(server.url, acme), (status) => status === 401, 1_000), 401, 'deleted account');
+  t.equal(
+    await eventually(
+      () => searchStatus(server.url, acme),
+      (status) => status === 401,
+      1_000,
+    ),
+    401,
+    'deleted account',
+  );
 
   t.equal(await searchStatus(server.url, beta), 200);
   cli(['tokens', 'revoke', beta, '--data', data]);
-  t.equal(await eventually(() => searchStatus(server.url, beta), (status) => status === 401, 1_000), 401, 'revoked by secret');
-  t.equal(await searchStatus(server.url, spare), 200, 'the account\'s other token still works');
+  t.equal(
+    await eventually(
+      () => searchStatus(server.url, beta),
+      (status) => status === 401,
+      1_000,
+    ),
+    401,
+    'revoked by secret',
+  );
+  t.equal(await searchStatus(server.url, spare), 200, "the account's other token still works");
   t.equal((await server.stop()).code, 0);
 });

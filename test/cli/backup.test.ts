@@ -12,12 +12,15 @@ const search = async (url: string, secret: string) => {
   return { status: response.status, body: (await response.json()) as { data?: Array<{ status: string }> } };
 };
 
-t.test('backup - a hot copy of a running server\'s data serves the same accounts, tokens and resources', async (t) => {
+t.test("backup - a hot copy of a running server's data serves the same accounts, tokens and resources", async (t) => {
   const data = tempDataDir(t);
   cli(['accounts', 'create', 'acme', '--data', data]);
   const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
   const server = await startServer(t, ['--data', data, '--upstream', 'emulator']);
-  const collected = await eventually(() => search(server.url, secret), (answer) => answer.body.data?.[0]?.status === 'available');
+  const collected = await eventually(
+    () => search(server.url, secret),
+    (answer) => answer.body.data?.[0]?.status === 'available',
+  );
   t.equal(collected.body.data?.[0]?.status, 'available');
 
   const target = join(tempDataDir(t), 'backup');

@@ -25,8 +25,13 @@ t.test('help - no command prints the overview on stderr and exits 2', async (t) 
   t.match(result.stderr, /^usage: datapoints <command>/);
 });
 
-t.test('help - a command\'s help names its flags, defaults and environment variables', async (t) => {
-  for (const args of [['help', 'serve'], ['serve', '--help'], ['serve', '-h'], ['serve', '--port', 'x', '--help']]) {
+t.test("help - a command's help names its flags, defaults and environment variables", async (t) => {
+  for (const args of [
+    ['help', 'serve'],
+    ['serve', '--help'],
+    ['serve', '-h'],
+    ['serve', '--port', 'x', '--help'],
+  ]) {
     const result = cli(args);
     t.equal(result.status, 0, args.join(' '));
     t.match(result.stdout, /^usage: datapoints serve \[flags\]/);

@@ -10,9 +10,14 @@ t.test('resources - show and list explain state and next due time, read while th
   cli(['accounts', 'create', 'acme', '--data', data]);
   const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
   const server = watchCli(t, ['serve', '--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', 'emulator']);
-  const [, url, emulatorUrl] = await server.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+)\nemulator on (http:\/\/127\.0\.0\.1:\d+) \(faults: POST \/_emulator\/faults\)\n/);
+  const [, url, emulatorUrl] = await server.waitFor(
+    /^listening on (http:\/\/127\.0\.0\.1:\d+)\nemulator on (http:\/\/127\.0\.0\.1:\d+) \(faults: POST \/_emulator\/faults\)\n/,
+  );
   t.equal(server.stdout().split('\n')[0], `listening on ${url}`, 'the listening line stays first');
-  const fault = await fetch(`${emulatorUrl}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ platform: 'github', identifier: 'broken', mode: 'error' }) });
+  const fault = await fetch(`${emulatorUrl}/_emulator/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ platform: 'github', identifier: 'broken', mode: 'error' }),
+  });
   t.equal(fault.status, 204, 'the printed emulator address takes faults');
 
   const resources = [
@@ -20,10 +25,17 @@ t.test('resources - show and list explain state and next due time, read while th
     { platform: 'github', type: 'account', identifier: 'broken' },
   ];
   const search = async () => {
-    const response = await fetch(url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: JSON.stringify({ resources }) });
+    const response = await fetch(url + searchPath, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ resources }),
+    });
     return ((await response.json()) as { data: Array<{ status: string }> }).data.map((entry) => entry.status);
   };
-  t.same(await eventually(search, (statuses) => statuses[0] === 'available' && statuses[1] === 'unavailable'), ['available', 'unavailable']);
+  t.same(await eventually(search, (statuses) => statuses[0] === 'available' && statuses[1] === 'unavailable'), [
+    'available',
+    'unavailable',
+  ]);
 
   const shown = cli(['resources', 'show', 'github', 'account', 'OCTOCAT', '--data', data]);
   t.equal(shown.status, 0, shown.stderr);
@@ -31,7 +43,11 @@ t.test('resources - show and list explain state and next due time, read while th
   t.match(available, {
     resource: 'github/account/octocat',
     state: 'available',
-    next_due: { event: 'REFRESH_DUE', in: /^in (6h|[1-5]h|\d+m|\d+s)/, why: 'refresh: its datapoints reach the end of their freshness window' },
+    next_due: {
+      event: 'REFRESH_DUE',
+      in: /^in (6h|[1-5]h|\d+m|\d+s)/,
+      why: 'refresh: its datapoints reach the end of their freshness window',
+    },
     context: { failures: 0, metrics: { followers: { status: 'available' } } },
   });
   t.equal(Date.parse(available.next_due.at), available.context.nextDueAt);
@@ -43,7 +59,10 @@ t.test('resources - show and list explain state and next due time, read while th
     next_due: { event: 'RETRY_DUE', why: /^retry after \d+ failed collection\(s\) in a row \(last: .+\)$/ },
   });
 
-  const listed = cli(['resources', 'list', '--status', 'unavailable', '--data', data]).stdout.trim().split('\n').map((line) => JSON.parse(line));
+  const listed = cli(['resources', 'list', '--status', 'unavailable', '--data', data])
+    .stdout.trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   t.same(listed[0], { total: 2, counts: { github: { available: 1, unavailable: 1 } } });
   t.equal(listed.length, 2, 'only the matching resource is listed');
   t.match(listed[1], { resource: 'github/account/broken', state: 'unavailable', failures: Number });

@@ -38,25 +38,43 @@ t.test('usage errors - each is one exact line on stderr and exit status 2', asyn
     [['serve', '--upstream', 'ftp://x'], {}, "invalid --upstream 'ftp://x': use real, emulator or an http(s) URL"],
     [['serve'], { DATAPOINTS_UPSTREAM: 'nowhere' }, "invalid DATAPOINTS_UPSTREAM 'nowhere': use real, emulator or an http(s) URL"],
     [['serve', '--port', '0', '--data', file], {}, `invalid --data '${file}': it is a file, not a directory`],
-    [['serve', '--port', '0', '--data', join(file, 'below')], {}, `invalid --data '${join(file, 'below')}': part of the path is a file, not a directory`],
+    [
+      ['serve', '--port', '0', '--data', join(file, 'below')],
+      {},
+      `invalid --data '${join(file, 'below')}': part of the path is a file, not a directory`,
+    ],
     [['serve', '--port', '0', '--data', '/sys/datapoints-test'], {}, "invalid --data '/sys/datapoints-test': cannot write there (EPERM)"],
     [['serve', '--port', '0'], { DATAPOINTS_DATA: file }, `invalid DATAPOINTS_DATA '${file}': it is a file, not a directory`],
-    [['accounts', 'create', 'x', '--quota', '-5', '--data', data], {}, "--quota needs a value; a value starting with '-' is written --quota=VALUE"],
+    [
+      ['accounts', 'create', 'x', '--quota', '-5', '--data', data],
+      {},
+      "--quota needs a value; a value starting with '-' is written --quota=VALUE",
+    ],
     [['accounts', 'create', 'x', '--quota=-5', '--data', data], {}, "invalid --quota '-5': give a whole number or 'none'"],
     [['accounts', 'create', 'x', '--rate', '5/0s', '--data', data], {}, "invalid --rate window '0s': give 1s to 31d"],
     [['accounts', 'create', 'x', '--rate', '0/1m', '--data', data], {}, "invalid --rate '0/1m': write it like 60/1m"],
     [['accounts', 'frobnicate', 'x'], {}, "unknown accounts command 'frobnicate': use create, show, list, update or delete"],
     [['accounts', 'update', 'acme', '--data', data], {}, 'accounts update needs --plan, --quota or --rate'],
-    [['tokens', 'create', 'acme', '--note', 'x'.repeat(201), '--data', data], {}, 'invalid --note: give one line of at most 200 characters'],
+    [
+      ['tokens', 'create', 'acme', '--note', 'x'.repeat(201), '--data', data],
+      {},
+      'invalid --note: give one line of at most 200 characters',
+    ],
     [['tokens', 'revoke', 'dp_notarealsecret', '--data', data], {}, 'no token has that secret'],
-    [['resources', 'list', '--status', 'stuck', '--data', data], {}, "invalid --status 'stuck': use pending, available, stale, unavailable, not_found"],
+    [
+      ['resources', 'list', '--status', 'stuck', '--data', data],
+      {},
+      "invalid --status 'stuck': use pending, available, stale, unavailable, not_found",
+    ],
     [['resources', 'list', '--limit', '0', '--data', data], {}, "invalid --limit '0': give a whole number 1-10000"],
     [['resources', 'show', 'myspace', 'account', 'tom', '--data', data], {}, "unknown platform and type 'myspace account'"],
     [['emulator', '--port', 'x'], {}, "invalid --port 'x': give a port number 0-65535"],
   ];
   for (const [args, env, message] of cases) {
     const result = run(args, env);
-    const label = `${Object.entries(env).map(([k, v]) => `${k}=${v} `).join('')}${args.join(' ')}`;
+    const label = `${Object.entries(env)
+      .map(([k, v]) => `${k}=${v} `)
+      .join('')}${args.join(' ')}`;
     t.equal(result.status, 2, label);
     t.equal(result.stderr, `datapoints: ${message}\n`, label);
   }
@@ -66,7 +84,10 @@ t.test('usage errors - a store that cannot be opened exits 1 with one line, no s
   const data = tempDataDir(t);
   // The environment's file is a directory: lmdb cannot open it.
   mkdirSync(join(data, 'datapoints.mdb'));
-  for (const args of [['accounts', 'list', '--data', data], ['serve', '--port', '0', '--data', data]]) {
+  for (const args of [
+    ['accounts', 'list', '--data', data],
+    ['serve', '--port', '0', '--data', data],
+  ]) {
     const result = run(args);
     t.equal(result.status, 1, args.join(' '));
     t.match(result.stderr, new RegExp(`^datapoints: cannot open the data store in '${data}': [^\\n]+\\n$`));

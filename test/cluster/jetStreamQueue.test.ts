@@ -43,7 +43,7 @@ t.test('JetStream collection queue - keys of any characters travel intact', asyn
   t.same(keysOf(await queue.take(10)), keys);
 });
 
-t.test('JetStream collection queue - a stream left with other settings is brought to the queue\'s own', async (t) => {
+t.test("JetStream collection queue - a stream left with other settings is brought to the queue's own", async (t) => {
   const server = await startNatsServer(t);
   const connection = await connectNats({ servers: [server.url], name: 'older node' });
   t.teardown(() => closeNats(connection, 500));
@@ -60,7 +60,7 @@ t.test('JetStream collection queue - a stream left with other settings is brough
   t.same(keysOf(await queue.take(10)), ['a'], 'one message per key');
 });
 
-t.test('JetStream collection queue - a request NATS cannot store is refused with the client library\'s error', async (t) => {
+t.test("JetStream collection queue - a request NATS cannot store is refused with the client library's error", async (t) => {
   const server = await startNatsServer(t);
   const { queue, connection } = await openTestQueue(t, server.url, 'node');
   await (await jetstreamManager(connection)).streams.delete(collectionQueueNames.stream);

@@ -37,31 +37,38 @@ t.test('JetStream collection queue - the leases of a node that leaves without an
   );
 });
 
-t.test('JetStream collection queue - a node process killed -9 holding leases: all it held goes to another node after the lease', async (t) => {
-  const server = await startNatsServer(t);
-  const { queue } = await openTestQueue(t, server.url, 'survivor');
-  const requested = Array.from({ length: 20 }, (_, n) => `gh/repo/owner/name${n}`);
-  for (const key of requested) await queue.request(key);
+t.test(
+  'JetStream collection queue - a node process killed -9 holding leases: all it held goes to another node after the lease',
+  async (t) => {
+    const server = await startNatsServer(t);
+    const { queue } = await openTestQueue(t, server.url, 'survivor');
+    const requested = Array.from({ length: 20 }, (_, n) => `gh/repo/owner/name${n}`);
+    for (const key of requested) await queue.request(key);
 
-  const holder = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL('leaseHolder.ts', import.meta.url)), server.url, '20'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => holder.once('exit', resolve));
-  t.teardown(async () => {
+    const holder = spawn(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(new URL('leaseHolder.ts', import.meta.url)), server.url, '20'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    t.teardown(async () => {
+      holder.kill('SIGKILL');
+      await exited;
+    });
+    const [line] = await once(createInterface({ input: holder.stdout }), 'line');
+    t.same(JSON.parse(String(line)).sort(), [...requested].sort(), 'the other node holds every request');
     holder.kill('SIGKILL');
     await exited;
-  });
-  const [line] = await once(createInterface({ input: holder.stdout }), 'line');
-  t.same(JSON.parse(String(line)).sort(), [...requested].sort(), 'the other node holds every request');
-  holder.kill('SIGKILL');
-  await exited;
 
-  t.same(await queue.take(100), [], 'nothing while its leases run');
-  await untilLeasesExpire();
-  const taken = await queue.take(100);
-  t.same(keysOf(taken), [...requested].sort(), 'every resource it held, once');
-  t.same(new Set(taken.map((lease) => lease.delivery)), new Set([2]), 'each on its second delivery');
-});
+    t.same(await queue.take(100), [], 'nothing while its leases run');
+    await untilLeasesExpire();
+    const taken = await queue.take(100);
+    t.same(keysOf(taken), [...requested].sort(), 'every resource it held, once');
+    t.same(new Set(taken.map((lease) => lease.delivery)), new Set([2]), 'each on its second delivery');
+  },
+);
 
 t.test('JetStream collection queue - nats-server killed -9 and restarted on its store loses no request', async (t) => {
   const server = await startNatsServer(t);

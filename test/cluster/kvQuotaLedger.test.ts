@@ -28,7 +28,11 @@ t.test('NATS KV quota ledger - reservations from three nodes at once never take 
   const reservations = await Promise.all(
     Array.from({ length: 90 }, (_, n) => reserveUnits(nodes[n % nodes.length]!.ledger, 'acme corp', '2026-11', 3, 200)),
   );
-  t.equal(reservations.reduce((sum, reservation) => sum + reservation.units, 0), 200, 'every unit granted once');
+  t.equal(
+    reservations.reduce((sum, reservation) => sum + reservation.units, 0),
+    200,
+    'every unit granted once',
+  );
   t.same(await nodes[2]!.ledger.read('acme corp', '2026-11').then((entry) => entry.granted), 200);
 });
 

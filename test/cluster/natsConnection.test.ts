@@ -9,8 +9,20 @@ t.test('nats connection - --nats takes nats:// URLs separated by commas', async 
 });
 
 t.test('nats connection - a value that is not nats://HOST:PORT is refused, naming the entry', async (t) => {
-  for (const entry of ['127.0.0.1:4222', 'http://host:4222', 'nats://host', 'nats://host:0', 'nats://host:70000', 'nats://host:4222/x', '']) {
-    t.throws(() => parseNatsServers(`nats://ok:4222,${entry}`), new NatsServersError(`--nats takes nats://HOST:PORT[,nats://HOST:PORT...]; "${entry}" is not one`), entry);
+  for (const entry of [
+    '127.0.0.1:4222',
+    'http://host:4222',
+    'nats://host',
+    'nats://host:0',
+    'nats://host:70000',
+    'nats://host:4222/x',
+    '',
+  ]) {
+    t.throws(
+      () => parseNatsServers(`nats://ok:4222,${entry}`),
+      new NatsServersError(`--nats takes nats://HOST:PORT[,nats://HOST:PORT...]; "${entry}" is not one`),
+      entry,
+    );
   }
 });
 

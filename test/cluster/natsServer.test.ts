@@ -26,10 +26,11 @@ t.test('test nats-server - accepts a client on its own port and store, and survi
   const info = await manager.streams.info('KEPT');
   t.equal(info.state.messages, 3);
   const stream = await manager.streams.get('KEPT');
-  t.same(
-    await Promise.all([1, 2, 3].map(async (seq) => (await stream.getMessage({ seq }))?.string())),
-    ['message 1', 'message 2', 'message 3'],
-  );
+  t.same(await Promise.all([1, 2, 3].map(async (seq) => (await stream.getMessage({ seq }))?.string())), [
+    'message 1',
+    'message 2',
+    'message 3',
+  ]);
 });
 
 t.test('test nats-server - teardown stops the process and removes the store', async (t) => {
@@ -54,6 +55,7 @@ t.test('test nats-server - a missing binary is a clear error, not a crash', asyn
   // A fresh copy of the helper, which reads NATS_SERVER when it loads.
   const helper = await t.mockImport<typeof import('../helpers/natsServer.js')>('../helpers/natsServer.js');
   await t.rejects(helper.startNatsServer(t), {
-    message: "cannot run /nonexistent/nats-server (install Debian's nats-server, or set NATS_SERVER): spawn /nonexistent/nats-server ENOENT",
+    message:
+      "cannot run /nonexistent/nats-server (install Debian's nats-server, or set NATS_SERVER): spawn /nonexistent/nats-server ENOENT",
   });
 });

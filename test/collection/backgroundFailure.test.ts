@@ -33,37 +33,60 @@ t.test('background failure - a due scan that throws is logged and reported, and 
 
   const failure = lines.find((line) => line.msg === 'due work scan failed; it restarts');
   t.equal(failure?.err?.message, 'MDB_BAD_TXN: transaction must abort', 'logged with its cause');
-  t.same(ts.service.health.problems().map((problem) => problem.component), ['due work'], 'reported in Health');
+  t.same(
+    ts.service.health.problems().map((problem) => problem.component),
+    ['due work'],
+    'reported in Health',
+  );
 
   const first = await ts.search(token, { resources: [github('octocat')] });
   t.equal(first.status, 200, 'searches are answered meanwhile');
   t.equal(first.body.data[0].status, 'pending');
-  const collected = await eventually(() => ts.search(token, { resources: [github('octocat')] }), (answer) => answer.body.data[0].status === 'available');
+  const collected = await eventually(
+    () => ts.search(token, { resources: [github('octocat')] }),
+    (answer) => answer.body.data[0].status === 'available',
+  );
   t.equal(collected.body.data[0].status, 'available', 'and collection goes on');
-  const healed = await eventually(async () => ts.service.health.healthy, (healthy) => healthy, 3_000);
+  const healed = await eventually(
+    async () => ts.service.health.healthy,
+    (healthy) => healthy,
+    3_000,
+  );
   t.equal(healed, true, 'the scan restarts and clears the problem');
 });
 
-t.test('background failure - a collection result the store refuses is logged and reported, and the resource is collected again', async (t) => {
-  const commit = ResourceStore.prototype.commit;
-  let refused = 0;
-  ResourceStore.prototype.commit = function (key, ...rest) {
-    // The creation commits; the first outcome's commit is refused.
-    if (key === 'github/account/octocat' && rest[0] !== undefined && refused++ === 0) return Promise.reject(new Error('MDB_MAP_FULL'));
-    return commit.call(this, key, ...rest);
-  };
-  t.teardown(() => void (ResourceStore.prototype.commit = commit));
-  const { lines, log } = capturingLog();
-  // A short lease, so that the persisted lease brings the resource back within the test.
-  const ts = await startTestService(t, { log, policy: { leaseMs: 500 } });
-  const token = await ts.tokenFor('acme', { plan: 'paid' });
+t.test(
+  'background failure - a collection result the store refuses is logged and reported, and the resource is collected again',
+  async (t) => {
+    const commit = ResourceStore.prototype.commit;
+    let refused = 0;
+    ResourceStore.prototype.commit = function (key, ...rest) {
+      // The creation commits; the first outcome's commit is refused.
+      if (key === 'github/account/octocat' && rest[0] !== undefined && refused++ === 0) return Promise.reject(new Error('MDB_MAP_FULL'));
+      return commit.call(this, key, ...rest);
+    };
+    t.teardown(() => void (ResourceStore.prototype.commit = commit));
+    const { lines, log } = capturingLog();
+    // A short lease, so that the persisted lease brings the resource back within the test.
+    const ts = await startTestService(t, { log, policy: { leaseMs: 500 } });
+    const token = await ts.tokenFor('acme', { plan: 'paid' });
 
-  t.equal((await ts.search(token, { resources: [github('octocat')] })).status, 200);
-  const failure = await eventually(async () => lines.find((line) => line.msg.startsWith('collection result for')), (line) => line !== undefined);
-  t.equal(failure?.msg, 'collection result for github/account/octocat not recorded');
-  t.equal(failure?.err?.message, 'MDB_MAP_FULL');
-  t.same(ts.service.health.problems().map((problem) => problem.component), ['collection outcomes']);
-  const collected = await eventually(() => ts.search(token, { resources: [github('octocat')] }), (answer) => answer.body.data[0].status === 'available');
-  t.equal(collected.body.data[0].status, 'available', 'collected again once its lease ended');
-  t.ok(ts.service.health.healthy, 'the recorded result clears the problem');
-});
+    t.equal((await ts.search(token, { resources: [github('octocat')] })).status, 200);
+    const failure = await eventually(
+      async () => lines.find((line) => line.msg.startsWith('collection result for')),
+      (line) => line !== undefined,
+    );
+    t.equal(failure?.msg, 'collection result for github/account/octocat not recorded');
+    t.equal(failure?.err?.message, 'MDB_MAP_FULL');
+    t.same(
+      ts.service.health.problems().map((problem) => problem.component),
+      ['collection outcomes'],
+    );
+    const collected = await eventually(
+      () => ts.search(token, { resources: [github('octocat')] }),
+      (answer) => answer.body.data[0].status === 'available',
+    );
+    t.equal(collected.body.data[0].status, 'available', 'collected again once its lease ended');
+    t.ok(ts.service.health.healthy, 'the recorded result clears the problem');
+  },
+);

@@ -29,7 +29,9 @@ interface Options {
   leaseMs?: number;
   sink?: Partial<OutcomeSink>;
   /** Wraps the collection pipeline (to make it fail). */
-  wrapCollect?(collect: (keys: Observable<string>) => Observable<CollectionResult>): (keys: Observable<string>) => Observable<CollectionResult>;
+  wrapCollect?(
+    collect: (keys: Observable<string>) => Observable<CollectionResult>,
+  ): (keys: Observable<string>) => Observable<CollectionResult>;
 }
 
 function loopWorld(t: Test, options: Options = {}) {
@@ -51,10 +53,11 @@ function loopWorld(t: Test, options: Options = {}) {
         const delay = options.answerAfterMs?.(identifier) ?? 100;
         signal.addEventListener('abort', () => inFlight--);
         return new Promise<CollectionOutcome[]>((resolve) => {
-          if (Number.isFinite(delay)) time.scheduler.schedule(() => {
-            inFlight--;
-            resolve([collected]);
-          }, delay);
+          if (Number.isFinite(delay))
+            time.scheduler.schedule(() => {
+              inFlight--;
+              resolve([collected]);
+            }, delay);
         });
       },
     },
@@ -68,7 +71,13 @@ function loopWorld(t: Test, options: Options = {}) {
   const logged: Array<{ level: number; msg: string }> = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
   const collect = (keys: Observable<string>) =>
-    collectResources(keys, { collectors: new Map([['github', github]]), scheduler: time.scheduler, timeoutMs, batchWindowMs: 10, breaker: collectionDefaults.breaker });
+    collectResources(keys, {
+      collectors: new Map([['github', github]]),
+      scheduler: time.scheduler,
+      timeoutMs,
+      batchWindowMs: 10,
+      breaker: collectionDefaults.breaker,
+    });
   const loop = startCollectionLoop({
     queue,
     sink,
@@ -93,7 +102,10 @@ t.test('collection loop - a collected result is delivered, then the resource is 
   const world = loopWorld(t);
   await world.queue.request(key('a'));
   await world.time.advance(0);
-  t.same(world.calls.map((call) => [call.identifier, call.at]), [['a', 0]]);
+  t.same(
+    world.calls.map((call) => [call.identifier, call.at]),
+    [['a', 0]],
+  );
   t.equal(world.work.collecting, 1);
   t.ok(world.work.has(key('a')), 'in work while collected');
   await world.time.advance(100);
@@ -134,10 +146,14 @@ t.test('collection loop - a result that cannot be recorded is logged and reporte
   t.equal(world.work.collecting, 0, 'released on error');
   t.notOk(world.work.has(key('a')));
   const errors = world.logged.filter((line) => line.level === 50);
-  t.same(errors.map((line) => line.msg), [`collection result for ${key('a')} not recorded`]);
-  t.same(world.health.problems().map((problem) => [problem.component, problem.message]), [
-    ['collection outcomes', `collection result for ${key('a')} not recorded: disk full`],
-  ]);
+  t.same(
+    errors.map((line) => line.msg),
+    [`collection result for ${key('a')} not recorded`],
+  );
+  t.same(
+    world.health.problems().map((problem) => [problem.component, problem.message]),
+    [['collection outcomes', `collection result for ${key('a')} not recorded: disk full`]],
+  );
   await world.time.advance(leaseMs * 2);
   t.equal(world.calls.length, 1, 'not collected again at once: the persisted lease brings it back later');
   await world.queue.request(key('b'));
@@ -150,15 +166,35 @@ t.test('collection loop - room is counted once per resource and never exceeded',
   const world = loopWorld(t, { maxCollecting: 2 });
   for (const name of ['a', 'b', 'c']) await world.queue.request(key(name));
   await world.time.advance(0);
-  t.same(world.calls.map((call) => call.identifier), ['a', 'b'], 'two at once');
+  t.same(
+    world.calls.map((call) => call.identifier),
+    ['a', 'b'],
+    'two at once',
+  );
   t.equal(world.work.collecting, 2);
   await world.queue.request(key('a'));
   await world.time.advance(50);
-  t.same(world.calls.map((call) => call.identifier), ['a', 'b'], 'a second request for a resource in collection joins it');
+  t.same(
+    world.calls.map((call) => call.identifier),
+    ['a', 'b'],
+    'a second request for a resource in collection joins it',
+  );
   await world.time.advance(50);
-  t.same(world.calls.map((call) => [call.identifier, call.at]), [['a', 0], ['b', 0], ['c', 100]], 'c starts when room frees');
+  t.same(
+    world.calls.map((call) => [call.identifier, call.at]),
+    [
+      ['a', 0],
+      ['b', 0],
+      ['c', 100],
+    ],
+    'c starts when room frees',
+  );
   await world.time.advance(100);
-  t.same(world.delivered.map((entry) => entry.key), [key('a'), key('b'), key('c')], 'each delivered once');
+  t.same(
+    world.delivered.map((entry) => entry.key),
+    [key('a'), key('b'), key('c')],
+    'each delivered once',
+  );
   t.equal(world.mostInFlight(), 2);
   t.equal(world.work.collecting, 0);
   t.equal(world.work.size, 0);
@@ -179,9 +215,19 @@ t.test('collection loop - a lease delivered again while its collection is still 
   await world.time.advance(600);
   await world.queue.request(key('b'));
   await world.time.advance(0);
-  t.same(world.calls.map((call) => call.identifier), ['a', 'b'], 'the expired lease of a came back with b and was not collected again');
+  t.same(
+    world.calls.map((call) => call.identifier),
+    ['a', 'b'],
+    'the expired lease of a came back with b and was not collected again',
+  );
   await world.time.advance(200);
-  t.same(world.delivered.map((entry) => [entry.key, entry.at]), [[key('b'), 700], [key('a'), 800]]);
+  t.same(
+    world.delivered.map((entry) => [entry.key, entry.at]),
+    [
+      [key('b'), 700],
+      [key('a'), 800],
+    ],
+  );
   await world.time.advance(5_000);
   t.equal(world.calls.length, 2, 'nothing left to deliver again');
 });
@@ -191,23 +237,39 @@ t.test('collection loop - a failing pipeline is logged, reported, started again,
   const world = loopWorld(t, {
     wrapCollect: (collect) => (keys) => {
       runs++;
-      if (runs === 1) return keys.pipe(map((): CollectionResult => {
-        throw new Error('collector registry lost github');
-      }));
+      if (runs === 1)
+        return keys.pipe(
+          map((): CollectionResult => {
+            throw new Error('collector registry lost github');
+          }),
+        );
       return collect(keys);
     },
   });
   await world.queue.request(key('a'));
   await world.time.advance(0);
-  t.same(world.logged.filter((line) => line.level === 50).map((line) => line.msg), ['collection pipeline failed; it restarts']);
-  t.same(world.health.problems().map((problem) => problem.component), ['collection']);
+  t.same(
+    world.logged.filter((line) => line.level === 50).map((line) => line.msg),
+    ['collection pipeline failed; it restarts'],
+  );
+  t.same(
+    world.health.problems().map((problem) => problem.component),
+    ['collection'],
+  );
   t.equal(world.work.collecting, 0, 'released when the pipeline fails');
   await world.time.advance(restartDelayMs - 1);
   t.equal(world.calls.length, 0, 'nothing collected while the pipeline is down');
   await world.time.advance(1);
-  t.same(world.calls.map((call) => [call.identifier, call.at]), [['a', restartDelayMs]], 'given back and taken again after the restart');
+  t.same(
+    world.calls.map((call) => [call.identifier, call.at]),
+    [['a', restartDelayMs]],
+    'given back and taken again after the restart',
+  );
   await world.time.advance(100);
-  t.same(world.delivered.map((entry) => entry.key), [key('a')]);
+  t.same(
+    world.delivered.map((entry) => entry.key),
+    [key('a')],
+  );
   t.ok(world.health.healthy, 'cleared once a result is recorded');
 });
 
@@ -222,12 +284,23 @@ t.test('collection loop - a stop finishes what answers within the grace and give
   await world.queue.request(key('late'));
   await world.time.advance(799);
   t.equal(stopped, false);
-  t.same(world.calls.map((call) => call.identifier), ['quick', 'slow'], 'nothing new is taken once stopping');
+  t.same(
+    world.calls.map((call) => call.identifier),
+    ['quick', 'slow'],
+    'nothing new is taken once stopping',
+  );
   await world.time.advance(1);
   await stop;
   t.same(world.abandoned.sort(), [key('quick'), key('slow')], 'both still out at the end of the grace are given back');
-  t.ok(world.calls.every((call) => call.signal.aborted), 'their upstream calls are aborted');
+  t.ok(
+    world.calls.every((call) => call.signal.aborted),
+    'their upstream calls are aborted',
+  );
   t.equal(world.work.collecting, 0);
   const again = await world.queue.take(10);
-  t.same(again.map((lease) => [lease.key, lease.delivery]).sort(), [[key('late'), 1], [key('quick'), 2], [key('slow'), 2]]);
+  t.same(again.map((lease) => [lease.key, lease.delivery]).sort(), [
+    [key('late'), 1],
+    [key('quick'), 2],
+    [key('slow'), 2],
+  ]);
 });

@@ -17,7 +17,10 @@ export function collectionQueueContract(t: Test, name: string, open: (t: Test) =
     for (const key of ['a', 'b', 'c']) await queue.request(key);
     const first = await queue.take(2);
     t.same(keys(first), ['a', 'b']);
-    t.same(first.map((lease) => lease.delivery), [1, 1]);
+    t.same(
+      first.map((lease) => lease.delivery),
+      [1, 1],
+    );
     t.same(keys(await queue.take(10)), ['c']);
     t.same(await queue.take(10), [], 'nothing left');
   });
@@ -52,7 +55,10 @@ export function collectionQueueContract(t: Test, name: string, open: (t: Test) =
     t.same(await harness.queue.take(10), [], 'not while the lease runs');
     await harness.expireLeases();
     const again = await harness.queue.take(10);
-    t.same(again.map((lease) => [lease.key, lease.delivery]), [['a', 2]]);
+    t.same(
+      again.map((lease) => [lease.key, lease.delivery]),
+      [['a', 2]],
+    );
     await harness.queue.ack(again[0]!);
     await harness.expireLeases();
     t.same(await harness.queue.take(10), [], 'the redelivery, acknowledged, is done');
@@ -64,7 +70,10 @@ export function collectionQueueContract(t: Test, name: string, open: (t: Test) =
     const [lease] = await queue.take(1);
     await queue.release(lease!);
     const again = await queue.take(10);
-    t.same(again.map((each) => [each.key, each.delivery]), [['a', 2]]);
+    t.same(
+      again.map((each) => [each.key, each.delivery]),
+      [['a', 2]],
+    );
   });
 
   t.test(`${name} - a request signals that work is waiting`, async (t) => {

@@ -25,5 +25,9 @@ t.test('in-process collection queue - expired leases come back first, in the ord
   now = 50;
   await queue.request('c');
   now = 100;
-  t.same((await queue.take(10)).map((lease) => lease.key), ['a', 'b', 'c'], 'a and b expired at 100; c is new');
+  t.same(
+    (await queue.take(10)).map((lease) => lease.key),
+    ['a', 'b', 'c'],
+    'a and b expired at 100; c is new',
+  );
 });

@@ -32,8 +32,7 @@ export interface StoreReport {
 const statuses: ReadonlySet<string> = new Set<ResourceStatus>(['pending', 'available', 'stale', 'unavailable', 'not_found']);
 const machine = createResourceMachine(defaultPolicy);
 
-const entries = <V>(db: Database<V, string>) =>
-  [...db.getRange()].map(({ key, value }) => [key, value] as [string, V]);
+const entries = <V>(db: Database<V, string>) => [...db.getRange()].map(({ key, value }) => [key, value] as [string, V]);
 
 /** Opens the data directory as the service does, and closes it once `use` is done. */
 export async function withDatabases<T>(dataDir: string, use: (dbs: Databases) => T | Promise<T>): Promise<T> {
@@ -71,7 +70,8 @@ function checkAuth(dbs: Databases, baseline: AuthBaseline, problems: string[]): 
   const now = readAuthBaseline(dbs);
   if (!isDeepStrictEqual(now.accounts, baseline.accounts)) problems.push(`accounts changed: ${JSON.stringify(now.accounts)}`);
   if (!isDeepStrictEqual(now.tokenDigests, baseline.tokenDigests)) problems.push('token digests changed');
-  if (now.authVersion !== baseline.authVersion) problems.push(`authVersion ${String(now.authVersion)}, was ${String(baseline.authVersion)}`);
+  if (now.authVersion !== baseline.authVersion)
+    problems.push(`authVersion ${String(now.authVersion)}, was ${String(baseline.authVersion)}`);
   // The server writes only a token's last-used time (authenticator.ts); everything else is the CLI's.
   const stripped = (tokens: AuthBaseline['tokens']) => tokens.map(([id, token]) => [id, { ...token, lastUsedAt: null }]);
   if (!isDeepStrictEqual(stripped(now.tokens), stripped(baseline.tokens))) problems.push(`tokens changed: ${JSON.stringify(now.tokens)}`);
@@ -143,7 +143,11 @@ function checkResources(dbs: Databases, settled: SettledResources, report: Store
 /** Why the stored resource is not whole, or undefined when it is. */
 function checkResource(dbs: Databases, key: string, stored: StoredResource): string | undefined {
   const ref = parseResourceKey(key);
-  if (!(platformCodes as readonly string[]).includes(ref.platform) || !(resourceTypes as readonly string[]).includes(ref.type) || !ref.identifier) {
+  if (
+    !(platformCodes as readonly string[]).includes(ref.platform) ||
+    !(resourceTypes as readonly string[]).includes(ref.type) ||
+    !ref.identifier
+  ) {
     return 'key is not platform/type/identifier';
   }
   if (!statuses.has(stored?.value)) return `state ${JSON.stringify(stored?.value)}`;
@@ -162,6 +166,7 @@ function checkResource(dbs: Databases, key: string, stored: StoredResource): str
   if (!isDeepStrictEqual(storedView, [view.tail, view.refreshAfter])) {
     return `view ${JSON.stringify(storedView)} does not render the snapshot ${JSON.stringify(stored)}`;
   }
-  if (dbs.due.get([context.nextDueAt, key]) !== dueEventFor[stored.value]) return `no ${dueEventFor[stored.value]} due at ${context.nextDueAt}`;
+  if (dbs.due.get([context.nextDueAt, key]) !== dueEventFor[stored.value])
+    return `no ${dueEventFor[stored.value]} due at ${context.nextDueAt}`;
   return undefined;
 }

@@ -37,7 +37,13 @@ async function provision(data: string): Promise<Client[]> {
       if (revoked) await accounts.revokeToken(token.id, new Date(now).toISOString());
       return { account, secret: token.secret, revoked, limited: account === 'tiny' };
     };
-    return [await client('alpha', false), await client('alpha', false), await client('beta', false), await client('beta', true), await client('tiny', false)];
+    return [
+      await client('alpha', false),
+      await client('alpha', false),
+      await client('beta', false),
+      await client('beta', true),
+      await client('tiny', false),
+    ];
   });
 }
 
@@ -115,7 +121,11 @@ t.test('crash - kill -9 under load keeps accounts, tokens, usage and snapshots w
     });
     await response.arrayBuffer();
     const expected = client.revoked ? 401 : client.limited && tinyExhausted ? 403 : 200;
-    t.equal(response.status, expected, `${client.account}${client.revoked ? ' (revoked)' : ''} answered ${expected} after ${rounds} crashes`);
+    t.equal(
+      response.status,
+      expected,
+      `${client.account}${client.revoked ? ' (revoked)' : ''} answered ${expected} after ${rounds} crashes`,
+    );
   }
   await server.kill();
 });

@@ -34,7 +34,10 @@ t.test('access - headers of docs/api.md#a-48 on every authenticated answer', asy
   t.equal(answer.headers.get('x-quota-limit'), '5');
   t.equal(answer.headers.get('x-quota-remaining'), '4');
   const next = new Date(now);
-  t.equal(answer.headers.get('x-quota-reset'), new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 1)).toISOString().slice(0, 10));
+  t.equal(
+    answer.headers.get('x-quota-reset'),
+    new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 1)).toISOString().slice(0, 10),
+  );
   const invalid = await search(token, { resources: [] });
   t.equal(invalid.status, 422);
   t.equal(invalid.headers.get('x-quota-remaining'), '3', 'a 422 counts (docs/api.md#a-46)');

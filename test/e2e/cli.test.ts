@@ -13,9 +13,17 @@ t.test('cli - accounts and tokens', async (t) => {
   const data = tempDataDir(t);
   const created = cli(['accounts', 'create', 'acme', '--data', data, '--quota', '3', '--rate', '5/10s']);
   t.equal(created.status, 0, created.stderr);
-  t.match(JSON.parse(created.stdout), { name: 'acme', plan: 'free', quota: 3, rate: { limit: 5, window_ms: 10_000 }, usage: { used: 0, remaining: 3 } });
+  t.match(JSON.parse(created.stdout), {
+    name: 'acme',
+    plan: 'free',
+    quota: 3,
+    rate: { limit: 5, window_ms: 10_000 },
+    usage: { used: 0, remaining: 3 },
+  });
   t.match(JSON.parse(cli(['accounts', 'create', 'big', '--plan', 'paid', '--data', data]).stdout), {
-    plan: 'paid', quota: null, rate: { limit: 3000, window_ms: 60_000 },
+    plan: 'paid',
+    quota: null,
+    rate: { limit: 3000, window_ms: 60_000 },
   });
 
   const token = cli(['tokens', 'create', 'acme', '--data', data]);
@@ -23,7 +31,10 @@ t.test('cli - accounts and tokens', async (t) => {
   const secret = token.stdout.trim().split('\n').at(-1)!;
   t.match(secret, /^dp_[A-Za-z0-9_-]{32}$/);
   const listed = cli(['tokens', 'list', 'acme', '--data', data]);
-  const tokens = listed.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  const tokens = listed.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   t.equal(tokens.length, 1);
   t.match(tokens[0], { id: /^tok_[0-9a-f]{12}$/, last_used_at: null, revoked_at: null });
   t.notMatch(listed.stdout, secret, 'the secret is never shown again');
@@ -42,7 +53,10 @@ t.test('cli - a bad command or flag exits non-zero with one line on stderr', asy
     [['accounts', 'create', 'x', '--quota', 'lots', '--data', data], /^datapoints: invalid --quota 'lots'/],
     [['accounts', 'create', 'x', '--rate', '5', '--data', data], /^datapoints: invalid --rate '5'/],
     [['accounts', 'create', 'bad name', '--data', data], /^datapoints: invalid account name 'bad name'/],
-    [['accounts', 'create', 'x', '--colour', 'red', '--data', data], /^datapoints: unknown flag '--colour' for accounts create; see datapoints help accounts$/],
+    [
+      ['accounts', 'create', 'x', '--colour', 'red', '--data', data],
+      /^datapoints: unknown flag '--colour' for accounts create; see datapoints help accounts$/,
+    ],
     [['accounts', 'show', 'nobody', '--data', data], /^datapoints: no account named 'nobody'$/],
     [['tokens', 'create', 'nobody', '--data', data], /^datapoints: no account named 'nobody'$/],
     [['tokens', 'revoke', 'tok_000000000000', '--data', data], /^datapoints: no token with id 'tok_000000000000'$/],
@@ -67,11 +81,25 @@ t.test('cli - serve prints its address, obeys tokens changed while it runs, and 
   t.equal((await search(server.url, secret)).status, 200);
 
   const late = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
-  t.equal((await eventually(() => search(server.url, late), (a) => a.status === 200, 1_000)).status, 200, 'a new token works within 1 s');
+  t.equal(
+    (
+      await eventually(
+        () => search(server.url, late),
+        (a) => a.status === 200,
+        1_000,
+      )
+    ).status,
+    200,
+    'a new token works within 1 s',
+  );
   const id = JSON.parse(cli(['tokens', 'list', 'acme', '--data', data]).stdout.split('\n')[0]!).id;
   cli(['tokens', 'revoke', id, '--data', data]);
   const refusedAt = Date.now();
-  const refused = await eventually(() => search(server.url, secret), (a) => a.status === 401, 1_000);
+  const refused = await eventually(
+    () => search(server.url, secret),
+    (a) => a.status === 401,
+    1_000,
+  );
   t.equal(refused.status, 401, `revoked token refused after ${Date.now() - refusedAt} ms`);
 
   const shown = JSON.parse(cli(['accounts', 'show', 'acme', '--data', data]).stdout);
@@ -87,7 +115,10 @@ t.test('cli - a restart on the same data keeps tokens, usage and snapshots', asy
   cli(['accounts', 'create', 'acme', '--data', data]);
   const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
   const first = await startServer(t, ['--data', data, '--upstream', 'emulator']);
-  const collected = await eventually(() => search(first.url, secret), (a) => a.body.data?.[0]?.status === 'available');
+  const collected = await eventually(
+    () => search(first.url, secret),
+    (a) => a.body.data?.[0]?.status === 'available',
+  );
   t.equal(collected.body.data[0].status, 'available');
   t.equal((await first.stop('SIGINT')).code, 0);
   // Read after the stop: while a server runs, usage includes quota reserved ahead (docs/guarantees.md).

@@ -19,7 +19,10 @@ t.test('search - new resources answer pending with four fields, then their datap
   t.same(first.body, {
     data: resources.map((resource) => ({ ...resource, status: 'pending' })),
   });
-  const settled = await eventually(() => search(token, { resources }), (answer) => !statuses(answer.body).includes('pending'));
+  const settled = await eventually(
+    () => search(token, { resources }),
+    (answer) => !statuses(answer.body).includes('pending'),
+  );
   t.same(statuses(settled.body), ['available', 'available', 'not_found', 'unavailable']);
   const [account, repository, missing, flaky] = settled.body.data;
   t.same(Object.keys(account), ['platform', 'type', 'identifier', 'status', 'metrics']);
@@ -29,27 +32,41 @@ t.test('search - new resources answer pending with four fields, then their datap
   t.match(account.metrics.followers, { status: 'available', semantic: 'followers' });
   t.equal(typeof account.metrics.followers.value, 'number');
   t.match(account.metrics.followers.collected_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  t.same(repository.metrics.views, { value: null, status: 'unavailable', collected_at: repository.metrics.likes.collected_at, semantic: 'views' });
+  t.same(repository.metrics.views, {
+    value: null,
+    status: 'unavailable',
+    collected_at: repository.metrics.likes.collected_at,
+    semantic: 'views',
+  });
   t.equal(repository.metrics.likes.semantic, 'stars');
   t.equal(repository.metrics.reposts.semantic, 'forks');
   t.same(missing, { ...resources[2], status: 'not_found' });
   t.same(flaky, { ...resources[3], status: 'unavailable' });
 });
 
-t.test('search - order is kept, exact duplicates removed, case variants share one resource (docs/api.md#a-8, docs/api.md#a-9)', async (t) => {
-  const { tokenFor, search } = await startTestService(t);
-  const token = await tokenFor('alice');
-  const resources = [
-    ref('github', 'account', 'torvalds'),
-    ref('github', 'account', 'octocat'),
-    ref('github', 'account', 'torvalds'),
-    ref('github', 'account', 'Torvalds'),
-  ];
-  await search(token, { resources });
-  const answer = await eventually(() => search(token, { resources }), (a) => !statuses(a.body).includes('pending'));
-  t.same(answer.body.data.map((entry: { identifier: string }) => entry.identifier), ['torvalds', 'octocat', 'Torvalds']);
-  t.same(answer.body.data[0].metrics, answer.body.data[2].metrics, 'Torvalds and torvalds are one resource');
-});
+t.test(
+  'search - order is kept, exact duplicates removed, case variants share one resource (docs/api.md#a-8, docs/api.md#a-9)',
+  async (t) => {
+    const { tokenFor, search } = await startTestService(t);
+    const token = await tokenFor('alice');
+    const resources = [
+      ref('github', 'account', 'torvalds'),
+      ref('github', 'account', 'octocat'),
+      ref('github', 'account', 'torvalds'),
+      ref('github', 'account', 'Torvalds'),
+    ];
+    await search(token, { resources });
+    const answer = await eventually(
+      () => search(token, { resources }),
+      (a) => !statuses(a.body).includes('pending'),
+    );
+    t.same(
+      answer.body.data.map((entry: { identifier: string }) => entry.identifier),
+      ['torvalds', 'octocat', 'Torvalds'],
+    );
+    t.same(answer.body.data[0].metrics, answer.body.data[2].metrics, 'Torvalds and torvalds are one resource');
+  },
+);
 
 t.test('search - lifecycle available -> stale -> available, and not_found after deletion', async (t) => {
   const { service, tokenFor, search } = await startTestService(t, { policy: { freshForMs: 150, retryBaseMs: 100, retryCapMs: 200 } });
@@ -81,7 +98,11 @@ t.test('search - an unavailable resource recovers when the platform does (docs/a
   const resources = [ref('github', 'account', 'recovering')];
   service.emulator!.world.setFault('github', 'recovering', 'malformed');
   const statusNow = async () => (await search(token, { resources })).body.data[0].status;
-  t.equal(await eventually(statusNow, (status) => status === 'unavailable'), 'unavailable', 'a body that does not parse is a failure, never not_found');
+  t.equal(
+    await eventually(statusNow, (status) => status === 'unavailable'),
+    'unavailable',
+    'a body that does not parse is a failure, never not_found',
+  );
   service.emulator!.world.setFault('github', 'recovering', 'none');
   t.equal(await eventually(statusNow, (status) => status === 'available'), 'available');
 });

@@ -120,7 +120,12 @@ t.test('validation - an invalid identifier is told the rule it breaks', async (t
     ['facebook', 'account', 'https://facebook.com/nasa', 'send the plain username or id, not the URL'],
     ['facebook', 'account', 'nasa!gov', "'!' is not allowed: use letters, digits and '.', starting and ending with a letter or digit"],
     ['facebook', 'account', '.nasa.', "use letters, digits and '.', starting and ending with a letter or digit"],
-    ['github', 'post', 'octocat/hello-world', "spaces, '?', '#' and '/' are not allowed: use '<owner>:<repository>', the owner of letters, digits and '-', the repository of letters, digits, '.', '_' and '-'"],
+    [
+      'github',
+      'post',
+      'octocat/hello-world',
+      "spaces, '?', '#' and '/' are not allowed: use '<owner>:<repository>', the owner of letters, digits and '-', the repository of letters, digits, '.', '_' and '-'",
+    ],
     ['instagram', 'account', 'nasa..gov', "use letters, digits, '.' and '_', without a '.' at either end or two in a row"],
     ['x', 'account', 'elon-musk', "'-' is not allowed: use letters, digits and '_'"],
     ['x', 'post', 'jack:0123', "use '<handle>:<post_id>', the post id being the number after /status/ in its address"],

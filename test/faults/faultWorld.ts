@@ -82,7 +82,11 @@ export async function faultWorld(t: Test, options: FaultWorldOptions = {}): Prom
     context(reference) {
       dbs.root.resetReadTxn();
       const rule = platforms.get(reference.platform as PlatformCode)!.identifiers[reference.type]!;
-      const key = resourceKey({ platform: reference.platform as PlatformCode, type: reference.type, identifier: rule.normalize(reference.identifier) });
+      const key = resourceKey({
+        platform: reference.platform as PlatformCode,
+        type: reference.type,
+        identifier: rule.normalize(reference.identifier),
+      });
       return store.snapshot(key)!.context;
     },
   };
@@ -98,4 +102,5 @@ export async function untilStatuses(world: FaultWorld, references: Reference[], 
   }
 }
 
-export const label = (entry: { platform: string; type: string; identifier: string }) => `${entry.platform} ${entry.type} ${entry.identifier}`;
+export const label = (entry: { platform: string; type: string; identifier: string }) =>
+  `${entry.platform} ${entry.type} ${entry.identifier}`;

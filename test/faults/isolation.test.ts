@@ -46,7 +46,9 @@ t.test('faults - searches keep their pace while every platform hangs', async (t)
   for (const platform of platforms.keys()) await world.setFault(platform, 'timeout');
   const faulted = await searchRate(world, 3, 2_000);
   const ratio = faulted / healthy;
-  t.comment(`search throughput: healthy ${healthy.toFixed(0)}/s, every platform hanging ${faulted.toFixed(0)}/s, ratio ${ratio.toFixed(2)}`);
+  t.comment(
+    `search throughput: healthy ${healthy.toFixed(0)}/s, every platform hanging ${faulted.toFixed(0)}/s, ratio ${ratio.toFixed(2)}`,
+  );
   t.ok(ratio > 0.5, `throughput with every platform hanging is ${ratio.toFixed(2)} of healthy`);
 });
 
@@ -61,7 +63,8 @@ for (const healthy of platforms.keys()) {
     for (const platform of platforms.keys()) if (platform !== healthy) await world.setFault(platform, 'timeout');
     // Flood the hanging platforms with new resources, so their calls pile up in flight.
     const flood: Reference[] = [];
-    for (let index = 0; index < 40; index++) flood.push(...world.references(100 + index).filter((reference) => reference.platform !== healthy));
+    for (let index = 0; index < 40; index++)
+      flood.push(...world.references(100 + index).filter((reference) => reference.platform !== healthy));
     await world.search(flood);
     await new Promise((resolve) => setTimeout(resolve, 100));
 

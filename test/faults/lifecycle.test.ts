@@ -56,7 +56,11 @@ for (const mode of failureModes) {
     const fresh = world.references(2);
     await world.search(known);
     const before = await untilStatuses(world, known, ['available']);
-    t.same(before.map((entry) => entry.status), known.map(() => 'available'), 'every known resource collected before the fault');
+    t.same(
+      before.map((entry) => entry.status),
+      known.map(() => 'available'),
+      'every known resource collected before the fault',
+    );
 
     for (const platform of platforms.keys()) await world.setFault(platform, mode);
     const lastGood = await world.search(known);
@@ -68,7 +72,11 @@ for (const mode of failureModes) {
       t.same(entry.metrics, lastGood[index].metrics, `${label(reference)}: keeps its datapoints and their collected_at`);
     });
     fresh.forEach((reference, index) => {
-      t.same(faulted[known.length + index], { ...reference, status: 'unavailable' }, `${label(reference)}: unavailable, never not_found (docs/api.md#a-26)`);
+      t.same(
+        faulted[known.length + index],
+        { ...reference, status: 'unavailable' },
+        `${label(reference)}: unavailable, never not_found (docs/api.md#a-26)`,
+      );
     });
 
     // Let a few retries happen, then check their spacing and that the jitter varies.
@@ -105,7 +113,10 @@ t.test("faults - ratelimit on every platform: the platform's reset time is honou
     t.same(entry.metrics, lastGood[index].metrics, `${label(reference)}: keeps its datapoints and their collected_at`);
   });
   fresh.forEach((reference, index) => {
-    t.ok(['unavailable', 'pending'].includes(limited[known.length + index].status), `${label(reference)}: unavailable or waiting, never not_found`);
+    t.ok(
+      ['unavailable', 'pending'].includes(limited[known.length + index].status),
+      `${label(reference)}: unavailable or waiting, never not_found`,
+    );
   });
   // Every refused resource waits for the platform's reset, which lies beyond the backoff cap.
   const pausedUntil = new Map<string, number>();
@@ -113,7 +124,10 @@ t.test("faults - ratelimit on every platform: the platform's reset time is honou
     const context = world.context(reference);
     const failure = context.history.filter((entry) => entry.event === 'FAILED').at(-1);
     if (!failure || context.failures === 0) continue;
-    t.ok(context.nextDueAt - failure.at > policy.retryCapMs, `${label(reference)}: retries at the platform's reset, ${context.nextDueAt - failure.at} ms after`);
+    t.ok(
+      context.nextDueAt - failure.at > policy.retryCapMs,
+      `${label(reference)}: retries at the platform's reset, ${context.nextDueAt - failure.at} ms after`,
+    );
     pausedUntil.set(reference.platform, Math.max(pausedUntil.get(reference.platform) ?? 0, context.nextDueAt));
   }
   t.ok(pausedUntil.size > 0, 'rate limits were met');
@@ -122,10 +136,13 @@ t.test("faults - ratelimit on every platform: the platform's reset time is honou
   // Platforms whose reset lies minutes ahead (Graph API: estimated_time_to_regain_access) are left paused.
   const now = Date.now();
   const reachable = [...known, ...fresh].filter((reference) => (pausedUntil.get(reference.platform) ?? 0) < now + 4_000);
-  for (const [platform, until] of pausedUntil) if (until >= now + 4_000) t.comment(`${platform} paused until its reset, ${until - now} ms ahead`);
+  for (const [platform, until] of pausedUntil)
+    if (until >= now + 4_000) t.comment(`${platform} paused until its reset, ${until - now} ms ahead`);
   t.ok(reachable.length > 0, 'some platforms reset within the test');
   const recovered = await untilStatuses(world, reachable, ['available'], 8_000);
-  recovered.forEach((entry, index) => t.equal(entry.status, 'available', `${label(reachable[index]!)}: available after its platform's reset`));
+  recovered.forEach((entry, index) =>
+    t.equal(entry.status, 'available', `${label(reachable[index]!)}: available after its platform's reset`),
+  );
 });
 
 t.test('faults - notfound on every platform: resources become not_found with four fields, and are rechecked', async (t) => {

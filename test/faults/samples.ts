@@ -5,7 +5,6 @@ import type { ResourceType } from '../../src/model.js';
 import { platforms } from '../../src/platforms/registry.js';
 import type { IdentifierRule } from '../../src/platforms/types.js';
 
-
 export interface RuleCase {
   platform: string;
   type: ResourceType;
@@ -15,7 +14,11 @@ export interface RuleCase {
 /** Every (platform, type) the registry accepts. */
 export function ruleCases(): RuleCase[] {
   return [...platforms.values()].flatMap((platform) =>
-    (Object.entries(platform.identifiers) as Array<[ResourceType, IdentifierRule]>).map(([type, rule]) => ({ platform: platform.code, type, rule })),
+    (Object.entries(platform.identifiers) as Array<[ResourceType, IdentifierRule]>).map(([type, rule]) => ({
+      platform: platform.code,
+      type,
+      rule,
+    })),
   );
 }
 

@@ -28,11 +28,19 @@ async function concurrently(url: string, count: number, headers: Record<string, 
 t.test('concurrency - 1,000 concurrent requests on a quota of 100 admit exactly 100, and 100 are counted', async (t) => {
   const ts = await startTestService(t);
   const token = await ts.tokenFor('racer', { quota: 100, rate: { limit: 1_000_000, windowMs: 60_000 } });
-  const answers = await concurrently(ts.url, 1_000, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ resources: [octocat] }));
+  const answers = await concurrently(
+    ts.url,
+    1_000,
+    { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    JSON.stringify({ resources: [octocat] }),
+  );
   const count = (status: number) => answers.filter((answer) => answer.status === status).length;
   t.equal(count(200), 100, 'exactly the quota is admitted');
   t.equal(count(403), 900, 'every other request is refused with 403');
-  t.match(answers.find((answer) => answer.status === 403)!.body, /^\{"error":"Monthly quota of 100 requests exhausted; it resets on \d{4}-\d{2}-01"\}$/);
+  t.match(
+    answers.find((answer) => answer.status === 403)!.body,
+    /^\{"error":"Monthly quota of 100 requests exhausted; it resets on \d{4}-\d{2}-01"\}$/,
+  );
   // Stopped first: a second LMDB handle opened while the server's writes are in flight can
   // hang, and the count must be exact after the stop gives back unspent reservations.
   await ts.service.stop();
@@ -45,14 +53,26 @@ t.test('concurrency - concurrent first searches of one new resource start exactl
   const upstream = await recordingUpstream(t);
   const ts = await startTestService(t, { upstream: upstream.url });
   const token = await ts.tokenFor('crowd', { plan: 'paid' });
-  const answers = await concurrently(ts.url, 200, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ resources: [octocat] }));
+  const answers = await concurrently(
+    ts.url,
+    200,
+    { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    JSON.stringify({ resources: [octocat] }),
+  );
   t.same([...new Set(answers.map((answer) => answer.status))], [200]);
-  const settled = await eventually(() => ts.search(token, { resources: [octocat] }), (answer) => answer.body.data[0].status === 'available');
+  const settled = await eventually(
+    () => ts.search(token, { resources: [octocat] }),
+    (answer) => answer.body.data[0].status === 'available',
+  );
   t.equal(settled.body.data[0].status, 'available');
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.same(upstream.targets, ['/github/users/octocat'], 'one upstream call for 200 concurrent first searches');
   const dbs = openDatabases(ts.dataDir);
   t.teardown(() => dbs.root.close());
   const history = new ResourceStore(dbs).snapshot('github/account/octocat')!.context.history;
-  t.same(history.map((entry) => entry.event), ['COLLECTED'], 'one collection in the resource history');
+  t.same(
+    history.map((entry) => entry.event),
+    ['COLLECTED'],
+    'one collection in the resource history',
+  );
 });

@@ -61,7 +61,11 @@ t.test('limits - a body of exactly 1 MiB is read; one byte more is 413, with or 
   async function* chunked(size: number) {
     for (let sent = 0; sent < size; sent += 64 * 1024) yield padded(size).subarray(sent, Math.min(size, sent + 64 * 1024));
   }
-  t.same(await send(Readable.from(chunked(limits.maxBodyBytes + 1))), { status: 413, body: tooLarge }, '1 MiB + 1 chunked, without Content-Length');
+  t.same(
+    await send(Readable.from(chunked(limits.maxBodyBytes + 1))),
+    { status: 413, body: tooLarge },
+    '1 MiB + 1 chunked, without Content-Length',
+  );
   t.equal((await send(Readable.from(chunked(limits.maxBodyBytes)))).status, 200, 'exactly 1 MiB chunked');
 });
 
@@ -82,7 +86,11 @@ t.test('limits - identifiers at their platform maximum are accepted, one charact
       { status: refused.status, body: refused.body },
       {
         status: 422,
-        body: { errors: [`Resources identifier '${echoed}' is not valid on platform '${platform}': it must be ${rule.minLength === rule.maxLength ? rule.maxLength : `${rule.minLength} to ${rule.maxLength}`} characters long, not ${over.length}`] },
+        body: {
+          errors: [
+            `Resources identifier '${echoed}' is not valid on platform '${platform}': it must be ${rule.minLength === rule.maxLength ? rule.maxLength : `${rule.minLength} to ${rule.maxLength}`} characters long, not ${over.length}`,
+          ],
+        },
       },
       `${platform} ${type}: ${over.length} characters refused`,
     );
@@ -114,7 +122,10 @@ t.test('limits - a rate limit of n admits n in its window and answers the next w
   const body = { resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] };
   const statuses = [];
   for (let index = 0; index < 3; index++) statuses.push(await ts.search(token, body));
-  t.same(statuses.map((answer) => answer.status), [200, 200, 429]);
+  t.same(
+    statuses.map((answer) => answer.status),
+    [200, 200, 429],
+  );
   const limited = statuses[2]!;
   const retryAfter = Number(limited.headers.get('retry-after'));
   t.ok(retryAfter >= 1 && retryAfter <= 10, `Retry-After ${retryAfter} s lies within the 10 s window`);

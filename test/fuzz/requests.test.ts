@@ -27,7 +27,11 @@ function shapeProblem(status: number, body: string, authorized: boolean, wwwAuth
   const value = (parsed as Record<string, unknown>)[keys[0] ?? ''];
   if (status === 200) return keys.join() === 'data' && Array.isArray(value) ? undefined : `200 body ${body.slice(0, 80)}`;
   if (status === 422) {
-    const ok = keys.join() === 'errors' && Array.isArray(value) && value.length > 0 && value.every((message) => typeof message === 'string' && message !== '');
+    const ok =
+      keys.join() === 'errors' &&
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every((message) => typeof message === 'string' && message !== '');
     return ok ? undefined : `422 body ${body.slice(0, 80)}`;
   }
   return keys.join() === 'error' && typeof value === 'string' && value !== '' ? undefined : `${status} body ${body.slice(0, 80)}`;
@@ -53,7 +57,8 @@ t.test('fuzz - 10,000 hostile requests: no 5xx, no crash, every error in the doc
       statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
       const header = response.headers['www-authenticate'];
       const problem = shapeProblem(response.statusCode, text, request.authorized, Array.isArray(header) ? header[0] : header);
-      if (problem) problems.push(`#${index} ${JSON.stringify(request.headers).slice(0, 120)} ${request.body.subarray(0, 80).toString()}: ${problem}`);
+      if (problem)
+        problems.push(`#${index} ${JSON.stringify(request.headers).slice(0, 120)} ${request.body.subarray(0, 80).toString()}: ${problem}`);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -61,7 +66,11 @@ t.test('fuzz - 10,000 hostile requests: no 5xx, no crash, every error in the doc
   t.comment(`${requests.length} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
 
   t.same(problems.slice(0, 20), [], 'every answer has the documented status and shape');
-  t.equal([...statuses.values()].reduce((sum, count) => sum + count, 0), requestCount, 'every request was answered');
+  t.equal(
+    [...statuses.values()].reduce((sum, count) => sum + count, 0),
+    requestCount,
+    'every request was answered',
+  );
   t.ok((statuses.get(200) ?? 0) > 0 && (statuses.get(422) ?? 0) > 0 && (statuses.get(401) ?? 0) > 0, 'the mix reached 200, 401 and 422');
   t.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is not polluted');
   const after = await ts.search(token, { resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });

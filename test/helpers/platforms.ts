@@ -58,7 +58,9 @@ export function collectorWithFixtures(platform: PlatformCode, http: UpstreamHttp
   const credentials = Object.fromEntries(
     [...definition.requiredCredentials, ...definition.optionalCredentials].map((name) => [name, 'test-credential']),
   );
-  const origins = Object.fromEntries(Object.keys(definition.realOrigins ?? {}).map((name) => [name, `https://${name}.${platform}.example`]));
+  const origins = Object.fromEntries(
+    Object.keys(definition.realOrigins ?? {}).map((name) => [name, `https://${name}.${platform}.example`]),
+  );
   return definition.createCollector({ baseUrl: `https://${platform}.example`, origins, credentials, http, now: () => fixedNow });
 }
 
@@ -99,7 +101,10 @@ export async function emulatedCollectors(now: () => number = Date.now): Promise<
     identifier: platforms.get(platform)!.identifiers[type]!.normalize(identifier),
   });
   const collectMany = (platform: PlatformCode, refs: Array<[ResourceType, string]>) =>
-    collectors.get(platform)!.collector.collect(refs.map(([type, id]) => toRef(platform, type, id)), new AbortController().signal);
+    collectors.get(platform)!.collector.collect(
+      refs.map(([type, id]) => toRef(platform, type, id)),
+      new AbortController().signal,
+    );
   return {
     emulator,
     collectors,

@@ -22,8 +22,16 @@ const rawClient = fileURLToPath(new URL('rawClient.mjs', import.meta.url));
 function sendAtOnce(port: number, request: Buffer, times: number, untilClosed: boolean): Promise<RawAnswer[]> {
   const args = [rawClient, String(port), String(times), String(untilClosed)];
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, args, { maxBuffer: 1 << 24 },
-      (error, stdout) => (error ? reject(error) : resolve(stdout.trim().split('\n').map((line) => JSON.parse(line)))));
+    const child = execFile(process.execPath, args, { maxBuffer: 1 << 24 }, (error, stdout) =>
+      error
+        ? reject(error)
+        : resolve(
+            stdout
+              .trim()
+              .split('\n')
+              .map((line) => JSON.parse(line)),
+          ),
+    );
     child.stdin!.end(request);
   });
 }

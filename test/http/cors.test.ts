@@ -6,7 +6,8 @@ import { searchPath, startTestService } from '../helpers/service.js';
 
 const app = 'https://app.example.com';
 const corsHeaderNames = (headers: Headers) => [...headers.keys()].filter((name) => name.startsWith('access-control-') || name === 'vary');
-const exposed = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Limit, X-Quota-Remaining, X-Quota-Reset, Retry-After, X-Request-Id';
+const exposed =
+  'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Quota-Limit, X-Quota-Remaining, X-Quota-Reset, Retry-After, X-Request-Id';
 
 const preflight = (url: string, origin: string) =>
   fetch(url + searchPath, {
@@ -57,8 +58,17 @@ t.test('cors - every answer to an allowed origin names it and exposes the limit 
   const limited = await search(token, body, { origin: app });
   const unauthorized = await search(undefined, body, { origin: app });
   const other = await tokenFor('uploader', { plan: 'paid' });
-  const tooLarge = await fetch(url + searchPath, { method: 'POST', headers: { origin: app, authorization: `Bearer ${other}` }, body: ' '.repeat(2 << 20) });
-  for (const [name, answer, status] of [['200', ok, 200], ['429', limited, 429], ['401', unauthorized, 401], ['413', tooLarge, 413]] as const) {
+  const tooLarge = await fetch(url + searchPath, {
+    method: 'POST',
+    headers: { origin: app, authorization: `Bearer ${other}` },
+    body: ' '.repeat(2 << 20),
+  });
+  for (const [name, answer, status] of [
+    ['200', ok, 200],
+    ['429', limited, 429],
+    ['401', unauthorized, 401],
+    ['413', tooLarge, 413],
+  ] as const) {
     t.equal(answer.status, status, name);
     t.equal(answer.headers.get('access-control-allow-origin'), app, name);
     t.equal(answer.headers.get('vary'), 'Origin', name);
@@ -77,8 +87,19 @@ t.test('cors - * allows every origin, echoed', async (t) => {
 });
 
 t.test('cors - origins are parsed strictly', async (t) => {
-  t.same([...(parseCorsOrigins(' https://a.example ,http://b.example:8080') as Set<string>)], ['https://a.example', 'http://b.example:8080']);
-  for (const bad of ['https://a.example/', 'https://a.example/app', 'a.example', 'ftp://a.example', '', 'https://a.example,', '*,https://a.example']) {
+  t.same(
+    [...(parseCorsOrigins(' https://a.example ,http://b.example:8080') as Set<string>)],
+    ['https://a.example', 'http://b.example:8080'],
+  );
+  for (const bad of [
+    'https://a.example/',
+    'https://a.example/app',
+    'a.example',
+    'ftp://a.example',
+    '',
+    'https://a.example,',
+    '*,https://a.example',
+  ]) {
     t.throws(() => parseCorsOrigins(bad), { message: /is not an origin: give scheme:\/\/host\[:port\]/ }, JSON.stringify(bad));
   }
 });

@@ -39,7 +39,14 @@ t.test('health - /readyz is 200 while storage is open and Health is healthy, 503
   t.equal(failing.status, 503);
   t.same(failing.body, {
     ready: false,
-    problems: [{ component: 'collection', message: 'collection pipeline failed; it restarts: boom again', since: '2026-11-23T12:00:00.000Z', count: 2 }],
+    problems: [
+      {
+        component: 'collection',
+        message: 'collection pipeline failed; it restarts: boom again',
+        since: '2026-11-23T12:00:00.000Z',
+        count: 2,
+      },
+    ],
   });
 
   health.clear('collection');

@@ -15,10 +15,14 @@ interface Served {
 }
 
 function serve(t: Test, dataDir: string, env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [cliPath, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--upstream', 'emulator'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [cliPath, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--upstream', 'emulator'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    },
+  );
   let stdout = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t.teardown(() => {
@@ -51,16 +55,26 @@ t.test('logs - an access line per answer, never the token; a line when stopping 
   const refused = await post(server.url, 'dp_not_a_real_token', '{}');
   const missing = await fetch(`${server.url}/nowhere`);
   t.equal(await server.stop(), 0);
-  const lines = server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
   const access = lines.filter((line) => line.msg === 'request');
   const fields = (line: Record<string, unknown>) => Object.keys(line).sort().join(',');
-  t.same(access.map((line) => [line.level, line.method, line.path, line.status, line.requestId, line.account]), [
-    [30, 'POST', searchPath, 200, searched.headers.get('x-request-id'), 'logged'],
-    [30, 'POST', searchPath, 401, refused.headers.get('x-request-id'), undefined],
-    [30, 'GET', '/nowhere', 404, missing.headers.get('x-request-id'), undefined],
-  ]);
+  t.same(
+    access.map((line) => [line.level, line.method, line.path, line.status, line.requestId, line.account]),
+    [
+      [30, 'POST', searchPath, 200, searched.headers.get('x-request-id'), 'logged'],
+      [30, 'POST', searchPath, 401, refused.headers.get('x-request-id'), undefined],
+      [30, 'GET', '/nowhere', 404, missing.headers.get('x-request-id'), undefined],
+    ],
+  );
   t.equal(fields(access[0]), 'account,level,method,ms,msg,path,requestId,service,status,time');
-  t.ok(access.every((line) => typeof line.ms === 'number' && line.ms >= 0), 'a duration in ms');
+  t.ok(
+    access.every((line) => typeof line.ms === 'number' && line.ms >= 0),
+    'a duration in ms',
+  );
   t.notMatch(server.output(), token, 'the token never reaches the log');
   t.notMatch(server.output(), 'dp_not_a_real_token');
   const stopping = lines.findIndex((line) => line.msg === 'stopping');
@@ -77,7 +91,10 @@ t.test('logs - LOG_FORMAT=pretty prints lines for a person, not JSON', async (t)
   const output = server.output();
   t.notMatch(output, /^\{/m, 'no JSON line');
   t.match(output, /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: service started$/m);
-  t.match(output, /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request\n {4}method: "GET"\n {4}path: "\/nowhere"\n {4}status: 404\n {4}ms: [\d.]+\n {4}requestId: "[0-9a-f]{8}-0"$/m);
+  t.match(
+    output,
+    /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request\n {4}method: "GET"\n {4}path: "\/nowhere"\n {4}status: 404\n {4}ms: [\d.]+\n {4}requestId: "[0-9a-f]{8}-0"$/m,
+  );
   t.match(output, /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: stopping\n\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: stopped\n {4}ms: \d+$/m);
 });
 
@@ -85,7 +102,9 @@ t.test('logs - bad settings are one-line usage errors', async (t) => {
   const dataDir = tempDataDir(t);
   const run = (args: string[], env: Record<string, string> = {}) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', '--data', dataDir, ...args], { env: { ...process.env, ...env } });
+      const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', '--data', dataDir, ...args], {
+        env: { ...process.env, ...env },
+      });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('exit', (code) => resolve({ code, stderr }));
@@ -93,10 +112,12 @@ t.test('logs - bad settings are one-line usage errors', async (t) => {
   t.same(await run([], { LOG_FORMAT: 'fancy' }), { code: 2, stderr: "datapoints: invalid LOG_FORMAT 'fancy': use json or pretty\n" });
   t.same(await run(['--cors', 'https://app.example.com/']), {
     code: 2,
-    stderr: "datapoints: invalid --cors: 'https://app.example.com/' is not an origin: give scheme://host[:port] (e.g. https://app.example.com), comma-separated, or *\n",
+    stderr:
+      "datapoints: invalid --cors: 'https://app.example.com/' is not an origin: give scheme://host[:port] (e.g. https://app.example.com), comma-separated, or *\n",
   });
   t.same(await run([], { DATAPOINTS_CORS: 'app.example.com' }), {
     code: 2,
-    stderr: "datapoints: invalid DATAPOINTS_CORS: 'app.example.com' is not an origin: give scheme://host[:port] (e.g. https://app.example.com), comma-separated, or *\n",
+    stderr:
+      "datapoints: invalid DATAPOINTS_CORS: 'app.example.com' is not an origin: give scheme://host[:port] (e.g. https://app.example.com), comma-separated, or *\n",
   });
 });

@@ -62,13 +62,19 @@ t.test('openapi - live search answers of every status match the document', async
     ref('x', 'account', 'jack'),
   ];
   const pending = await search(token, { resources });
-  t.same(pending.body.data.map((entry: { status: string }) => entry.status), ['pending', 'pending', 'pending', 'pending', 'pending']);
+  t.same(
+    pending.body.data.map((entry: { status: string }) => entry.status),
+    ['pending', 'pending', 'pending', 'pending', 'pending'],
+  );
   expectMatch('200 pending', pending, 200);
   const settled = await eventually(
     () => search(token, { resources }),
     (answer) => answer.body.data.every((entry: { status: string }) => entry.status !== 'pending'),
   );
-  t.same(settled.body.data.map((entry: { status: string }) => entry.status), ['available', 'available', 'not_found', 'unavailable', 'available']);
+  t.same(
+    settled.body.data.map((entry: { status: string }) => entry.status),
+    ['available', 'available', 'not_found', 'unavailable', 'available'],
+  );
   t.equal(typeof settled.body.data[4].attributes.verified.value, 'boolean', 'an x account carries its verified attribute');
   expectMatch('200 available, not_found and unavailable, with metrics and attributes', settled, 200);
 
@@ -98,7 +104,13 @@ t.test('openapi - the public answers match the document', async (t) => {
 
 t.test('openapi - the checker reports answers that depart from the document', async (t) => {
   const checker = await openApiChecker(JSON.parse(JSON.stringify(openApiDocument)));
-  const limitHeaders = { 'content-type': 'application/json', 'x-request-id': 'r-1', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1790000000' };
+  const limitHeaders = {
+    'content-type': 'application/json',
+    'x-request-id': 'r-1',
+    'x-ratelimit-limit': '60',
+    'x-ratelimit-remaining': '59',
+    'x-ratelimit-reset': '1790000000',
+  };
   const post = (status: number, headers: Record<string, string>, body: unknown) =>
     checker.check({ method: 'POST', path: searchPath, status, headers: new Headers(headers), body });
   const entry = { platform: 'github', type: 'account', identifier: 'octocat', status: 'pending' };
@@ -106,10 +118,20 @@ t.test('openapi - the checker reports answers that depart from the document', as
   t.match(post(200, limitHeaders, { data: [{ ...entry, extra: 1 }] }), [/^body: .*must NOT have additional properties/]);
   t.match(post(200, limitHeaders, { data: [{ ...entry, status: 'gone' }] }), [/^body: .*must be equal to one of the allowed values/]);
   t.match(
-    post(200, limitHeaders, { data: [{ ...entry, status: 'available', metrics: { likes: { value: 1, status: 'available', collected_at: 'yesterday', semantic: 'likes' } } }] }),
+    post(200, limitHeaders, {
+      data: [
+        {
+          ...entry,
+          status: 'available',
+          metrics: { likes: { value: 1, status: 'available', collected_at: 'yesterday', semantic: 'likes' } },
+        },
+      ],
+    }),
     [/^body: .*must match format "date-time"/],
   );
-  t.same(post(200, { ...limitHeaders, 'x-ratelimit-remaining': 'many' }, { data: [] }), ["header x-ratelimit-remaining 'many': data must be integer"]);
+  t.same(post(200, { ...limitHeaders, 'x-ratelimit-remaining': 'many' }, { data: [] }), [
+    "header x-ratelimit-remaining 'many': data must be integer",
+  ]);
   t.same(post(200, { ...limitHeaders, 'x-ratelimit-limit': '-1' }, { data: [] }), ["header x-ratelimit-limit '-1': data must be >= 0"]);
   const { 'x-ratelimit-reset': _reset, ...withoutReset } = limitHeaders;
   t.same(post(200, withoutReset, { data: [] }), ['header x-ratelimit-reset is missing']);

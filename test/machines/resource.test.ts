@@ -2,9 +2,7 @@
 import t from 'tap';
 import { getAdjacencyMap } from '@xstate/graph';
 import { initialTransition, transition } from 'xstate';
-import {
-  createResourceMachine, dueEventFor, retryDelay, type ResourceEvent, type ResourcePolicy,
-} from '../../machines/resource.js';
+import { createResourceMachine, dueEventFor, retryDelay, type ResourceEvent, type ResourcePolicy } from '../../machines/resource.js';
 import { eventForOutcome } from '../../machines/outcomeEvent.js';
 import { stepperFor } from '../../machines/step.js';
 import type { ResourceStatus } from '../../src/model.js';
@@ -37,24 +35,49 @@ type Expected = [target: ResourceStatus, collects: boolean];
 /** docs/api.md#lifecycle, written out: what each event does in each state. */
 const expected: Record<ResourceStatus, Record<ResourceEvent['type'], Expected>> = {
   pending: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['unavailable', false], DEFERRED: ['pending', false],
-    REFRESH_DUE: ['pending', false], RETRY_DUE: ['pending', true], RECHECK_DUE: ['pending', false],
+    COLLECTED: ['available', false],
+    NOT_FOUND: ['not_found', false],
+    FAILED: ['unavailable', false],
+    DEFERRED: ['pending', false],
+    REFRESH_DUE: ['pending', false],
+    RETRY_DUE: ['pending', true],
+    RECHECK_DUE: ['pending', false],
   },
   available: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['stale', false], DEFERRED: ['available', false],
-    REFRESH_DUE: ['available', true], RETRY_DUE: ['available', false], RECHECK_DUE: ['available', false],
+    COLLECTED: ['available', false],
+    NOT_FOUND: ['not_found', false],
+    FAILED: ['stale', false],
+    DEFERRED: ['available', false],
+    REFRESH_DUE: ['available', true],
+    RETRY_DUE: ['available', false],
+    RECHECK_DUE: ['available', false],
   },
   stale: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['stale', false], DEFERRED: ['stale', false],
-    REFRESH_DUE: ['stale', false], RETRY_DUE: ['stale', true], RECHECK_DUE: ['stale', false],
+    COLLECTED: ['available', false],
+    NOT_FOUND: ['not_found', false],
+    FAILED: ['stale', false],
+    DEFERRED: ['stale', false],
+    REFRESH_DUE: ['stale', false],
+    RETRY_DUE: ['stale', true],
+    RECHECK_DUE: ['stale', false],
   },
   unavailable: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['unavailable', false], DEFERRED: ['unavailable', false],
-    REFRESH_DUE: ['unavailable', false], RETRY_DUE: ['unavailable', true], RECHECK_DUE: ['unavailable', false],
+    COLLECTED: ['available', false],
+    NOT_FOUND: ['not_found', false],
+    FAILED: ['unavailable', false],
+    DEFERRED: ['unavailable', false],
+    REFRESH_DUE: ['unavailable', false],
+    RETRY_DUE: ['unavailable', true],
+    RECHECK_DUE: ['unavailable', false],
   },
   not_found: {
-    COLLECTED: ['available', false], NOT_FOUND: ['not_found', false], FAILED: ['not_found', false], DEFERRED: ['not_found', false],
-    REFRESH_DUE: ['not_found', false], RETRY_DUE: ['not_found', false], RECHECK_DUE: ['not_found', true],
+    COLLECTED: ['available', false],
+    NOT_FOUND: ['not_found', false],
+    FAILED: ['not_found', false],
+    DEFERRED: ['not_found', false],
+    REFRESH_DUE: ['not_found', false],
+    RETRY_DUE: ['not_found', false],
+    RECHECK_DUE: ['not_found', true],
   },
 };
 
@@ -88,7 +111,10 @@ t.test('resource stepper - the same snapshots and actions as XState transition()
   const stepper = stepperFor(machine);
   const [initial, initialActions] = initialTransition(machine, { createdAt });
   const [stepped, steppedActions] = stepper.initial(createdAt);
-  t.same([stepped.value, stepped.context, steppedActions.map((action) => action.type)], [initial.value, initial.context, initialActions.map((action) => action.type)]);
+  t.same(
+    [stepped.value, stepped.context, steppedActions.map((action) => action.type)],
+    [initial.value, initial.context, initialActions.map((action) => action.type)],
+  );
   const graph = getAdjacencyMap(machine, { input: { createdAt }, events, serializeState: (snapshot) => JSON.stringify(snapshot.value) });
   for (const { state } of Object.values(graph)) {
     for (const event of events) {
@@ -192,14 +218,22 @@ t.test('resource machine - backoff doubles per failure, is capped, and honours t
 
 t.test('resource machine - the history of transitions is bounded', async (t) => {
   let [snapshot] = initialTransition(machine, { createdAt });
-  for (let i = 1; i <= 5; i++) [snapshot] = transition(machine, snapshot, { type: 'FAILED', at: createdAt + i, reason: `failure ${i}`, jitter: 0 });
-  t.same(snapshot.context.history.map((entry) => entry.reason), ['failure 3', 'failure 4', 'failure 5']);
+  for (let i = 1; i <= 5; i++)
+    [snapshot] = transition(machine, snapshot, { type: 'FAILED', at: createdAt + i, reason: `failure ${i}`, jitter: 0 });
+  t.same(
+    snapshot.context.history.map((entry) => entry.reason),
+    ['failure 3', 'failure 4', 'failure 5'],
+  );
   t.same(snapshot.context.history[2], { at: createdAt + 5, event: 'FAILED', to: 'unavailable', reason: 'failure 5' });
 });
 
 t.test('resource machine - due event per resting state', async (t) => {
   t.same(dueEventFor, {
-    pending: 'RETRY_DUE', available: 'REFRESH_DUE', stale: 'RETRY_DUE', unavailable: 'RETRY_DUE', not_found: 'RECHECK_DUE',
+    pending: 'RETRY_DUE',
+    available: 'REFRESH_DUE',
+    stale: 'RETRY_DUE',
+    unavailable: 'RETRY_DUE',
+    not_found: 'RECHECK_DUE',
   });
 });
 
@@ -209,13 +243,19 @@ t.test('outcome events - each collection outcome becomes its machine event', asy
   t.same(eventForOutcome({ kind: 'notFound' }, at, 0.3), { type: 'NOT_FOUND', at });
   t.same(eventForOutcome({ kind: 'failed', reason: 'HTTP 503' }, at, 0.3), { type: 'FAILED', at, reason: 'HTTP 503', jitter: 0.3 });
   t.same(eventForOutcome({ kind: 'rateLimited', retryAt: at + 5 }, at, 0.3), {
-    type: 'FAILED', at, reason: 'rate limited by the platform', jitter: 0.3, retryAt: at + 5,
+    type: 'FAILED',
+    at,
+    reason: 'rate limited by the platform',
+    jitter: 0.3,
+    retryAt: at + 5,
   });
 });
 
 t.test('outcome events - a deferral (breaker refused the call) becomes DEFERRED, not a failure', async (t) => {
   t.same(eventForOutcome({ kind: 'deferred', until: createdAt + 9, reason: 'paused' }, createdAt, 0.3), {
-    type: 'DEFERRED', at: createdAt, until: createdAt + 9,
+    type: 'DEFERRED',
+    at: createdAt,
+    until: createdAt + 9,
   });
 });
 
@@ -233,7 +273,7 @@ t.test('resource machine - a deferral is no attempt: no failure counted, no back
   t.equal(snapshot.context.failures, 1);
   t.equal(snapshot.context.lastFailure, 'HTTP 503');
   t.same(snapshot.context.history, historyBefore);
-  t.equal(snapshot.context.nextDueAt, createdAt + 10_000 + 30_000, 'due again at the breaker\'s next trial');
+  t.equal(snapshot.context.nextDueAt, createdAt + 10_000 + 30_000, "due again at the breaker's next trial");
   // Once the platform answers again, the next failure backs off from where it was (2nd failure), not 12th.
   const [failedAgain] = transition(machine, snapshot, { type: 'FAILED', at: createdAt + 50_000, reason: 'HTTP 503', jitter: 0 });
   t.equal(failedAgain.context.failures, 2);

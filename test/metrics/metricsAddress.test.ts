@@ -12,7 +12,11 @@ t.test('metrics address - HOST:PORT, bracketed IPv6, port 0', async (t) => {
 
 t.test('metrics address - anything else is a usage error naming the flag', async (t) => {
   for (const text of ['9464', ':9464', '127.0.0.1:', '127.0.0.1:65536', '127.0.0.1:94a', 'a b:1', 'http://host:1', '::1:9464', '']) {
-    t.throws(() => parseMetricsAddress(text), new UsageError(`invalid --metrics '${text}': give HOST:PORT, e.g. 127.0.0.1:9464`), JSON.stringify(text));
+    t.throws(
+      () => parseMetricsAddress(text),
+      new UsageError(`invalid --metrics '${text}': give HOST:PORT, e.g. 127.0.0.1:9464`),
+      JSON.stringify(text),
+    );
     let thrown: unknown;
     try {
       parseMetricsAddress(text);

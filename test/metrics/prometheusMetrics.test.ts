@@ -56,8 +56,14 @@ t.test('metrics - refusals by reason and collections by platform and outcome sta
 });
 
 t.test('metrics - breaker states and queue depths are read from their sources at each scrape', async (t) => {
-  let breakers: Array<[PlatformCode, BreakerState]> = [['github', 'open'], ['x', 'closed']];
-  let depths: Array<[string, number]> = [['collection', 3], ['in_work', 5]];
+  let breakers: Array<[PlatformCode, BreakerState]> = [
+    ['github', 'open'],
+    ['x', 'closed'],
+  ];
+  let depths: Array<[string, number]> = [
+    ['collection', 3],
+    ['in_work', 5],
+  ];
   const metrics = new PrometheusMetrics({ breakerStates: () => breakers, queueDepths: () => depths });
   let samples = await scrape(metrics);
   t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'open' }), 1);
@@ -94,8 +100,18 @@ t.test('metrics - the LMDB size comes from the environment, and goes absent once
 t.test('metrics - a gauge without a source is not exported; process metrics are', async (t) => {
   const samples = await scrape(new PrometheusMetrics());
   for (const name of ['datapoints_circuit_breaker_state', 'datapoints_queue_depth', 'datapoints_lmdb_size_bytes']) {
-    t.equal(samples.some((sample) => sample.name === name), false, `${name} absent`);
+    t.equal(
+      samples.some((sample) => sample.name === name),
+      false,
+      `${name} absent`,
+    );
   }
-  t.equal(samples.some((sample) => sample.name === 'process_cpu_user_seconds_total'), true);
-  t.equal(samples.some((sample) => sample.name === 'nodejs_eventloop_lag_seconds'), true);
+  t.equal(
+    samples.some((sample) => sample.name === 'process_cpu_user_seconds_total'),
+    true,
+  );
+  t.equal(
+    samples.some((sample) => sample.name === 'nodejs_eventloop_lag_seconds'),
+    true,
+  );
 });

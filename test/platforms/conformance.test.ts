@@ -19,12 +19,16 @@ const metricsOf: Record<ResourceType, readonly MetricName[]> = {
 };
 
 const cases = [...platforms.values()].flatMap((platform) =>
-  Object.entries(platform.identifiers).map(([type, rule]) => ({ platform: platform.code, type: type as ResourceType, rule })));
+  Object.entries(platform.identifiers).map(([type, rule]) => ({ platform: platform.code, type: type as ResourceType, rule })),
+);
 
 const faultCases: Array<[FaultMode, (outcome: CollectionOutcome) => boolean, string]> = [
   ['ratelimit', (outcome) => outcome.kind === 'rateLimited' && outcome.retryAt > fixedNow, 'rateLimited, retry after the fixed now'],
-  ['malformed', (outcome) => outcome.kind === 'failed' && outcome.reason === 'upstream body does not match the expected shape',
-    'failed as unparsable (never not_found, never a zero)'],
+  [
+    'malformed',
+    (outcome) => outcome.kind === 'failed' && outcome.reason === 'upstream body does not match the expected shape',
+    'failed as unparsable (never not_found, never a zero)',
+  ],
   ['notfound', (outcome) => outcome.kind === 'notFound', 'notFound'],
   ['error', (outcome) => outcome.kind === 'failed' && outcome.reason === 'unexpected upstream status 503', 'failed with the 503'],
 ];
@@ -36,21 +40,32 @@ t.test('conformance - every platform and type: found, missing, flaky, rate-limit
   for (const { platform, type, rule } of cases) {
     const name = `${platform}/${type}`;
     const { valid, missing, flaky, invalid } = rule.examples;
-    for (const identifier of [valid, missing, flaky]) t.ok(rule.pattern.test(identifier) && identifier.length <= rule.maxLength, `${name}: example ${identifier} is valid`);
-    for (const identifier of invalid) t.notOk(rule.pattern.test(identifier) && identifier.length <= rule.maxLength, `${name}: ${identifier} is refused`);
+    for (const identifier of [valid, missing, flaky])
+      t.ok(rule.pattern.test(identifier) && identifier.length <= rule.maxLength, `${name}: example ${identifier} is valid`);
+    for (const identifier of invalid)
+      t.notOk(rule.pattern.test(identifier) && identifier.length <= rule.maxLength, `${name}: ${identifier} is refused`);
 
     const found = await emulated.collect(platform, type, valid);
     t.equal(found.kind, 'found', `${name}: found`);
     if (found.kind === 'found') {
       const metrics = found.datapoints.metrics;
       t.same(Object.keys(metrics).sort(), [...metricsOf[type]].sort(), `${name}: reports exactly the ${type} datapoints`);
-      t.ok(Object.values(metrics).every((point) => point.value === null || (Number.isInteger(point.value) && Number(point.value) >= 0)),
-        `${name}: every value a whole count or null`);
-      t.ok(Object.values(metrics).some((point) => typeof point.value === 'number'), `${name}: at least one count`);
+      t.ok(
+        Object.values(metrics).every((point) => point.value === null || (Number.isInteger(point.value) && Number(point.value) >= 0)),
+        `${name}: every value a whole count or null`,
+      );
+      t.ok(
+        Object.values(metrics).some((point) => typeof point.value === 'number'),
+        `${name}: at least one count`,
+      );
     }
     t.same(await emulated.collect(platform, type, valid), found, `${name}: the same answer again on the fixed clock`);
     t.same(await emulated.collect(platform, type, missing), { kind: 'notFound' }, `${name}: missing is notFound`);
-    t.same(await emulated.collect(platform, type, flaky), { kind: 'failed', reason: 'unexpected upstream status 503' }, `${name}: flaky fails`);
+    t.same(
+      await emulated.collect(platform, type, flaky),
+      { kind: 'failed', reason: 'unexpected upstream status 503' },
+      `${name}: flaky fails`,
+    );
 
     for (const [mode, expected, description] of faultCases) {
       emulated.emulator.world.setFault(platform, '*', mode);
@@ -73,14 +88,19 @@ t.test('conformance - one flaky item does not fail its batch: the collection str
     expected.set(keyOf(platform, type, rule.examples.flaky, rule), 'failed');
     expected.set(keyOf(platform, type, rule.examples.missing, rule), 'notFound');
   }
-  const results = await firstValueFrom(collectResources(from([...expected.keys()]), {
-    collectors: emulated.collectors,
-    scheduler: asyncScheduler,
-    timeoutMs: 5_000,
-    batchWindowMs: 20,
-    // Wide enough that the flaky items alone never open it.
-    breaker: { failureThreshold: 100, cooldownMs: 1_000, maxCooldownMs: 1_000 },
-  }).pipe(toArray()));
-  t.same(Object.fromEntries(results.map(({ key, outcome }) => [key, outcome.kind])), Object.fromEntries(expected),
-    'valid items found, flaky ones failed, missing ones notFound, batched or not');
+  const results = await firstValueFrom(
+    collectResources(from([...expected.keys()]), {
+      collectors: emulated.collectors,
+      scheduler: asyncScheduler,
+      timeoutMs: 5_000,
+      batchWindowMs: 20,
+      // Wide enough that the flaky items alone never open it.
+      breaker: { failureThreshold: 100, cooldownMs: 1_000, maxCooldownMs: 1_000 },
+    }).pipe(toArray()),
+  );
+  t.same(
+    Object.fromEntries(results.map(({ key, outcome }) => [key, outcome.kind])),
+    Object.fromEntries(expected),
+    'valid items found, flaky ones failed, missing ones notFound, batched or not',
+  );
 });

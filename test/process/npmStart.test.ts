@@ -44,7 +44,11 @@ async function within(ms: number, condition: () => boolean | Promise<boolean>): 
 
 const serveArgs = (data: string) => ['--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', 'emulator'];
 
-async function npmStart(t: Test, data: string, command = ['start', '--', ...serveArgs(data)]): Promise<{ npm: WatchedProcess; pid: number; port: number }> {
+async function npmStart(
+  t: Test,
+  data: string,
+  command = ['start', '--', ...serveArgs(data)],
+): Promise<{ npm: WatchedProcess; pid: number; port: number }> {
   const npm = watch(t, 'npm', command, {}, projectRoot);
   // npx may first install the project into its cache, building it: allow for that.
   const [, port] = await npm.waitFor(/^listening on http:\/\/127\.0\.0\.1:(\d+)$/m, 110_000);

@@ -51,8 +51,14 @@ t.test('due scheduler - a scan that throws is logged, reported, and scanning sta
   });
   t.teardown(() => world.subscription.unsubscribe());
   await world.time.advance(0);
-  t.same(world.logged.map((line) => [line.level, line.msg, line.err?.message]), [[50, 'due work scan failed; it restarts', 'MDB_CORRUPTED']]);
-  t.same(world.health.problems().map((problem) => [problem.component, problem.message]), [['due work', 'due work scan failed: MDB_CORRUPTED']]);
+  t.same(
+    world.logged.map((line) => [line.level, line.msg, line.err?.message]),
+    [[50, 'due work scan failed; it restarts', 'MDB_CORRUPTED']],
+  );
+  t.same(
+    world.health.problems().map((problem) => [problem.component, problem.message]),
+    [['due work', 'due work scan failed: MDB_CORRUPTED']],
+  );
   await world.time.advance(999);
   t.equal(scans, 1, 'no scan during the pause');
   await world.time.advance(1);

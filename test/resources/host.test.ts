@@ -44,9 +44,7 @@ t.test('resource host - concurrent first demands create one pending resource and
   t.same(requested, [key]);
   t.equal(store.snapshot(key)?.value, 'pending');
   t.same(store.view(key), { tail: ',"status":"pending"}', refreshAfter: 0 });
-  t.same(store.dueBefore(clock.now + defaultPolicy.leaseMs, 10), [
-    { key, dueAt: clock.now + defaultPolicy.leaseMs, event: 'RETRY_DUE' },
-  ]);
+  t.same(store.dueBefore(clock.now + defaultPolicy.leaseMs, 10), [{ key, dueAt: clock.now + defaultPolicy.leaseMs, event: 'RETRY_DUE' }]);
   host.wanted([key], clock.now);
   await host.settled();
   t.same(requested, [key], 'a known resource is not created again');
@@ -65,11 +63,18 @@ t.test('resource host - outcomes update snapshot, view and due index together', 
     tail: `,"status":"available","metrics":{"followers":{"value":42,"status":"available","collected_at":"${collectedAt}","semantic":"followers"}}}`,
     refreshAfter: at + defaultPolicy.freshForMs,
   });
-  t.same(store.dueBefore(Number.MAX_SAFE_INTEGER, 10), [{ key, dueAt: at + defaultPolicy.freshForMs, event: 'REFRESH_DUE' }], 'the old due entry is gone');
+  t.same(
+    store.dueBefore(Number.MAX_SAFE_INTEGER, 10),
+    [{ key, dueAt: at + defaultPolicy.freshForMs, event: 'REFRESH_DUE' }],
+    'the old due entry is gone',
+  );
   await host.send(key, { type: 'FAILED', at: at + 1, reason: 'HTTP 503', jitter: 0 });
   t.match(store.view(key)?.tail, /^,"status":"stale","metrics":\{"followers"/);
   t.equal(store.view(key)?.refreshAfter, 0);
-  t.same(store.dueBefore(Number.MAX_SAFE_INTEGER, 10).map((entry) => entry.event), ['RETRY_DUE']);
+  t.same(
+    store.dueBefore(Number.MAX_SAFE_INTEGER, 10).map((entry) => entry.event),
+    ['RETRY_DUE'],
+  );
   await host.send(key, { type: 'NOT_FOUND', at: at + 2 });
   t.same(store.view(key), { tail: ',"status":"not_found"}', refreshAfter: 0 });
 });

@@ -6,7 +6,12 @@ import type { RequestedResource } from '../../src/api/validation.js';
 import type { ResourceView } from '../../src/resources/view.js';
 
 const now = Date.UTC(2026, 10, 23);
-const requested = (identifier: string): RequestedResource => ({ platform: 'github', type: 'account', identifier, key: `github/account/${identifier.toLowerCase()}` });
+const requested = (identifier: string): RequestedResource => ({
+  platform: 'github',
+  type: 'account',
+  identifier,
+  key: `github/account/${identifier.toLowerCase()}`,
+});
 
 t.test('search rendering - answers from views and lists the unknown and the due, reading only', async (t) => {
   const views = new Map<string, ResourceView>([
@@ -25,7 +30,11 @@ t.test('search rendering - answers from views and lists the unknown and the due,
     { platform: 'github', type: 'account', identifier: 'new', status: 'pending' },
   ]);
   t.same(rendered.wanted, ['github/account/due', 'github/account/new'], 'due a refresh, and unknown');
-  t.same(reads, resources.map((resource) => resource.key), 'one read per resource');
+  t.same(
+    reads,
+    resources.map((resource) => resource.key),
+    'one read per resource',
+  );
   t.same(renderSearchResponse(resources, source, now), rendered, 'rendering again gives the same answer: nothing changed');
 });
 

@@ -27,10 +27,12 @@ t.test('work pace - a turn runs pieces until its slice is used, the rest in late
   const ran: number[][] = [];
   let current: number[] = [];
   // Each piece takes 0.4 ms: a 1 ms slice fits three (0, 0.4, 0.8 started under 1 ms).
-  const pieces = Array.from({ length: 7 }, (_, index) => pace.run(() => {
-    current.push(index);
-    loop.spend(0.4);
-  }));
+  const pieces = Array.from({ length: 7 }, (_, index) =>
+    pace.run(() => {
+      current.push(index);
+      loop.spend(0.4);
+    }),
+  );
   t.equal(pace.waiting, 7, 'nothing runs in the turn that queued it');
   while (loop.turn()) {
     ran.push(current);
@@ -45,10 +47,11 @@ t.test('work pace - a piece longer than the slice still runs, one a turn', async
   const loop = manualLoop();
   const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, loop.clock, loop.nextTurn);
   const ran: string[] = [];
-  for (const name of ['a', 'b']) void pace.run(() => {
-    ran.push(name);
-    loop.spend(5);
-  });
+  for (const name of ['a', 'b'])
+    void pace.run(() => {
+      ran.push(name);
+      loop.spend(5);
+    });
   loop.turn();
   t.same(ran, ['a']);
   loop.turn();
@@ -74,10 +77,15 @@ t.test('work pace - at most maxRunning pieces are unfinished at once; one finish
   const pace = new WorkPace({ sliceMs: 1_000, maxRunning: 2 }, loop.clock, loop.nextTurn);
   const finishers: Array<() => void> = [];
   const started: number[] = [];
-  const pieces = Array.from({ length: 4 }, (_, index) => pace.run(() => new Promise<void>((resolve) => {
-    started.push(index);
-    finishers.push(resolve);
-  })));
+  const pieces = Array.from({ length: 4 }, (_, index) =>
+    pace.run(
+      () =>
+        new Promise<void>((resolve) => {
+          started.push(index);
+          finishers.push(resolve);
+        }),
+    ),
+  );
   while (loop.turn());
   t.same(started, [0, 1], 'two running, the others wait, and no turn is scheduled for them');
   finishers[0]!();
@@ -100,10 +108,12 @@ t.test('work pace - with the real event loop, other callbacks run between slices
     const until = performance.now() + ms;
     while (performance.now() < until);
   };
-  const pieces = Array.from({ length: 4 }, (_, index) => pace.run(() => {
-    order.push(`piece ${index}`);
-    busy(2);
-  }));
+  const pieces = Array.from({ length: 4 }, (_, index) =>
+    pace.run(() => {
+      order.push(`piece ${index}`);
+      busy(2);
+    }),
+  );
   setImmediate(() => order.push('other callback'));
   await Promise.all(pieces);
   t.same(order.slice(0, 2), ['piece 0', 'other callback'], 'a callback queued meanwhile runs after the first slice');

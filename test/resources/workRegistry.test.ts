@@ -10,13 +10,17 @@ t.test('work registry - steps for one resource run in order, a failing one does 
   const work = newRegistry();
   const log: string[] = [];
   let release!: () => void;
-  const first = work.step('a', () => new Promise<void>((resolve) => {
-    log.push('a1 start');
-    release = () => {
-      log.push('a1 end');
-      resolve();
-    };
-  }));
+  const first = work.step(
+    'a',
+    () =>
+      new Promise<void>((resolve) => {
+        log.push('a1 start');
+        release = () => {
+          log.push('a1 end');
+          resolve();
+        };
+      }),
+  );
   const failing = work.step('a', () => {
     throw new Error('boom');
   });

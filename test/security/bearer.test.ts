@@ -14,11 +14,17 @@ interface RawAnswer {
 
 function post(url: string, path: string, headers: Record<string, string>, body: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url + path, { method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode!, headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const outgoing = request(
+      url + path,
+      { method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () =>
+          resolve({ status: incoming.statusCode!, headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -60,7 +66,11 @@ const cases: Case[] = [
   { name: 'Bearer and spaces only', authorization: () => 'Bearer    ', expected: missing },
   // RFC 9110 11.4: one or more SP separate the scheme from its credentials, never a tab.
   { name: 'a tab between scheme and token', authorization: ({ valid }) => `Bearer\t${valid}`, expected: missing },
-  { name: 'the token in the query string only (RFC 6750 2.3, not offered)', path: ({ valid }) => `?access_token=${valid}`, expected: missing },
+  {
+    name: 'the token in the query string only (RFC 6750 2.3, not offered)',
+    path: ({ valid }) => `?access_token=${valid}`,
+    expected: missing,
+  },
   {
     name: 'the token in a form body only (RFC 6750 2.2, not offered)',
     contentType: 'application/x-www-form-urlencoded',
@@ -75,7 +85,11 @@ const cases: Case[] = [
   { name: 'whitespace around the header value', authorization: ({ valid }) => `  Bearer ${valid} \t`, expected: accepted },
   { name: 'an unknown token', authorization: () => `Bearer dp_${'A'.repeat(32)}`, expected: invalid },
   { name: 'an unknown token without our prefix', authorization: () => 'Bearer mF_9.B5f-4.1JqM', expected: invalid },
-  { name: 'the token in another case (secrets are case-sensitive)', authorization: ({ valid }) => `Bearer ${valid.toUpperCase()}`, expected: invalid },
+  {
+    name: 'the token in another case (secrets are case-sensitive)',
+    authorization: ({ valid }) => `Bearer ${valid.toUpperCase()}`,
+    expected: invalid,
+  },
   { name: 'the token with a character cut off', authorization: ({ valid }) => `Bearer ${valid.slice(0, -1)}`, expected: invalid },
   { name: 'the token followed by another word', authorization: ({ valid }) => `Bearer ${valid} extra`, expected: invalid },
   { name: 'two tokens in one header', authorization: ({ valid, revoked }) => `Bearer ${valid}, Bearer ${revoked}`, expected: invalid },

@@ -12,7 +12,11 @@ export interface Rule {
 }
 
 export const rules: Rule[] = [...platforms.values()].flatMap((platform) =>
-  (Object.entries(platform.identifiers) as Array<[ResourceType, IdentifierRule]>).map(([type, rule]) => ({ platform: platform.code, type, rule })),
+  (Object.entries(platform.identifiers) as Array<[ResourceType, IdentifierRule]>).map(([type, rule]) => ({
+    platform: platform.code,
+    type,
+    rule,
+  })),
 );
 
 /** The canary of a platform and type: the valid example its identifier rule declares. */

@@ -17,10 +17,48 @@ import { expectedParts, readTarget, type Part } from './upstreamTargets.js';
  * whitespace and controls (header injection), slash and dot look-alikes, URLs of other hosts.
  */
 const hostile = [
-  '/', '../', '/..', './', '..\\', '\\', '%2F', '%2f', '%2e%2e', '%2E%2E%2F', '%252F', '%00', '%', '?', '?admin=1', '#',
-  '#top', '&access_token=x', '=', ';', ',', ':', ' ', '\t', '\n', '\r\nX-Injected: 1', '\u0000', '\u007f', '\u00a0', '\u3000',
-  '\u200b', '\u2215', '\u2044', '\uff0f', '\uff03', '\uff1f', '\u202e', '\ud800', '\udfff', 'https://evil.example/',
-  '//evil.example', 'x@evil.example',
+  '/',
+  '../',
+  '/..',
+  './',
+  '..\\',
+  '\\',
+  '%2F',
+  '%2f',
+  '%2e%2e',
+  '%2E%2E%2F',
+  '%252F',
+  '%00',
+  '%',
+  '?',
+  '?admin=1',
+  '#',
+  '#top',
+  '&access_token=x',
+  '=',
+  ';',
+  ',',
+  ':',
+  ' ',
+  '\t',
+  '\n',
+  '\r\nX-Injected: 1',
+  '\u0000',
+  '\u007f',
+  '\u00a0',
+  '\u3000',
+  '\u200b',
+  '\u2215',
+  '\u2044',
+  '\uff0f',
+  '\uff03',
+  '\uff1f',
+  '\u202e',
+  '\ud800',
+  '\udfff',
+  'https://evil.example/',
+  '//evil.example',
+  'x@evil.example',
 ];
 
 /** Every place a hostile string can take in a well-formed identifier: alone, before, inside, after. */
@@ -62,26 +100,34 @@ async function setUp(t: Test) {
  * and durable before its answer, so one per identifier would make this slow); returns a
  * line for each answer that is not `expected`.
  */
-async function lookUpAll(lookup: (lookups: Lookup[]) => Promise<SearchAnswer>, lookups: Lookup[],
-  expected: (chunk: Lookup[]) => { status: number; body?: unknown }): Promise<string[]> {
+async function lookUpAll(
+  lookup: (lookups: Lookup[]) => Promise<SearchAnswer>,
+  lookups: Lookup[],
+  expected: (chunk: Lookup[]) => { status: number; body?: unknown },
+): Promise<string[]> {
   const chunks = Array.from({ length: Math.ceil(lookups.length / 10) }, (_, index) => lookups.slice(index * 10, index * 10 + 10));
   const problems: string[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < chunks.length) {
-      const chunk = chunks[next++]!;
-      const answer = await lookup(chunk);
-      const wanted = expected(chunk);
-      if (answer.status !== wanted.status || (wanted.body !== undefined && JSON.stringify(answer.body) !== JSON.stringify(wanted.body))) {
-        const sent = chunk.map(({ rule, identifier }) => `${rule.platform}/${rule.type} ${JSON.stringify(identifier)}`).join(', ');
-        problems.push(`[${sent}]: ${answer.status} ${JSON.stringify(answer.body)}`);
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < chunks.length) {
+        const chunk = chunks[next++]!;
+        const answer = await lookup(chunk);
+        const wanted = expected(chunk);
+        if (answer.status !== wanted.status || (wanted.body !== undefined && JSON.stringify(answer.body) !== JSON.stringify(wanted.body))) {
+          const sent = chunk.map(({ rule, identifier }) => `${rule.platform}/${rule.type} ${JSON.stringify(identifier)}`).join(', ');
+          problems.push(`[${sent}]: ${answer.status} ${JSON.stringify(answer.body)}`);
+        }
       }
-    }
-  }));
+    }),
+  );
   return problems;
 }
 
-const refusedWith = (chunk: Lookup[]) => ({ status: 422, body: { errors: chunk.map(({ rule, identifier }) => invalidMessage(rule, identifier)) } });
+const refusedWith = (chunk: Lookup[]) => ({
+  status: 422,
+  body: { errors: chunk.map(({ rule, identifier }) => invalidMessage(rule, identifier)) },
+});
 const acceptedWith = () => ({ status: 200 });
 const isValid = ({ rule, identifier }: Lookup) => identifierSyntax(rule.platform, rule.type)!.isValid(identifier);
 
@@ -97,33 +143,44 @@ async function upstreamParts(upstream: RecordingUpstream, expected: Set<Part>) {
     }
     return { unreadable, seen };
   };
-  await eventually(async () => read().seen, (seen) => [...expected].every((part) => seen.has(part)), 10_000);
+  await eventually(
+    async () => read().seen,
+    (seen) => [...expected].every((part) => seen.has(part)),
+    10_000,
+  );
   return read();
 }
 
 const sorted = (parts: Iterable<Part>) => [...parts].sort();
 
-t.test('identifiers - traversal, query, fragment, encoded, unicode and whitespace forms are refused with 422 before any upstream call', async (t) => {
-  const { upstream, lookup } = await setUp(t);
-  const cases = rules.flatMap((rule) => [...hostile.flatMap((piece) => placements(canaryOf(rule), piece)), ...dotSegments(rule)]
-    .map((identifier) => ({ rule, identifier })));
-  t.same(await lookUpAll(lookup, cases, refusedWith), [], `all ${cases.length} hostile identifiers are refused with their 422 messages`);
+t.test(
+  'identifiers - traversal, query, fragment, encoded, unicode and whitespace forms are refused with 422 before any upstream call',
+  async (t) => {
+    const { upstream, lookup } = await setUp(t);
+    const cases = rules.flatMap((rule) =>
+      [...hostile.flatMap((piece) => placements(canaryOf(rule), piece)), ...dotSegments(rule)].map((identifier) => ({ rule, identifier })),
+    );
+    t.same(await lookUpAll(lookup, cases, refusedWith), [], `all ${cases.length} hostile identifiers are refused with their 422 messages`);
 
-  // One bad identifier refuses the whole request: its well-formed neighbour is not collected either.
-  const github = rules.find((rule) => rule.platform === 'github' && rule.type === 'account')!;
-  const halfBad = await lookup([{ rule: github, identifier: 'never-collected' }, { rule: github, identifier: '../admin' }]);
-  t.equal(halfBad.status, 422, 'a request with one bad identifier is refused whole');
+    // One bad identifier refuses the whole request: its well-formed neighbour is not collected either.
+    const github = rules.find((rule) => rule.platform === 'github' && rule.type === 'account')!;
+    const halfBad = await lookup([
+      { rule: github, identifier: 'never-collected' },
+      { rule: github, identifier: '../admin' },
+    ]);
+    t.equal(halfBad.status, 422, 'a request with one bad identifier is refused whole');
 
-  // The canaries go last; once the upstream has seen them, anything refused would have shown.
-  const canaryParts = new Set(rules.flatMap((rule) => expectedParts(rule.platform, rule.type, rule.rule.normalize(canaryOf(rule)))));
-  for (const batch of [rules.slice(0, 10), rules.slice(10)]) {
-    const answer = await lookup(batch.map((rule) => ({ rule, identifier: canaryOf(rule) })));
-    t.equal(answer.status, 200, 'canaries accepted');
-  }
-  const { unreadable, seen } = await upstreamParts(upstream, canaryParts);
-  t.same(unreadable, [], 'every upstream request has its platform shape');
-  t.same(sorted(seen), sorted(canaryParts), 'the upstream saw the canaries and nothing else');
-});
+    // The canaries go last; once the upstream has seen them, anything refused would have shown.
+    const canaryParts = new Set(rules.flatMap((rule) => expectedParts(rule.platform, rule.type, rule.rule.normalize(canaryOf(rule)))));
+    for (const batch of [rules.slice(0, 10), rules.slice(10)]) {
+      const answer = await lookup(batch.map((rule) => ({ rule, identifier: canaryOf(rule) })));
+      t.equal(answer.status, 200, 'canaries accepted');
+    }
+    const { unreadable, seen } = await upstreamParts(upstream, canaryParts);
+    t.same(unreadable, [], 'every upstream request has its platform shape');
+    t.same(sorted(seen), sorted(canaryParts), 'the upstream saw the canaries and nothing else');
+  },
+);
 
 /**
  * Generators of well-formed identifiers: the rule's own pattern, or, where it uses lookaround
@@ -135,7 +192,8 @@ const looseShapes: Record<string, RegExp> = {
   'threads/account': /^[A-Za-z0-9._]{1,30}$/,
   'threads/post': /^[A-Za-z0-9._]{1,30}:(?:[0-9]{1,25}|[A-Za-z0-9_-]{1,40})$/,
   'bluesky/account': /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,8}[A-Za-z0-9])?\.){1,3}[A-Za-z][A-Za-z0-9-]{0,8}[A-Za-z0-9]$/,
-  'bluesky/post': /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,8}[A-Za-z0-9])?\.){1,3}[A-Za-z][A-Za-z0-9-]{0,8}[A-Za-z0-9]:[234567a-j][234567a-z]{12}$/,
+  'bluesky/post':
+    /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,8}[A-Za-z0-9])?\.){1,3}[A-Za-z][A-Za-z0-9-]{0,8}[A-Za-z0-9]:[234567a-j][234567a-z]{12}$/,
 };
 
 const wellFormed = (rule: Rule) => fc.stringMatching(looseShapes[`${rule.platform}/${rule.type}`] ?? rule.rule.pattern);
@@ -145,13 +203,17 @@ const wellFormed = (rule: Rule) => fc.stringMatching(looseShapes[`${rule.platfor
  * some places: each such identifier is either refused or encoded.
  */
 const legalPieces = ['a', 'Z', '0', '7', '.', '-', '_', '&', '\u00e9', '\u0130', '\u0301', '\u0663', '\u2167', '\u{1d7f7}'];
-const riskyPieces = ['..', ':', '@', '/', '?', '#', '%', '%2F', ' ', '\t', '=', '+', ',', '\'', '\uff0f', '\u00a0'];
+const riskyPieces = ['..', ':', '@', '/', '?', '#', '%', '%2F', ' ', '\t', '=', '+', ',', "'", '\uff0f', '\u00a0'];
 const mixed = (rule: Rule) =>
-  fc.tuple(
-    fc.constantFrom('', `${canaryOf(rule).split(':')[0]!}:`),
-    fc.array(fc.oneof({ arbitrary: fc.constantFrom(...legalPieces), weight: 8 }, { arbitrary: fc.constantFrom(...riskyPieces), weight: 1 }),
-      { minLength: 1, maxLength: 12 }),
-  ).map(([prefix, pieces]) => prefix + pieces.join(''));
+  fc
+    .tuple(
+      fc.constantFrom('', `${canaryOf(rule).split(':')[0]!}:`),
+      fc.array(
+        fc.oneof({ arbitrary: fc.constantFrom(...legalPieces), weight: 8 }, { arbitrary: fc.constantFrom(...riskyPieces), weight: 1 }),
+        { minLength: 1, maxLength: 12 },
+      ),
+    )
+    .map(([prefix, pieces]) => prefix + pieces.join(''));
 
 /** Legal characters that a careless URL would misread (dots, `&`, non-ASCII letters and marks): all accepted. */
 const edgeCases: Record<string, string[]> = {
@@ -159,7 +221,15 @@ const edgeCases: Record<string, string[]> = {
   'facebook/account': ['a...b', 'nasa.gov'],
   'linkedin/organization': ['johnson-&-johnson', 'booking.com', 'a&b'],
   'tiktok/account': ['.._', '._'],
-  'youtube/account': ['...', '@...', '@\u0130stanbul', '\u00e9\u0301\u0301', '\u0663\u0663\u0663', '@\u{1d7f7}\u{1d7f7}\u{1d7f7}', 'caf\u00e9-.'],
+  'youtube/account': [
+    '...',
+    '@...',
+    '@\u0130stanbul',
+    '\u00e9\u0301\u0301',
+    '\u0663\u0663\u0663',
+    '@\u{1d7f7}\u{1d7f7}\u{1d7f7}',
+    'caf\u00e9-.',
+  ],
 };
 
 t.test('identifiers - every accepted identifier reaches its platform encoded, in its one place of the URL', async (t) => {
@@ -167,23 +237,46 @@ t.test('identifiers - every accepted identifier reaches its platform encoded, in
   const options = { seed: 5, numRuns: 40 };
   const distinct = (rule: Rule, identifiers: string[]) =>
     [...new Set(identifiers)].filter((identifier) => !conventional(rule, identifier)).map((identifier) => ({ rule, identifier }));
-  const wellFormedLookups = rules.flatMap((rule) => distinct(rule, [
-    ...fc.sample(wellFormed(rule), options).filter((identifier) => rule.rule.pattern.test(identifier) && identifier.length <= rule.rule.maxLength),
-    ...(edgeCases[`${rule.platform}/${rule.type}`] ?? []),
-  ]));
+  const wellFormedLookups = rules.flatMap((rule) =>
+    distinct(rule, [
+      ...fc
+        .sample(wellFormed(rule), options)
+        .filter((identifier) => rule.rule.pattern.test(identifier) && identifier.length <= rule.rule.maxLength),
+      ...(edgeCases[`${rule.platform}/${rule.type}`] ?? []),
+    ]),
+  );
   const mixedLookups = rules.flatMap((rule) => distinct(rule, fc.sample(mixed(rule), options)));
 
-  t.same(await lookUpAll(lookup, wellFormedLookups, acceptedWith), [], `all ${wellFormedLookups.length} well-formed identifiers are accepted`);
+  t.same(
+    await lookUpAll(lookup, wellFormedLookups, acceptedWith),
+    [],
+    `all ${wellFormedLookups.length} well-formed identifiers are accepted`,
+  );
   const mixedAccepted = mixedLookups.filter(isValid);
   const mixedRefused = mixedLookups.filter((lookup) => !isValid(lookup));
-  t.same(await lookUpAll(lookup, mixedAccepted, acceptedWith), [], `${mixedAccepted.length} mixed identifiers with only legal characters are accepted`);
-  t.same(await lookUpAll(lookup, mixedRefused, refusedWith), [], `${mixedRefused.length} mixed identifiers are refused with their 422 messages`);
+  t.same(
+    await lookUpAll(lookup, mixedAccepted, acceptedWith),
+    [],
+    `${mixedAccepted.length} mixed identifiers with only legal characters are accepted`,
+  );
+  t.same(
+    await lookUpAll(lookup, mixedRefused, refusedWith),
+    [],
+    `${mixedRefused.length} mixed identifiers are refused with their 422 messages`,
+  );
 
-  const expected = new Set([...wellFormedLookups, ...mixedAccepted].flatMap(({ rule, identifier }) =>
-    expectedParts(rule.platform, rule.type, rule.rule.normalize(identifier))));
+  const expected = new Set(
+    [...wellFormedLookups, ...mixedAccepted].flatMap(({ rule, identifier }) =>
+      expectedParts(rule.platform, rule.type, rule.rule.normalize(identifier)),
+    ),
+  );
   const { unreadable, seen } = await upstreamParts(upstream, expected);
   t.same(unreadable, [], 'every upstream request has its platform shape, and no identifier added a path segment or parameter');
   t.same(sorted(seen), sorted(expected), 'the upstream saw exactly the accepted identifiers, each decoding to its normalized form');
   t.ok(upstream.headerLines.includes('authorization: Bearer emulator'), 'the upstream credential goes out (to x) as configured');
-  t.same(upstream.headerLines.filter((line) => line.includes(token.slice('dp_'.length))), [], "but the caller's token is never passed on");
+  t.same(
+    upstream.headerLines.filter((line) => line.includes(token.slice('dp_'.length))),
+    [],
+    "but the caller's token is never passed on",
+  );
 });

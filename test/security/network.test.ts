@@ -17,7 +17,10 @@ import { canaryOf, rules } from './canaries.js';
 function listeningAddresses(port: number): string[] | undefined {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
   const addresses: string[] = [];
-  for (const [table, family] of [['/proc/net/tcp', 4], ['/proc/net/tcp6', 6]] as const) {
+  for (const [table, family] of [
+    ['/proc/net/tcp', 4],
+    ['/proc/net/tcp6', 6],
+  ] as const) {
     let text: string;
     try {
       text = readFileSync(table, 'utf8');
@@ -29,7 +32,12 @@ function listeningAddresses(port: number): string[] | undefined {
       const [address, localPort] = local!.split(':');
       if (state !== '0A' || localPort !== hexPort) continue;
       // Each 32-bit word of the address is written in host (little-endian) byte order.
-      const bytes = address!.match(/.{8}/g)!.flatMap((word) => word.match(/../g)!.reverse().map((byte) => parseInt(byte, 16)));
+      const bytes = address!.match(/.{8}/g)!.flatMap((word) =>
+        word
+          .match(/../g)!
+          .reverse()
+          .map((byte) => parseInt(byte, 16)),
+      );
       addresses.push(family === 4 ? bytes.join('.') : `[${Buffer.from(bytes).toString('hex')}]`);
     }
   }
@@ -49,7 +57,10 @@ function tryConnect(host: string, port: number): Promise<string> {
 /** Addresses of this machine other than loopback (link-local IPv6 needs its interface named). */
 const otherAddresses = () =>
   Object.entries(networkInterfaces()).flatMap(([name, entries]) =>
-    (entries ?? []).filter((entry) => !entry.internal).map((entry) => (entry.address.startsWith('fe80:') ? `${entry.address}%${name}` : entry.address)));
+    (entries ?? [])
+      .filter((entry) => !entry.internal)
+      .map((entry) => (entry.address.startsWith('fe80:') ? `${entry.address}%${name}` : entry.address)),
+  );
 
 async function checkLoopbackOnly(t: Test, port: number) {
   const listening = listeningAddresses(port);
@@ -126,14 +137,20 @@ t.test('network - a redirect to another host is not followed and the resource en
   const { search, tokenFor } = await startTestService(t, { upstream: upstream.url, log });
   const token = await tokenFor('alice', { quota: null, rate: { limit: 1_000, windowMs: 60_000 } });
   const lookUp = async () => {
-    const answers = await Promise.all([rules.slice(0, 10), rules.slice(10)].map((batch) =>
-      search(token, { resources: batch.map((rule) => ({ platform: rule.platform, type: rule.type, identifier: canaryOf(rule) })) })));
+    const answers = await Promise.all(
+      [rules.slice(0, 10), rules.slice(10)].map((batch) =>
+        search(token, { resources: batch.map((rule) => ({ platform: rule.platform, type: rule.type, identifier: canaryOf(rule) })) }),
+      ),
+    );
     return answers.flatMap((answer) => answer.body.data as Array<{ platform: string; type: string; status: string }>);
   };
   await lookUp();
   const settled = await eventually(lookUp, (data) => data.every((entry) => entry.status !== 'pending'));
-  t.same(settled.map((entry) => `${entry.platform}/${entry.type} ${entry.status}`),
-    rules.map(({ platform, type }) => `${platform}/${type} unavailable`), 'each resource failed (docs/api.md#a-26: never not_found)');
+  t.same(
+    settled.map((entry) => `${entry.platform}/${entry.type} ${entry.status}`),
+    rules.map(({ platform, type }) => `${platform}/${type} unavailable`),
+    'each resource failed (docs/api.md#a-26: never not_found)',
+  );
 
   t.same(elsewhere.hits, [], 'the host the redirects point to is never asked');
   const asked = new Set(upstream.hits.map((target) => target.split('/')[1]));

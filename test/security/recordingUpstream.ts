@@ -26,7 +26,9 @@ export async function recordingUpstream(t: Test): Promise<RecordingUpstream> {
     fetch(emulator.url + request.url!, { headers: request.headers as Record<string, string>, redirect: 'manual' }).then(
       async (answer) => {
         const body = Buffer.from(await answer.arrayBuffer());
-        const headers = Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'transfer-encoding', 'connection'].includes(name)));
+        const headers = Object.fromEntries(
+          [...answer.headers].filter(([name]) => !['content-length', 'transfer-encoding', 'connection'].includes(name)),
+        );
         response.writeHead(answer.status, headers).end(body);
       },
       () => response.writeHead(502).end(),

@@ -18,10 +18,14 @@ interface Serving {
 }
 
 function serve(t: Test, dataDir: string): Promise<Serving> {
-  const child = spawn(process.execPath, [cliPath, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--upstream', 'emulator'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'trace' },
-  });
+  const child = spawn(
+    process.execPath,
+    [cliPath, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--upstream', 'emulator'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'trace' },
+    },
+  );
   const chunks: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -61,7 +65,9 @@ function encodingsOf(secret: string): Array<[string, Buffer]> {
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => join(dir, name)).filter((path) => statSync(path).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile());
 }
 
 const body = (identifier: string) => JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier }] });
@@ -108,9 +114,21 @@ t.test('tokens - secrets never reach the data directory or any log, only their S
   t.equal(await send(revoked.secret), 200, 'the second token, before its revocation');
   t.equal(await send(unknown), 401, 'a token never issued');
   run('tokens', 'revoke', revoked.id);
-  t.equal(await eventually(() => send(revoked.secret), (status) => status === 401, 2_000), 401, 'the revoked token is refused');
+  t.equal(
+    await eventually(
+      () => send(revoked.secret),
+      (status) => status === 401,
+      2_000,
+    ),
+    401,
+    'the revoked token is refused',
+  );
   t.equal(await send(revoked.secret, { scheme: 'bearer' }), 401, 'and stays refused');
-  await eventually(async () => server.output().toString(), (log) => log.includes('collection failed'), 3_000);
+  await eventually(
+    async () => server.output().toString(),
+    (log) => log.includes('collection failed'),
+    3_000,
+  );
   operatorOutput.push(run('tokens', 'list', 'acme'), run('accounts', 'show', 'acme'));
   t.equal(await server.stop(), 0, 'the server stopped cleanly, its store flushed');
 
@@ -125,7 +143,11 @@ t.test('tokens - secrets never reach the data directory or any log, only their S
     ['the operator commands output', Buffer.from(operatorOutput.join('\n'))],
   ];
   const store = Buffer.concat(files.map((file) => readFileSync(file)));
-  for (const [name, secret] of [['kept', kept.secret], ['revoked', revoked.secret], ['unknown', unknown]] as const) {
+  for (const [name, secret] of [
+    ['kept', kept.secret],
+    ['revoked', revoked.secret],
+    ['unknown', unknown],
+  ] as const) {
     for (const [form, needle] of encodingsOf(secret)) {
       for (const [where, haystack] of haystacks) t.equal(haystack.indexOf(needle), -1, `${form} of the ${name} token is not in ${where}`);
     }

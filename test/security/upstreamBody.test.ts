@@ -36,6 +36,10 @@ t.test('upstream body - at the limit it is read whole; one byte more fails, decl
   for (const kind of ['declared', 'chunked']) {
     const whole = await http.get(`${url}/${kind}?size=${limit}`, {}, signal);
     t.equal(whole.body.length, limit, `${kind}: exactly 8 MiB is read`);
-    await t.rejects(http.get(`${url}/${kind}?size=${limit + 1}`, {}, signal), { name: 'ResponseExceededMaxSizeError' }, `${kind}: 8 MiB + 1 is refused`);
+    await t.rejects(
+      http.get(`${url}/${kind}?size=${limit + 1}`, {}, signal),
+      { name: 'ResponseExceededMaxSizeError' },
+      `${kind}: 8 MiB + 1 is refused`,
+    );
   }
 });

@@ -107,7 +107,9 @@ interface RaceWriter {
 }
 
 function spawnWriter(t: Test, dataDir: string, followers: number): RaceWriter {
-  const child = spawn(process.execPath, [...typescriptLoader, writerScript, dataDir, key, String(followers)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...typescriptLoader, writerScript, dataDir, key, String(followers)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

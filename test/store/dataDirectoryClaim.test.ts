@@ -65,7 +65,11 @@ t.test('data directory claim - the claim of a process that is gone, of a reused 
 t.test('one server per data directory - a second serve is refused with one line naming the holder', async (t) => {
   const dataDir = tempDataDir(t);
   const first = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
-  t.same(serveRefused(dataDir), { status: 1, stdout: '', stderr: `datapoints: data directory ${dataDir} is in use by pid ${first.child.pid}\n` });
+  t.same(serveRefused(dataDir), {
+    status: 1,
+    stdout: '',
+    stderr: `datapoints: data directory ${dataDir} is in use by pid ${first.child.pid}\n`,
+  });
 
   // The operator's commands do not claim the directory: they work while the server runs.
   t.equal(cli(['accounts', 'create', 'acme', '--data', dataDir]).status, 0, 'accounts create works beside the server');
@@ -82,7 +86,11 @@ t.test('one server per data directory - a holder killed with -9 does not block t
   const first = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
   t.equal((await first.stop('SIGKILL')).signal, 'SIGKILL');
   const second = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
-  t.same(serveRefused(dataDir).stderr, `datapoints: data directory ${dataDir} is in use by pid ${second.child.pid}\n`, 'the new server holds it');
+  t.same(
+    serveRefused(dataDir).stderr,
+    `datapoints: data directory ${dataDir} is in use by pid ${second.child.pid}\n`,
+    'the new server holds it',
+  );
   t.equal((await second.stop()).code, 0);
   const dbs = openOn(t, dataDir);
   t.equal(dbs.meta.get('serverClaim'), undefined, 'a clean stop gives the directory up');
@@ -104,7 +112,10 @@ t.test('one server per data directory - of two servers started at once, exactly 
 type RaceOutcome = { kind: 'listening' | 'exited'; pid: number | undefined; code: number | null; output: string };
 
 function raceToServe(t: Test, dataDir: string): Promise<RaceOutcome> {
-  const child = spawn(process.execPath, [cliPath, ...serveArgs(dataDir)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [cliPath, ...serveArgs(dataDir)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

@@ -21,7 +21,9 @@ t.test('doorkeeper - a slot taken by another key forgets the key it held', async
     return !trial.admit(first);
   };
   const keys = ['github/account/a', 'github/account/b', 'github/account/c'];
-  const pair = keys.flatMap((first) => keys.filter((second) => second !== first).map((second) => [first, second] as const)).find(([first, second]) => sharesSlot(first, second));
+  const pair = keys
+    .flatMap((first) => keys.filter((second) => second !== first).map((second) => [first, second] as const))
+    .find(([first, second]) => sharesSlot(first, second));
   t.ok(pair, 'two of three keys share one of two slots');
   const [first, second] = pair!;
   const doorkeeper = new Doorkeeper(2);

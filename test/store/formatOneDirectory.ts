@@ -7,7 +7,13 @@ import type { AccountRecord, TokenRecord } from '../../src/store/accountStore.js
 import type { StoredResource } from '../../src/store/resourceStore.js';
 import { availableResource, pendingResource, viewOf } from './resourceFixtures.js';
 
-export const formatOneAccount: AccountRecord = { name: 'acme', plan: 'free', quota: 1000, rate: { limit: 10, windowMs: 1000 }, createdAt: '2026-11-01T00:00:00.000Z' };
+export const formatOneAccount: AccountRecord = {
+  name: 'acme',
+  plan: 'free',
+  quota: 1000,
+  rate: { limit: 10, windowMs: 1000 },
+  createdAt: '2026-11-01T00:00:00.000Z',
+};
 export const formatOneToken: TokenRecord = {
   id: 'tok_1',
   account: 'acme',

@@ -101,12 +101,16 @@ t.test('upgrade - a server started on a format-1 directory serves its resources 
   t.same(service.accounts.account('acme'), formatOneAccount, 'the account is there');
   const answer = await search(await tokenFor('acme'), { resources: [{ platform: 'github', type: 'account', identifier: 'user7' }] });
   t.equal(answer.status, 200);
-  t.same(answer.body.data[0], {
-    platform: 'github',
-    type: 'account',
-    identifier: 'user7',
-    status: 'available',
-    metrics: { followers: { value: 7, status: 'available', collected_at: '2026-11-23T12:00:00.007Z', semantic: 'followers' } },
-    attributes: { likes: { value: 21, status: 'available', collected_at: '2026-11-23T12:00:00.007Z', semantic: 'likes' } },
-  }, 'the snapshot collected before the upgrade is served');
+  t.same(
+    answer.body.data[0],
+    {
+      platform: 'github',
+      type: 'account',
+      identifier: 'user7',
+      status: 'available',
+      metrics: { followers: { value: 7, status: 'available', collected_at: '2026-11-23T12:00:00.007Z', semantic: 'followers' } },
+      attributes: { likes: { value: 21, status: 'available', collected_at: '2026-11-23T12:00:00.007Z', semantic: 'likes' } },
+    },
+    'the snapshot collected before the upgrade is served',
+  );
 });

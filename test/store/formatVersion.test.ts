@@ -35,11 +35,17 @@ t.test('format version - a directory of a newer format is refused in one line', 
 t.test('open without creating - a missing data directory is one line, and nothing is created', async (t) => {
   const parent = tempDataDir(t);
   const missing = join(parent, 'mistyped');
-  t.throws(() => openDatabases(missing, { create: false }), new DataDirectoryError(`no data directory at ${missing} (start the server once, or pass --data)`));
+  t.throws(
+    () => openDatabases(missing, { create: false }),
+    new DataDirectoryError(`no data directory at ${missing} (start the server once, or pass --data)`),
+  );
   t.equal(existsSync(missing), false, 'the directory was not created');
   const empty = join(parent, 'empty');
   mkdirSync(empty);
-  t.throws(() => openDatabases(empty, { create: false }), new DataDirectoryError(`no data directory at ${empty} (start the server once, or pass --data)`));
+  t.throws(
+    () => openDatabases(empty, { create: false }),
+    new DataDirectoryError(`no data directory at ${empty} (start the server once, or pass --data)`),
+  );
   t.equal(existsSync(join(empty, 'datapoints.mdb')), false, 'an existing directory without data gets no data file');
 });
 
@@ -56,7 +62,13 @@ t.test('open without creating - an existing data directory opens and reads as wr
 t.test('open - a data directory that is a file, or lies under one, is one line', async (t) => {
   const file = join(tempDataDir(t), 'data');
   writeFileSync(file, 'not a directory');
-  t.throws(() => openDatabases(file), new DataDirectoryError(`data directory ${file} is not a directory (it is a file, or lies under one): pass another --data`));
+  t.throws(
+    () => openDatabases(file),
+    new DataDirectoryError(`data directory ${file} is not a directory (it is a file, or lies under one): pass another --data`),
+  );
   const under = join(file, 'sub');
-  t.throws(() => openDatabases(under), new DataDirectoryError(`data directory ${under} is not a directory (it is a file, or lies under one): pass another --data`));
+  t.throws(
+    () => openDatabases(under),
+    new DataDirectoryError(`data directory ${under} is not a directory (it is a file, or lies under one): pass another --data`),
+  );
 });

@@ -20,7 +20,10 @@ export function availableResource(followers: number): StoredResource {
   const [available] = transition(machine, pending, {
     type: 'COLLECTED',
     at: at + followers,
-    datapoints: { metrics: { followers: { value: followers, semantic: 'followers' } }, attributes: { likes: { value: followers * 3, semantic: 'likes' } } },
+    datapoints: {
+      metrics: { followers: { value: followers, semantic: 'followers' } },
+      attributes: { likes: { value: followers * 3, semantic: 'likes' } },
+    },
   });
   return { value: 'available', context: available.context };
 }
@@ -28,6 +31,12 @@ export function availableResource(followers: number): StoredResource {
 export const viewOf = (resource: StoredResource): ResourceView => renderView(resource.value, resource.context);
 
 /** Commits `next` as the successor of `previous` at `version` (undefined: a new resource). */
-export function commitResource(store: ResourceStore, key: string, version: number | undefined, previous: StoredResource | undefined, next: StoredResource) {
+export function commitResource(
+  store: ResourceStore,
+  key: string,
+  version: number | undefined,
+  previous: StoredResource | undefined,
+  next: StoredResource,
+) {
   return store.commit(key, version, previous, next, viewOf(next), dueEventFor[next.value]);
 }

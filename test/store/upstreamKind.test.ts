@@ -11,7 +11,8 @@ import { availableResource, commitResource } from './resourceFixtures.js';
 
 const fromEmulator = (dataDir: string) =>
   `data directory ${dataDir} holds counts from the emulator, never to be served as real: serve real data from another --data directory`;
-const fromReal = (dataDir: string) => `data directory ${dataDir} holds counts from the real platforms: run against the emulator with another --data directory`;
+const fromReal = (dataDir: string) =>
+  `data directory ${dataDir} holds counts from the real platforms: run against the emulator with another --data directory`;
 
 function openOn(t: Test, dataDir: string): Databases {
   const dbs = openDatabases(dataDir);
@@ -56,10 +57,18 @@ t.test('upstream kind - a directory holding resources refuses the other kind and
 
 t.test('upstream kind - serve refuses a directory of the other kind in one line, and records its own', async (t) => {
   const emulated = await directoryFrom(t, 'emulator');
-  t.same(serveRefused(emulated, 'real'), { status: 1, stdout: '', stderr: `datapoints: ${fromEmulator(emulated)}\n` }, 'real on emulator counts');
+  t.same(
+    serveRefused(emulated, 'real'),
+    { status: 1, stdout: '', stderr: `datapoints: ${fromEmulator(emulated)}\n` },
+    'real on emulator counts',
+  );
   t.equal(openOn(t, emulated).meta.get('serverClaim'), undefined, 'the refused server gave its claim back');
   const real = await directoryFrom(t, 'real');
-  t.same(serveRefused(real, 'http://127.0.0.1:9'), { status: 1, stdout: '', stderr: `datapoints: ${fromReal(real)}\n` }, 'an emulator URL on real counts');
+  t.same(
+    serveRefused(real, 'http://127.0.0.1:9'),
+    { status: 1, stdout: '', stderr: `datapoints: ${fromReal(real)}\n` },
+    'an emulator URL on real counts',
+  );
 
   const fresh = tempDataDir(t);
   const server = await startServer(t, ['--data', fresh, '--upstream', 'emulator']);

@@ -74,7 +74,9 @@ t.test('circuit breaker - the cooldown doubles per failed trial up to its cap', 
       calledAt.push(scheduler.now());
       return of('f');
     });
-    hot('a'.repeat(200)).pipe(mergeMap(() => breaker.guard(failing, isFailure, refused))).subscribe();
+    hot('a'.repeat(200))
+      .pipe(mergeMap(() => breaker.guard(failing, isFailure, refused)))
+      .subscribe();
   });
   // Open at 1 for 10, then 20, 40, and 40 again (the cap).
   t.same(calledAt, [0, 1, 11, 31, 71, 111, 151, 191]);
@@ -136,7 +138,14 @@ t.test('circuit breaker - a failing platform stops being called by the collectio
   const outcomes = (await results).map((result) => result.outcome);
   t.equal(calls.length, 5, 'three failed calls, then no call while paused, then the trial and one more');
   const paused = 'github paused by its circuit breaker after repeated failures';
-  t.same(outcomes.slice(3, 5).map((outcome) => outcome.kind === 'deferred' && outcome.reason), [paused, paused], 'refused calls are deferred, not failed');
-  t.same(outcomes.slice(5).map((outcome) => outcome.kind), ['found', 'found']);
+  t.same(
+    outcomes.slice(3, 5).map((outcome) => outcome.kind === 'deferred' && outcome.reason),
+    [paused, paused],
+    'refused calls are deferred, not failed',
+  );
+  t.same(
+    outcomes.slice(5).map((outcome) => outcome.kind),
+    ['found', 'found'],
+  );
   t.ok(calls[3]! >= 150, `the trial waited for the cooldown (${calls[3]} ms)`);
 });

@@ -5,7 +5,16 @@ import { TestScheduler } from 'rxjs/testing';
 import { collectResources, type CallBudget, type CollectingPlatform, type CollectionResult } from '../../streams/collection.js';
 import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { dueWork } from '../../streams/dueWork.js';
-import { deferred, failed, found, notFound, rateLimited, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../../src/model.js';
+import {
+  deferred,
+  failed,
+  found,
+  notFound,
+  rateLimited,
+  type CollectionOutcome,
+  type PlatformCode,
+  type ResourceRef,
+} from '../../src/model.js';
 
 /** Loose enough that only the breaker tests below open it. */
 const breaker: BreakerPolicy = { failureThreshold: 5, cooldownMs: 30_000, maxCooldownMs: 600_000 };
@@ -94,7 +103,10 @@ t.test('collection - outcomes arrive after the upstream answers, one per resourc
     a: { key: 'github/account/octocat', outcome: ok },
     b: { key: 'github/account/missing', outcome: notFound },
   });
-  t.same(github.calls, [{ at: 0, identifiers: ['octocat'] }, { at: 1, identifiers: ['missing'] }]);
+  t.same(github.calls, [
+    { at: 0, identifiers: ['octocat'] },
+    { at: 1, identifiers: ['missing'] },
+  ]);
 });
 
 t.test('collection - a rate limit pauses the platform until its reset, other platforms carry on', async (t) => {
@@ -113,8 +125,14 @@ t.test('collection - a rate limit pauses the platform until its reset, other pla
       c: { key: 'bluesky/account/alice.bsky.social', outcome: ok },
     },
   );
-  t.same(github.calls.map((call) => call.at), [0, 300]);
-  t.same(bluesky.calls.map((call) => call.at), [20]);
+  t.same(
+    github.calls.map((call) => call.at),
+    [0, 300],
+  );
+  t.same(
+    bluesky.calls.map((call) => call.at),
+    [20],
+  );
 });
 
 t.test('collection - the request budget spaces calls evenly', async (t) => {
@@ -125,7 +143,10 @@ t.test('collection - the request budget spaces calls evenly', async (t) => {
     b: { key: 'github/account/b', outcome: ok },
     c: { key: 'github/account/c', outcome: ok },
   });
-  t.same(github.calls.map((call) => call.at), [0, 100, 200]);
+  t.same(
+    github.calls.map((call) => call.at),
+    [0, 100, 200],
+  );
 });
 
 t.test('collection - concurrency bounds the calls in flight per platform', async (t) => {
@@ -135,7 +156,10 @@ t.test('collection - concurrency bounds the calls in flight per platform', async
     a: { key: 'github/account/a', outcome: ok },
     b: { key: 'github/account/b', outcome: ok },
   });
-  t.same(github.calls.map((call) => call.at), [0, 50]);
+  t.same(
+    github.calls.map((call) => call.at),
+    [0, 50],
+  );
 });
 
 t.test('collection - batching platforms get up to maxBatch resources per call', async (t) => {
@@ -157,7 +181,11 @@ t.test('collection - batching platforms get up to maxBatch resources per call', 
 
 t.test('collection - a batch failing as a whole is split until the bad item fails alone; the others are collected', async (t) => {
   const scheduler = newScheduler(t);
-  const bluesky = fakePlatform(scheduler, { maxBatch: 4, budget: { perMinute: 6_000 }, failsWholeBatch: (ref) => ref.identifier.startsWith('flaky') });
+  const bluesky = fakePlatform(scheduler, {
+    maxBatch: 4,
+    budget: { perMinute: 6_000 },
+    failsWholeBatch: (ref) => ref.identifier.startsWith('flaky'),
+  });
   const keys = { a: 'bluesky/account/a.test', b: 'bluesky/account/b.test', c: 'bluesky/account/c.test', f: 'bluesky/account/flaky.test' };
   // A full batch goes at once; calls then 10 ms apart (the budget): [a b c f] fails at 0,
   // [a b] at 10 succeeds, [c f] at 20 fails, [c] at 30 succeeds, [f] at 40 fails alone.
@@ -179,7 +207,11 @@ t.test('collection - a batch failing as a whole is split until the bad item fail
 t.test('collection - items of a batch that failed together are collected again in halves; the others keep their outcomes', async (t) => {
   const scheduler = newScheduler(t);
   // The first call fails the items a shared sub-call served (p and q); later calls succeed.
-  const youtube = fakePlatform(scheduler, { maxBatch: 3, budget: { perMinute: 6_000 }, answer: (ref, call) => (call === 1 && ref.identifier !== 'a' ? failed('upstream 503') : undefined) });
+  const youtube = fakePlatform(scheduler, {
+    maxBatch: 3,
+    budget: { perMinute: 6_000 },
+    answer: (ref, call) => (call === 1 && ref.identifier !== 'a' ? failed('upstream 503') : undefined),
+  });
   const keys = { a: 'youtube/account/a', p: 'youtube/post/p', q: 'youtube/post/q' };
   run(scheduler, { youtube }, '(apq) 40ms |', keys, 'a 9ms p 9ms q 24ms |', {
     a: { key: keys.a, outcome: ok },
@@ -228,7 +260,11 @@ t.test('collection - calls the open breaker refuses are deferred to its next tri
       d: { key: keys.d, outcome: ok },
     });
   });
-  t.same(github.calls.map((call) => call.identifiers[0]), ['a', 'b', 'd'], 'the refused call never reached the collector');
+  t.same(
+    github.calls.map((call) => call.identifiers[0]),
+    ['a', 'b', 'd'],
+    'the refused call never reached the collector',
+  );
   t.same(changes, [
     { platform: 'github', state: 'open', at: 10, trialAt: 70, failures: 2 },
     { platform: 'github', state: 'closed', at: 70 },
@@ -243,7 +279,10 @@ t.test('due work - each scan emits what is due by then, oldest first', async (t)
   ];
   const index = { dueBefore: (now: number, limit: number) => entries.filter((entry) => entry.dueAt <= now).slice(0, limit) };
   scheduler.run(({ expectObservable }) => {
-    expectObservable(dueWork(index, 100, () => 10, scheduler), '^ 250ms !').toBe('a 99ms a 99ms (ab)', { a: entries[0], b: entries[1] });
+    expectObservable(
+      dueWork(index, 100, () => 10, scheduler),
+      '^ 250ms !',
+    ).toBe('a 99ms a 99ms (ab)', { a: entries[0], b: entries[1] });
   });
 });
 
@@ -253,8 +292,13 @@ t.test('due work - a scan takes only what there is room for, and nothing when th
   const index = { dueBefore: (_now: number, limit: number) => entries.slice(0, limit) };
   const rooms = [1, 0, 3];
   scheduler.run(({ expectObservable }) => {
-    expectObservable(dueWork(index, 100, () => rooms.shift() ?? 0, scheduler), '^ 250ms !').toBe('a 199ms (abc)', {
-      a: entries[0], b: entries[1], c: entries[2],
+    expectObservable(
+      dueWork(index, 100, () => rooms.shift() ?? 0, scheduler),
+      '^ 250ms !',
+    ).toBe('a 199ms (abc)', {
+      a: entries[0],
+      b: entries[1],
+      c: entries[2],
     });
   });
 });

@@ -68,6 +68,9 @@ t.test('demand messenger - what an edge wants reaches the resource thread, in or
   messenger.wanted(['github/account/a', 'x/account/b'], 1);
   messenger.wanted(['github/account/c'], 2);
   await new Promise((resolve) => setTimeout(resolve, 20));
-  t.same(received, [[['github/account/a', 'x/account/b'], 1], [['github/account/c'], 2]]);
+  t.same(received, [
+    [['github/account/a', 'x/account/b'], 1],
+    [['github/account/c'], 2],
+  ]);
   channel.port1.close();
 });

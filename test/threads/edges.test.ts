@@ -73,7 +73,9 @@ t.test('threads - every edge serves a committed view, and none ever goes back to
     watchers.map(async (pool, index) => {
       while (Date.now() < until) {
         const response = await searchOn(pool, token.secret, [resource]);
-        const entry = (JSON.parse(await response.body.text()) as { data: Array<{ status: string; metrics?: Record<string, { collected_at: string }> }> }).data[0]!;
+        const entry = (
+          JSON.parse(await response.body.text()) as { data: Array<{ status: string; metrics?: Record<string, { collected_at: string }> }> }
+        ).data[0]!;
         const collectedAt = entry.metrics ? Object.values(entry.metrics)[0]!.collected_at : '';
         const last = seen[index]!;
         if (last.settled && entry.status === 'pending') problems.push(`connection ${index}: pending after available`);
@@ -86,8 +88,14 @@ t.test('threads - every edge serves a committed view, and none ever goes back to
   );
   await Promise.all(watchers.map((pool) => pool.close()));
   t.same(problems, [], 'no connection saw a view older than one it had seen');
-  t.ok(seen.every((last) => last.settled), 'every connection saw the resource collected');
-  t.ok(new Set(seen.map((last) => last.collectedAt)).size <= 2, `connections end within one refresh of each other: ${JSON.stringify(seen)}`);
+  t.ok(
+    seen.every((last) => last.settled),
+    'every connection saw the resource collected',
+  );
+  t.ok(
+    new Set(seen.map((last) => last.collectedAt)).size <= 2,
+    `connections end within one refresh of each other: ${JSON.stringify(seen)}`,
+  );
   t.equal((await server.stop('SIGTERM')).code, 0);
 });
 

@@ -4,9 +4,7 @@
 // out what does not exist, so an actor or post missing from the answer is notFound.
 // https://docs.bsky.app/docs/api/app-bsky-actor-get-profiles, .../app-bsky-feed-get-posts
 import Type, { type Static } from 'typebox';
-import {
-  notFound, type CollectionOutcome, type ResourceRef,
-} from '../../model.js';
+import { notFound, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { reportedCounts } from '../reported.js';
@@ -62,7 +60,11 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
       return parsed && new Map(parsed.profiles.map((profile) => [profile.handle.toLowerCase(), profile]));
     });
 
-  const fetchPosts = async (postRefs: readonly ResourceRef[], profiles: BatchAnswer<Profile>, signal: AbortSignal): Promise<BatchAnswer<Post>> => {
+  const fetchPosts = async (
+    postRefs: readonly ResourceRef[],
+    profiles: BatchAnswer<Profile>,
+    signal: AbortSignal,
+  ): Promise<BatchAnswer<Post>> => {
     if ('refused' in profiles) return profiles;
     const uris = postRefs.flatMap((ref) => {
       const author = entryOf(profiles, handlePart(ref.identifier), notFound);
@@ -110,8 +112,13 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
       const postRefs = refs.filter((ref) => ref.type === 'post');
       let posts: Promise<BatchAnswer<Post>> | undefined;
       const postsOnce = () => (posts ??= profiles.then((answer) => fetchPosts(postRefs, answer, signal)));
-      return Promise.all(refs.map((ref) => settle(async () =>
-        ref.type === 'post' ? postOutcome(ref, await profiles, await postsOnce()) : accountOutcome(ref, await profiles))));
+      return Promise.all(
+        refs.map((ref) =>
+          settle(async () =>
+            ref.type === 'post' ? postOutcome(ref, await profiles, await postsOnce()) : accountOutcome(ref, await profiles),
+          ),
+        ),
+      );
     },
   };
 }

@@ -17,12 +17,16 @@ const invalidRequest = (message: string) => json(400, { error: 'InvalidRequest',
 
 /** The AppView's per-IP window: 3000 requests per 5 minutes. */
 const rateLimitReply = (now: number) =>
-  json(429, { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' }, {
-    'ratelimit-limit': '3000',
-    'ratelimit-remaining': '0',
-    'ratelimit-reset': String(Math.ceil(now / 1000) + 60),
-    'ratelimit-policy': '3000;w=300',
-  });
+  json(
+    429,
+    { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
+    {
+      'ratelimit-limit': '3000',
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': String(Math.ceil(now / 1000) + 60),
+      'ratelimit-policy': '3000;w=300',
+    },
+  );
 
 /** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
 const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"profiles":[{"did":"' };
@@ -59,7 +63,10 @@ function getProfiles(actors: readonly string[], context: EmulatorContext): Emula
   if (actors.length === 0) return invalidRequest('Error: Params must have the property "actors"');
   if (actors.length > lexiconMaxLength) return invalidRequest(`Error: actors must not have more than ${lexiconMaxLength} elements`);
   const looked = actors.map((actor) => ({ handle: actor.toLowerCase(), resource: context.lookup('account', actor) }));
-  const refused = refusal(looked.map(({ resource }) => resource), context.now);
+  const refused = refusal(
+    looked.map(({ resource }) => resource),
+    context.now,
+  );
   if (refused) return refused;
   // Unknown actors are left out of the list, as the AppView does.
   const profiles = looked.filter(({ resource }) => resource.mode === 'normal').map(({ handle, resource }) => profileView(handle, resource));
@@ -76,30 +83,38 @@ function getPosts(uris: readonly string[], context: EmulatorContext): EmulatorRe
     // A DID the emulator never handed out names no account: the post is left out.
     if (match) looked.push({ uri, handle: match[1]!, resource: context.lookup('post', `${match[1]}:${match[2]}`) });
   }
-  const refused = refusal(looked.map(({ resource }) => resource), context.now);
+  const refused = refusal(
+    looked.map(({ resource }) => resource),
+    context.now,
+  );
   if (refused) return refused;
-  const posts = looked.filter(({ resource }) => resource.mode === 'normal').map(({ uri, handle, resource }) => ({
-    uri,
-    cid: 'bafyreigh7yods3ndvc5xqc6bodxovgeh3xh6hvpvqhqflmbqqnwx4bwj4e',
-    author: { did: didOf(handle), handle, displayName: handle.split('.')[0], labels: [], createdAt: '2023-04-12T18:30:01.512Z' },
-    record: { $type: 'app.bsky.feed.post', createdAt: '2025-06-02T14:03:11.908Z', langs: ['en'], text: 'emulated post' },
-    bookmarkCount: 0,
-    replyCount: Math.floor(resource.counts.reposts / 3),
-    repostCount: resource.counts.reposts,
-    likeCount: resource.counts.likes,
-    quoteCount: Math.floor(resource.counts.reposts / 7),
-    indexedAt: '2025-06-02T14:03:12.441Z',
-    labels: [],
-  }));
+  const posts = looked
+    .filter(({ resource }) => resource.mode === 'normal')
+    .map(({ uri, handle, resource }) => ({
+      uri,
+      cid: 'bafyreigh7yods3ndvc5xqc6bodxovgeh3xh6hvpvqhqflmbqqnwx4bwj4e',
+      author: { did: didOf(handle), handle, displayName: handle.split('.')[0], labels: [], createdAt: '2023-04-12T18:30:01.512Z' },
+      record: { $type: 'app.bsky.feed.post', createdAt: '2025-06-02T14:03:11.908Z', langs: ['en'], text: 'emulated post' },
+      bookmarkCount: 0,
+      replyCount: Math.floor(resource.counts.reposts / 3),
+      repostCount: resource.counts.reposts,
+      likeCount: resource.counts.likes,
+      quoteCount: Math.floor(resource.counts.reposts / 7),
+      indexedAt: '2025-06-02T14:03:12.441Z',
+      labels: [],
+    }));
   return json(200, { posts });
 }
 
 export const emulator: PlatformEmulator = {
   handle(request, context) {
     switch (request.path) {
-      case '/xrpc/app.bsky.actor.getProfiles': return getProfiles(request.query.getAll('actors'), context);
-      case '/xrpc/app.bsky.feed.getPosts': return getPosts(request.query.getAll('uris'), context);
-      default: return undefined;
+      case '/xrpc/app.bsky.actor.getProfiles':
+        return getProfiles(request.query.getAll('actors'), context);
+      case '/xrpc/app.bsky.feed.getPosts':
+        return getPosts(request.query.getAll('uris'), context);
+      default:
+        return undefined;
     }
   },
 };

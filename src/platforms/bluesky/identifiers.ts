@@ -21,7 +21,12 @@ export const blueskyAccount: IdentifierRule = {
   hint: `${accountHint} (the full handle, e.g. alice.bsky.social)`,
   normalize: lowerCase,
   namePart: (normalized) => normalized,
-  examples: { valid: 'alice.bsky.social', missing: 'missing.bsky.social', flaky: 'flaky.bsky.social', invalid: ['https://bsky.app/profile/alice.bsky.social', 'alice'] },
+  examples: {
+    valid: 'alice.bsky.social',
+    missing: 'missing.bsky.social',
+    flaky: 'flaky.bsky.social',
+    invalid: ['https://bsky.app/profile/alice.bsky.social', 'alice'],
+  },
 };
 
 export const blueskyPost: IdentifierRule = {
@@ -33,5 +38,10 @@ export const blueskyPost: IdentifierRule = {
   hint: postHint('<handle>:<post_id>'),
   normalize: lowerHandlePart,
   namePart: handlePart,
-  examples: { valid: 'alice.bsky.social:3jwdwj2ctlk26', missing: 'missing.bsky.social:3jwdwj2ctlk26', flaky: 'flaky.bsky.social:3jwdwj2ctlk26', invalid: ['https://bsky.app/profile/alice.bsky.social/post/3jwdwj2ctlk26', 'alice.bsky.social/3jwdwj2ctlk26'] },
+  examples: {
+    valid: 'alice.bsky.social:3jwdwj2ctlk26',
+    missing: 'missing.bsky.social:3jwdwj2ctlk26',
+    flaky: 'flaky.bsky.social:3jwdwj2ctlk26',
+    invalid: ['https://bsky.app/profile/alice.bsky.social/post/3jwdwj2ctlk26', 'alice.bsky.social/3jwdwj2ctlk26'],
+  },
 };

@@ -2,16 +2,34 @@ import t from 'tap';
 import { facebookPage } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
+  collectorWithFixtures,
+  emulatedCollectors,
+  fixedNow,
+  fixture,
+  fixtureHttp,
+  foundOutcome,
+  reply,
+  signal,
+  unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const page = (identifier: string) => ({ platform: 'facebook' as const, type: 'account' as const, identifier });
-const pageFound = (likes: number) =>
-  foundOutcome({ followers: [likes, 'likes'], following: [null, 'following'], posts: [null, 'posts'] });
+const pageFound = (likes: number) => foundOutcome({ followers: [likes, 'likes'], following: [null, 'following'], posts: [null, 'posts'] });
 
 t.test('facebook identifiers - page usernames and ids per Facebook syntax', async (t) => {
   for (const ok of ['nasa1', 'NatGeo', 'coca.cola', '20531316728', 'x'.repeat(50)]) t.ok(facebookPage.pattern.test(ok), ok);
-  for (const bad of ['nasa', '.nasa1', 'nasa1.', 'nat_geo', 'nat-geo', 'x'.repeat(51), 'nat geo', 'https://facebook.com/nasa', 'pages/nasa', ''])
+  for (const bad of [
+    'nasa',
+    '.nasa1',
+    'nasa1.',
+    'nat_geo',
+    'nat-geo',
+    'x'.repeat(51),
+    'nat geo',
+    'https://facebook.com/nasa',
+    'pages/nasa',
+    '',
+  ])
     t.notOk(facebookPage.pattern.test(bad), bad);
   t.equal(facebookPage.normalize('NatGeo'), 'natgeo');
   t.equal(facebookPage.namePart('natgeo'), 'natgeo');
@@ -26,7 +44,10 @@ t.test('facebook collector - one page: fan_count is followers with semantic like
 
 t.test('facebook collector - batches pages with ids= and falls back when an alias is unknown', async (t) => {
   const batch = fixtureHttp([[/ids=nasa,natgeo/, reply(200, fixture('facebook', 'pages.json'))]]);
-  t.same(await collectorWithFixtures('facebook', batch).collect([page('nasa'), page('natgeo')], signal), [pageFound(27614203), pageFound(51302288)]);
+  t.same(await collectorWithFixtures('facebook', batch).collect([page('nasa'), page('natgeo')], signal), [
+    pageFound(27614203),
+    pageFound(51302288),
+  ]);
   t.same(batch.calls, ['https://facebook.example/v23.0/?ids=nasa,natgeo&fields=fan_count&access_token=test-credential']);
 
   const fallback = fixtureHttp([
@@ -67,7 +88,8 @@ t.test('facebook collector - maps Graph errors to distinct outcomes', async (t) 
   t.same(await outcome(reply(429, 'Too Many Requests')), { kind: 'rateLimited', retryAt: fixedNow + 60_000 });
   t.same(await outcome(reply(400, fixture('facebook', 'expired-token.json'))), {
     kind: 'failed',
-    reason: 'graph error 190/463: Error validating access token: Session has expired on Sunday, 22-Nov-26 12:00:00 PST. The current time is Monday, 23-Nov-26 04:00:00 PST.',
+    reason:
+      'graph error 190/463: Error validating access token: Session has expired on Sunday, 22-Nov-26 12:00:00 PST. The current time is Monday, 23-Nov-26 04:00:00 PST.',
   });
   t.same(await outcome(reply(502, '<html>Bad Gateway</html>')), { kind: 'failed', reason: 'unexpected upstream status 502' });
   t.same(await outcome(reply(200, '{"id":"20531316728"}')), unparsable);
@@ -79,10 +101,16 @@ t.test('facebook against the emulator - found, batched, missing, flaky, faults',
   t.teardown(() => emulated.close());
   const single = await emulated.collect('facebook', 'account', 'CocaCola');
   t.same(single, pageFound(emulatedCounts('facebook', 'account', 'cocacola', fixedNow).likes));
-  const [batchedSame, other] = await emulated.collectMany('facebook', [['account', 'cocacola'], ['account', 'natgeo']]);
+  const [batchedSame, other] = await emulated.collectMany('facebook', [
+    ['account', 'cocacola'],
+    ['account', 'natgeo'],
+  ]);
   t.same(batchedSame, single);
   t.equal(other!.kind, 'found');
-  const [missing, present] = await emulated.collectMany('facebook', [['account', 'missing.page'], ['account', 'cocacola']]);
+  const [missing, present] = await emulated.collectMany('facebook', [
+    ['account', 'missing.page'],
+    ['account', 'cocacola'],
+  ]);
   t.same([missing, present], [{ kind: 'notFound' }, single]);
   emulated.emulator.world.setFault('facebook', 'cocacola', 'ratelimit');
   const throttled = await emulated.collect('facebook', 'account', 'cocacola');

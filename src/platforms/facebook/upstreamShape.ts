@@ -10,8 +10,10 @@ export const upstreamShape: UpstreamShape = {
   },
   expected(type, normalized) {
     switch (type) {
-      case 'account': return [part('page', normalized)];
-      default: throw new Error(`no upstream shape for facebook/${type}`);
+      case 'account':
+        return [part('page', normalized)];
+      default:
+        throw new Error(`no upstream shape for facebook/${type}`);
     }
   },
 };

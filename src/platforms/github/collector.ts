@@ -18,8 +18,9 @@ const repositoryBody = jsonBody(Type.Object({ stargazers_count: count, forks_cou
 // secondary limit with 403/429 + retry-after; any other 403 is a plain failure.
 const statusRules: StatusRules = {
   notFoundStatuses: [404],
-  isRateLimited: (response) => response.status === 429 || (response.status === 403 &&
-    (header(response, 'x-ratelimit-remaining') === '0' || header(response, 'retry-after') !== undefined)),
+  isRateLimited: (response) =>
+    response.status === 429 ||
+    (response.status === 403 && (header(response, 'x-ratelimit-remaining') === '0' || header(response, 'retry-after') !== undefined)),
   resetHeader: 'x-ratelimit-reset',
 };
 

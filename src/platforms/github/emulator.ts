@@ -15,7 +15,8 @@ const rateLimitReply = (now: number) =>
   json(
     403,
     {
-      message: 'API rate limit exceeded for 127.0.0.1. (But here\'s the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)',
+      message:
+        "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
       documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
     },
     { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(now / 1000) + 60) },
@@ -32,9 +33,12 @@ export const emulator: PlatformEmulator = {
       const login = decodeURIComponent(user[1]!);
       const resource = context.lookup('account', login);
       switch (resource.mode) {
-        case 'missing': return notFoundReply('users/users#get-a-user');
-        case 'ratelimit': return rateLimitReply(context.now);
-        case 'malformed': return malformedReply;
+        case 'missing':
+          return notFoundReply('users/users#get-a-user');
+        case 'ratelimit':
+          return rateLimitReply(context.now);
+        case 'malformed':
+          return malformedReply;
         case 'normal': {
           const { counts } = resource;
           return json(200, {
@@ -56,9 +60,12 @@ export const emulator: PlatformEmulator = {
       const name = decodeURIComponent(repo[2]!);
       const resource = context.lookup('post', `${owner}:${name}`);
       switch (resource.mode) {
-        case 'missing': return notFoundReply('repos/repos#get-a-repository');
-        case 'ratelimit': return rateLimitReply(context.now);
-        case 'malformed': return malformedReply;
+        case 'missing':
+          return notFoundReply('repos/repos#get-a-repository');
+        case 'ratelimit':
+          return rateLimitReply(context.now);
+        case 'malformed':
+          return malformedReply;
         case 'normal': {
           const { counts } = resource;
           return json(200, {

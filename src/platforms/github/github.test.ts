@@ -1,9 +1,14 @@
 import t from 'tap';
 import { githubAccount, githubRepository } from './identifiers.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, reply, signal,
+  collectorWithFixtures,
+  emulatedCollectors,
+  fixedNow,
+  fixture,
+  fixtureHttp,
+  reply,
+  signal,
 } from '../../../test/helpers/platforms.js';
-
 
 t.test('github identifiers - logins and owner:repository per GitHub syntax', async (t) => {
   for (const ok of ['octocat', 'Octo-Cat', 'a', 'x'.repeat(39)]) t.ok(githubAccount.pattern.test(ok), ok);
@@ -58,10 +63,10 @@ t.test('github collector - maps 404, rate limits and bad bodies to distinct outc
     (await collectorWithFixtures('github', fixtureHttp([[/./, response]])).collect([ref], signal))[0];
   t.same(await outcome(reply(404, fixture('github', 'not-found.json'))), { kind: 'notFound' });
   const reset = String(fixedNow / 1000 + 120);
-  t.same(
-    await outcome(reply(403, fixture('github', 'rate-limited.json'), { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset })),
-    { kind: 'rateLimited', retryAt: fixedNow + 120_000 },
-  );
+  t.same(await outcome(reply(403, fixture('github', 'rate-limited.json'), { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset })), {
+    kind: 'rateLimited',
+    retryAt: fixedNow + 120_000,
+  });
   t.same(await outcome(reply(429, '{}', { 'retry-after': '30' })), { kind: 'rateLimited', retryAt: fixedNow + 30_000 });
   t.same(await outcome(reply(403, '{"message":"Forbidden"}')), { kind: 'failed', reason: 'unexpected upstream status 403' });
   t.same(await outcome(reply(200, '{"login":"octocat"}')), { kind: 'failed', reason: 'upstream body does not match the expected shape' });
@@ -91,7 +96,10 @@ t.test('github against the emulator - found, missing, rate limited, malformed', 
   emulated.emulator.world.setFault('github', 'octocat', 'ratelimit');
   t.match(await emulated.collect('github', 'account', 'octocat'), { kind: 'rateLimited' });
   emulated.emulator.world.setFault('github', 'octocat', 'malformed');
-  t.same(await emulated.collect('github', 'account', 'octocat'), { kind: 'failed', reason: 'upstream body does not match the expected shape' });
+  t.same(await emulated.collect('github', 'account', 'octocat'), {
+    kind: 'failed',
+    reason: 'upstream body does not match the expected shape',
+  });
   emulated.emulator.world.setFault('github', 'octocat', 'none');
   t.same(await emulated.collect('github', 'account', 'octocat'), user);
 });

@@ -28,5 +28,10 @@ export const githubRepository: IdentifierRule = {
   hint: postHint('<owner>:<repository>'),
   normalize: lowerCase,
   namePart: handlePart,
-  examples: { valid: 'octocat:hello-world', missing: 'missing-user:hello-world', flaky: 'flaky-user:hello-world', invalid: ['octocat/hello-world', 'octocat:..'] },
+  examples: {
+    valid: 'octocat:hello-world',
+    missing: 'missing-user:hello-world',
+    flaky: 'flaky-user:hello-world',
+    invalid: ['octocat/hello-world', 'octocat:..'],
+  },
 };

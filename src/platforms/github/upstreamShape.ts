@@ -11,9 +11,12 @@ export const upstreamShape: UpstreamShape = {
   },
   expected(type, normalized) {
     switch (type) {
-      case 'account': return [part('user', normalized)];
-      case 'post': return [part('repo', normalized)];
-      default: throw new Error(`no upstream shape for github/${type}`);
+      case 'account':
+        return [part('user', normalized)];
+      case 'post':
+        return [part('repo', normalized)];
+      default:
+        throw new Error(`no upstream shape for github/${type}`);
     }
   },
 };

@@ -21,8 +21,7 @@ const discoveryBody = jsonBody(
  */
 const isUnknownUser = (error: GraphError) => error.code === 110 && error.error_subcode === 2207013;
 
-export const discoveryFields = (username: string) =>
-  `business_discovery.username(${username}){followers_count,follows_count,media_count}`;
+export const discoveryFields = (username: string) => `business_discovery.username(${username}){followers_count,follows_count,media_count}`;
 
 export function createInstagramCollector(context: CollectorContext): Collector {
   const token = encodeURIComponent(context.credentials.INSTAGRAM_ACCESS_TOKEN ?? '');

@@ -23,13 +23,17 @@ export const emulator: PlatformEmulator = {
     if (!path) return undefined;
     if (!request.query.get('access_token')) return graphMissingTokenReply;
     const field = discoveryField.exec(request.query.get('fields') ?? '');
-    if (!field) return graphErrorReply(400, { message: '(#100) Tried accessing nonexisting field (fields)', type: 'OAuthException', code: 100 });
+    if (!field)
+      return graphErrorReply(400, { message: '(#100) Tried accessing nonexisting field (fields)', type: 'OAuthException', code: 100 });
     const username = field[1]!;
     const resource = context.lookup('account', username);
     switch (resource.mode) {
-      case 'missing': return unknownUserReply(username);
-      case 'ratelimit': return graphRateLimitReply(path[1]!, 'instagram');
-      case 'malformed': return graphMalformedReply;
+      case 'missing':
+        return unknownUserReply(username);
+      case 'ratelimit':
+        return graphRateLimitReply(path[1]!, 'instagram');
+      case 'malformed':
+        return graphMalformedReply;
       case 'normal': {
         const { counts } = resource;
         const discovered: Record<string, unknown> = {

@@ -2,7 +2,15 @@ import t from 'tap';
 import { instagramAccount } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
+  collectorWithFixtures,
+  emulatedCollectors,
+  fixedNow,
+  fixture,
+  fixtureHttp,
+  foundOutcome,
+  reply,
+  signal,
+  unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string) => ({ platform: 'instagram' as const, type: 'account' as const, identifier });

@@ -10,8 +10,10 @@ export const upstreamShape: UpstreamShape = {
   },
   expected(type, normalized) {
     switch (type) {
-      case 'account': return [part('account', normalized)];
-      default: throw new Error(`no upstream shape for instagram/${type}`);
+      case 'account':
+        return [part('account', normalized)];
+      default:
+        throw new Error(`no upstream shape for instagram/${type}`);
     }
   },
 };

@@ -114,7 +114,8 @@ export function createLinkedinCollector(context: CollectorContext): Collector {
   function redirected(response: UpstreamResponse): CollectionOutcome {
     const location = header(response, 'location')?.split('?')[0];
     // Logged-out requests LinkedIn will not serve go to /authwall (or a login page) with a 302/303.
-    if (location !== undefined && /\/(?:authwall|login|uas\/login)\b/.test(location)) return failed(`linkedin login wall (redirected to ${location})`);
+    if (location !== undefined && /\/(?:authwall|login|uas\/login)\b/.test(location))
+      return failed(`linkedin login wall (redirected to ${location})`);
     return failed(`linkedin redirected to ${location ?? 'no location'}`);
   }
 

@@ -45,7 +45,12 @@ const personGraph = (name: string, counts: EmulatedCounts) =>
         '@type': 'Person',
         name,
         url: `https://www.linkedin.com/in/${name}`,
-        interactionStatistic: { '@type': 'InteractionCounter', interactionType: 'http://schema.org/FollowAction', name: 'Follows', userInteractionCount: counts.followers },
+        interactionStatistic: {
+          '@type': 'InteractionCounter',
+          interactionType: 'http://schema.org/FollowAction',
+          name: 'Follows',
+          userInteractionCount: counts.followers,
+        },
       },
       { '@type': 'WebPage', url: `https://www.linkedin.com/in/${name}` },
     ],
@@ -67,12 +72,22 @@ export const emulator: PlatformEmulator = {
     const name = decodeURIComponent((company ?? profile)![1]!);
     const resource = context.lookup(company ? 'organization' : 'account', name);
     switch (resource.mode) {
-      case 'missing': return missingPage;
-      case 'ratelimit': return botBlock;
+      case 'missing':
+        return missingPage;
+      case 'ratelimit':
+        return botBlock;
       case 'malformed':
-        return html(200, company ? document(`${escapeHtml(name)} | LinkedIn`, '<meta name="description" content="', '') : profilePage(name, '{"@graph":[{"@type":"Pers'));
+        return html(
+          200,
+          company
+            ? document(`${escapeHtml(name)} | LinkedIn`, '<meta name="description" content="', '')
+            : profilePage(name, '{"@graph":[{"@type":"Pers'),
+        );
       case 'normal':
-        return html(200, company ? companyPage(name, resource.counts, resource.rounded) : profilePage(name, personGraph(name, resource.counts)));
+        return html(
+          200,
+          company ? companyPage(name, resource.counts, resource.rounded) : profilePage(name, personGraph(name, resource.counts)),
+        );
     }
   },
 };

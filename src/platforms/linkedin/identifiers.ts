@@ -16,7 +16,12 @@ export const linkedinCompany: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
-  examples: { valid: 'microsoft', missing: 'missing-company', flaky: 'flaky-company', invalid: ['https://www.linkedin.com/company/microsoft/', 'company/microsoft'] },
+  examples: {
+    valid: 'microsoft',
+    missing: 'missing-company',
+    flaky: 'flaky-company',
+    invalid: ['https://www.linkedin.com/company/microsoft/', 'company/microsoft'],
+  },
 };
 
 export const linkedinProfile: IdentifierRule = {
@@ -28,5 +33,10 @@ export const linkedinProfile: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
-  examples: { valid: 'satya-nadella', missing: 'missing-person', flaky: 'flaky-person', invalid: ['https://www.linkedin.com/in/satya-nadella/', 'in/satya-nadella'] },
+  examples: {
+    valid: 'satya-nadella',
+    missing: 'missing-person',
+    flaky: 'flaky-person',
+    invalid: ['https://www.linkedin.com/in/satya-nadella/', 'in/satya-nadella'],
+  },
 };

@@ -8,9 +8,12 @@ export const upstreamShape: UpstreamShape = {
   },
   expected(type, normalized) {
     switch (type) {
-      case 'account': return [part('in', normalized)];
-      case 'organization': return [part('company', normalized)];
-      default: throw new Error(`no upstream shape for linkedin/${type}`);
+      case 'account':
+        return [part('in', normalized)];
+      case 'organization':
+        return [part('company', normalized)];
+      default:
+        throw new Error(`no upstream shape for linkedin/${type}`);
     }
   },
 };

@@ -43,7 +43,14 @@ const businessUseCaseUsage = jsonBody(Type.Record(Type.String(), Type.Array(usag
  */
 export function graphRetryAt(response: UpstreamResponse, now: number): number {
   const usage = businessUseCaseUsage.parse(header(response, 'x-business-use-case-usage') ?? '');
-  const minutes = usage ? Math.max(0, ...Object.values(usage).flat().map((entry) => entry.estimated_time_to_regain_access)) : 0;
+  const minutes = usage
+    ? Math.max(
+        0,
+        ...Object.values(usage)
+          .flat()
+          .map((entry) => entry.estimated_time_to_regain_access),
+      )
+    : 0;
   return minutes > 0 ? now + minutes * 60_000 : retryAtOf(response, now);
 }
 

@@ -27,7 +27,15 @@ export const graphErrorReply = (status: number, error: GraphErrorFields): Emulat
 export const graphRateLimitReply = (objectId: string, type: string) =>
   graphJson(
     400,
-    { error: { message: '(#4) Application request limit reached', type: 'OAuthException', is_transient: true, code: 4, fbtrace_id: 'A3kq2VdXl9Rr0c1' } },
+    {
+      error: {
+        message: '(#4) Application request limit reached',
+        type: 'OAuthException',
+        is_transient: true,
+        code: 4,
+        fbtrace_id: 'A3kq2VdXl9Rr0c1',
+      },
+    },
     {
       'x-app-usage': JSON.stringify({ call_count: 100, total_cputime: 12, total_time: 31 }),
       'x-business-use-case-usage': JSON.stringify({

@@ -22,7 +22,9 @@ export const threadsApiVersion = 'v1.0';
 const count = Type.Integer({ minimum: 0 });
 const profileBody = jsonBody(Type.Object({ follower_count: count }));
 const insightsBody = jsonBody(
-  Type.Object({ data: Type.Array(Type.Object({ name: Type.String(), values: Type.Array(Type.Object({ value: count }), { minItems: 1 }) })) }),
+  Type.Object({
+    data: Type.Array(Type.Object({ name: Type.String(), values: Type.Array(Type.Object({ value: count }), { minItems: 1 }) })),
+  }),
 );
 
 /** The lifetime value of one media insight metric, if the answer holds it. */
@@ -88,7 +90,7 @@ export function createThreadsCollector(context: CollectorContext): Collector {
     const author = await lookupFollowers(handlePart(ref.identifier), signal);
     if (typeof author !== 'number') return author;
     const response = await get(`${encodeURIComponent(idPart(ref.identifier))}/insights?metric=likes,reposts`, signal);
-      return graphOutcome(response, context.now(), isUnknownObject, (body) => {
+    return graphOutcome(response, context.now(), isUnknownObject, (body) => {
       const data = insightsBody.parse(body)?.data;
       if (!data) return unparsable;
       return reportedCounts({

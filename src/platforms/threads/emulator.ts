@@ -32,42 +32,62 @@ function profileReply(username: string, resource: EmulatedResource, fields: read
   const { counts } = resource;
   const id = String(25_000_000_000_000_000 + counts.following * 7919);
   switch (resource.mode) {
-    case 'missing': return doesNotExistReply(username);
-    case 'ratelimit': return graphRateLimitReply(id, 'threads');
-    case 'malformed': return graphMalformedReply;
+    case 'missing':
+      return doesNotExistReply(username);
+    case 'ratelimit':
+      return graphRateLimitReply(id, 'threads');
+    case 'malformed':
+      return graphMalformedReply;
     case 'normal':
-      return graphJson(200, pick({
-        id,
-        username,
-        name: username,
-        is_verified: counts.verified,
-        follower_count: counts.followers,
-        likes_count: counts.likes,
-        quotes_count: counts.reposts,
-        replies_count: counts.following,
-        reposts_count: counts.reposts,
-        views_count: counts.views,
-      }, fields));
+      return graphJson(
+        200,
+        pick(
+          {
+            id,
+            username,
+            name: username,
+            is_verified: counts.verified,
+            follower_count: counts.followers,
+            likes_count: counts.likes,
+            quotes_count: counts.reposts,
+            replies_count: counts.following,
+            reposts_count: counts.reposts,
+            views_count: counts.views,
+          },
+          fields,
+        ),
+      );
   }
 }
 
 function insightsReply(mediaId: string, resource: EmulatedResource, metrics: readonly string[]) {
   const { counts } = resource;
-  const values: Record<string, number> = { views: counts.views, likes: counts.likes, replies: counts.following, reposts: counts.reposts, quotes: counts.posts };
+  const values: Record<string, number> = {
+    views: counts.views,
+    likes: counts.likes,
+    replies: counts.following,
+    reposts: counts.reposts,
+    quotes: counts.posts,
+  };
   switch (resource.mode) {
-    case 'missing': return doesNotExistReply(mediaId);
-    case 'ratelimit': return graphRateLimitReply(mediaId, 'threads');
-    case 'malformed': return graphMalformedReply;
+    case 'missing':
+      return doesNotExistReply(mediaId);
+    case 'ratelimit':
+      return graphRateLimitReply(mediaId, 'threads');
+    case 'malformed':
+      return graphMalformedReply;
     case 'normal':
       return graphJson(200, {
-        data: metrics.filter((name) => name in values).map((name) => ({
-          name,
-          period: 'lifetime',
-          values: [{ value: values[name] }],
-          title: name[0]!.toUpperCase() + name.slice(1),
-          description: `The number of ${name} on your post.`,
-          id: `${mediaId}/insights/${name}/lifetime`,
-        })),
+        data: metrics
+          .filter((name) => name in values)
+          .map((name) => ({
+            name,
+            period: 'lifetime',
+            values: [{ value: values[name] }],
+            title: name[0]!.toUpperCase() + name.slice(1),
+            description: `The number of ${name} on your post.`,
+            id: `${mediaId}/insights/${name}/lifetime`,
+          })),
       });
   }
 }
@@ -86,9 +106,15 @@ const html = (status: number, body: string, headers: Record<string, string> = {}
 function postPageReply(handle: string, code: string, resource: EmulatedResource): EmulatorReply {
   const { counts } = resource;
   switch (resource.mode) {
-    case 'missing': return html(404, '<!DOCTYPE html><html><head><title>Threads</title></head><body>Sorry, this page isn\'t available.</body></html>');
-    case 'ratelimit': return html(429, '<!DOCTYPE html><html><body>Too many requests</body></html>', { 'retry-after': '120' });
-    case 'malformed': return html(200, '<!DOCTYPE html><html><head><title>Log in • Threads</title></head><body><form action="/login"></form></body></html>');
+    case 'missing':
+      return html(404, "<!DOCTYPE html><html><head><title>Threads</title></head><body>Sorry, this page isn't available.</body></html>");
+    case 'ratelimit':
+      return html(429, '<!DOCTYPE html><html><body>Too many requests</body></html>', { 'retry-after': '120' });
+    case 'malformed':
+      return html(
+        200,
+        '<!DOCTYPE html><html><head><title>Log in • Threads</title></head><body><form action="/login"></form></body></html>',
+      );
     case 'normal': {
       const post = {
         pk: String(3_000_000_000_000_000_000n + BigInt(counts.following)),
@@ -98,13 +124,25 @@ function postPageReply(handle: string, code: string, resource: EmulatedResource)
         like_count: counts.likes,
         text_post_app_info: { direct_reply_count: counts.following, repost_count: counts.reposts, quote_count: counts.posts },
       };
-      const data = { require: [['ScheduledServerJS', 'handle', null, [{ __bbox: { result: { data: { data: { edges: [{ node: { thread_items: [{ post }] } }] } } } } }]]] };
-      return html(200, [
-        '<!DOCTYPE html><html><head><title>Threads</title>',
-        '<script type="application/json" data-content-len="19" data-sjs>{"require":[["Bootloader"]]}</script>',
-        `<script type="application/json" data-sjs>${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`,
-        '</head><body></body></html>',
-      ].join(''));
+      const data = {
+        require: [
+          [
+            'ScheduledServerJS',
+            'handle',
+            null,
+            [{ __bbox: { result: { data: { data: { edges: [{ node: { thread_items: [{ post }] } }] } } } } }],
+          ],
+        ],
+      };
+      return html(
+        200,
+        [
+          '<!DOCTYPE html><html><head><title>Threads</title>',
+          '<script type="application/json" data-content-len="19" data-sjs>{"require":[["Bootloader"]]}</script>',
+          `<script type="application/json" data-sjs>${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`,
+          '</head><body></body></html>',
+        ].join(''),
+      );
     }
   }
 }

@@ -31,7 +31,12 @@ export const threadsPost: IdentifierRule = {
   hint: postHint('<handle>:<code>'),
   normalize: lowerHandlePart,
   namePart: handlePart,
-  examples: { valid: 'zuck:C8ZqKpYt7xY', missing: 'missing_user:C8ZqKpYt7xY', flaky: 'flaky_user:C8ZqKpYt7xY', invalid: ['https://www.threads.net/@zuck/post/C8ZqKpYt7xY', 'zuck/post/C8ZqKpYt7xY'] },
+  examples: {
+    valid: 'zuck:C8ZqKpYt7xY',
+    missing: 'missing_user:C8ZqKpYt7xY',
+    flaky: 'flaky_user:C8ZqKpYt7xY',
+    invalid: ['https://www.threads.net/@zuck/post/C8ZqKpYt7xY', 'zuck/post/C8ZqKpYt7xY'],
+  },
 };
 
 /** A numeric post id is the API's media id; anything else is the code of the public post URL. */

@@ -2,7 +2,16 @@ import t from 'tap';
 import { isMediaId, threadsAccount, threadsPost } from './identifiers.js';
 import type { ResourceRef } from '../../model.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, inOneHour, reply, signal, unparsable,
+  collectorWithFixtures,
+  emulatedCollectors,
+  fixedNow,
+  fixture,
+  fixtureHttp,
+  foundOutcome,
+  inOneHour,
+  reply,
+  signal,
+  unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string) => ({ platform: 'threads' as const, type: 'account' as const, identifier });
@@ -17,7 +26,17 @@ t.test('threads identifiers - usernames and <handle>:<media_id> posts', async (t
   for (const bad of ['.zuck', 'zuck.', 'z..uck', 'zu-ck', 'x'.repeat(31), '@zuck', 'zuck:1', 'https://www.threads.net/@zuck', ''])
     t.notOk(threadsAccount.pattern.test(bad), bad);
   for (const ok of ['zuck:18050206876707110', 'a.b:1', 'zuck:C8ZqKpYt7xY', 'zuck:DA-_x1']) t.ok(threadsPost.pattern.test(ok), ok);
-  for (const bad of ['zuck', '18050206876707110', 'zuck:', 'z..uck:1', '.zuck:1', 'zuck:1:2', 'zuck/post/1', 'zuck:C8Zq.Kp', 'zuck:post/C8ZqKpYt7xY'])
+  for (const bad of [
+    'zuck',
+    '18050206876707110',
+    'zuck:',
+    'z..uck:1',
+    '.zuck:1',
+    'zuck:1:2',
+    'zuck/post/1',
+    'zuck:C8Zq.Kp',
+    'zuck:post/C8ZqKpYt7xY',
+  ])
     t.notOk(threadsPost.pattern.test(bad), bad);
   t.equal(threadsPost.normalize('Zuck:C8ZqKpYt7xY'), 'zuck:C8ZqKpYt7xY', 'the code keeps its case');
   t.ok(isMediaId('zuck:18050206876707110'));
@@ -33,7 +52,10 @@ t.test('threads collector - profile lookup and post insights in the real shapes'
     [/\/18050206876707110\/insights\?/, reply(200, fixture('threads', 'insights.json'))],
   ]);
   const collector = collectorWithFixtures('threads', http);
-  t.same(await collector.collect([account('zuck'), post('zuck:18050206876707110')], signal), [accountFound(5280417), postFound(18234, 912)]);
+  t.same(await collector.collect([account('zuck'), post('zuck:18050206876707110')], signal), [
+    accountFound(5280417),
+    postFound(18234, 912),
+  ]);
   t.same(http.calls, [
     'https://threads.example/v1.0/profile_lookup?username=zuck&fields=follower_count&access_token=test-credential',
     'https://threads.example/v1.0/profile_lookup?username=zuck&fields=follower_count&access_token=test-credential',
@@ -51,13 +73,22 @@ t.test('threads collector - a post by its code, of any public account, from its 
 t.test('threads collector - post pages: missing, throttled, walled, other author', async (t) => {
   const outcome = async (identifier: string, response: ReturnType<typeof reply>) =>
     (await collectorWithFixtures('threads', fixtureHttp([[/./, response]])).collect([post(identifier)], signal))[0];
-  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(404, '<html>Sorry, this page isn\'t available.</html>')), { kind: 'notFound' });
+  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(404, "<html>Sorry, this page isn't available.</html>")), { kind: 'notFound' });
   t.same(await outcome('zuck:C8ZqKpYt7xY', reply(429, '', { 'retry-after': '30' })), { kind: 'rateLimited', retryAt: fixedNow + 30_000 });
-  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(200, '<html><title>Log in</title><form action="/login"></form></html>')), unparsable,
-    'a login wall is a failure, never not_found');
-  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(302, '', { location: '/login' })), { kind: 'failed', reason: 'unexpected upstream status 302' });
-  t.same(await outcome('zuck:C8Zr00000AA', reply(200, fixture('threads', 'post-page.html'))), { kind: 'notFound' },
-    'a code found under another author is not the post named');
+  t.same(
+    await outcome('zuck:C8ZqKpYt7xY', reply(200, '<html><title>Log in</title><form action="/login"></form></html>')),
+    unparsable,
+    'a login wall is a failure, never not_found',
+  );
+  t.same(await outcome('zuck:C8ZqKpYt7xY', reply(302, '', { location: '/login' })), {
+    kind: 'failed',
+    reason: 'unexpected upstream status 302',
+  });
+  t.same(
+    await outcome('zuck:C8Zr00000AA', reply(200, fixture('threads', 'post-page.html'))),
+    { kind: 'notFound' },
+    'a code found under another author is not the post named',
+  );
   t.same(await outcome('zuck:ZZZZZZZZZZZ', reply(200, fixture('threads', 'post-page.html'))), unparsable, 'a page without the post named');
 });
 
@@ -74,7 +105,10 @@ t.test('threads collector - maps errors of both steps to distinct outcomes', asy
   t.same(await lookup(reply(200, '{"id":"25025320"}')), unparsable);
   t.same(await outcome(post('missing:1'), [[/profile_lookup/, reply(400, fixture('threads', 'not-found.json'))]]), { kind: 'notFound' });
   t.same(await insights(reply(400, fixture('threads', 'not-found.json'))), { kind: 'notFound' });
-  t.same(await insights(reply(400, fixture('threads', 'rate-limited.json'), { 'retry-after': '90' })), { kind: 'rateLimited', retryAt: fixedNow + 90_000 });
+  t.same(await insights(reply(400, fixture('threads', 'rate-limited.json'), { 'retry-after': '90' })), {
+    kind: 'rateLimited',
+    retryAt: fixedNow + 90_000,
+  });
   t.same(await insights(reply(403, fixture('threads', 'not-own-post.json'))), {
     kind: 'failed',
     reason: 'graph error 10: (#10) Application does not have permission for this action',

@@ -11,13 +11,18 @@ export const upstreamShape: UpstreamShape = {
         : undefined;
     }
     const media = /^\/v1\.0\/([^/]+)\/insights$/.exec(path);
-    return media && onlyParams(query, { metric: 'likes,reposts', access_token: emulatorCredential }, []) ? [part('media', segment(media[1]!))] : undefined;
+    return media && onlyParams(query, { metric: 'likes,reposts', access_token: emulatorCredential }, [])
+      ? [part('media', segment(media[1]!))]
+      : undefined;
   },
   expected(type, normalized) {
     switch (type) {
-      case 'account': return [part('user', normalized)];
-      case 'post': return /:\d+$/.test(normalized) ? postParts(normalized, 'user', 'media') : [part('page', normalized)];
-      default: throw new Error(`no upstream shape for threads/${type}`);
+      case 'account':
+        return [part('user', normalized)];
+      case 'post':
+        return /:\d+$/.test(normalized) ? postParts(normalized, 'user', 'media') : [part('page', normalized)];
+      default:
+        throw new Error(`no upstream shape for threads/${type}`);
     }
   },
 };

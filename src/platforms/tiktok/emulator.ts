@@ -12,9 +12,14 @@ const html = (body: string): EmulatorReply => ({ status: 200, headers: { 'conten
 /** JSON inside a script element, with "<" escaped as TikTok does so no "</script>" can occur. */
 const embedded = (data: unknown) => JSON.stringify(data).replace(/</g, '\\u003c');
 
-function page(title: string, header: string, userDetail: unknown, scriptBody = embedded({
-  __DEFAULT_SCOPE__: { 'webapp.app-context': { language: 'en', region: 'US' }, 'webapp.user-detail': userDetail },
-})): string {
+function page(
+  title: string,
+  header: string,
+  userDetail: unknown,
+  scriptBody = embedded({
+    __DEFAULT_SCOPE__: { 'webapp.app-context': { language: 'en', region: 'US' }, 'webapp.user-detail': userDetail },
+  }),
+): string {
   return [
     '<!DOCTYPE html><html lang="en"><head><meta charSet="UTF-8"/>',
     `<title>${title}</title></head><body><div id="app"><main>${header}</main></div>`,
@@ -28,7 +33,13 @@ function profilePage(name: string, counts: EmulatedCounts): string {
   const header = `<h1 data-e2e="user-title">${name}</h1><h3>${strong('following-count', counts.following)} Following ${strong('followers-count', counts.followers)} Followers ${strong('likes-count', counts.likes)} Likes</h3>`;
   return page(`${name} | TikTok`, header, {
     userInfo: {
-      user: { id: String(6_800_000_000_000_000_000n + BigInt(counts.following)), uniqueId: name, nickname: name, verified: counts.verified, privateAccount: false },
+      user: {
+        id: String(6_800_000_000_000_000_000n + BigInt(counts.following)),
+        uniqueId: name,
+        nickname: name,
+        verified: counts.verified,
+        privateAccount: false,
+      },
       stats: {
         followerCount: counts.followers,
         followingCount: counts.following,
@@ -47,7 +58,12 @@ function profilePage(name: string, counts: EmulatedCounts): string {
 }
 
 const missingPage = () =>
-  page('This account cannot be found | TikTok', "<p>Couldn't find this account</p>", { userInfo: {}, shareMeta: {}, statusCode: 10221, statusMsg: '' });
+  page('This account cannot be found | TikTok', "<p>Couldn't find this account</p>", {
+    userInfo: {},
+    shareMeta: {},
+    statusCode: 10221,
+    statusMsg: '',
+  });
 
 export const emulator: PlatformEmulator = {
   handle(request, context) {
@@ -56,10 +72,14 @@ export const emulator: PlatformEmulator = {
     const name = decodeURIComponent(match[1]!);
     const resource = context.lookup('account', name);
     switch (resource.mode) {
-      case 'missing': return html(missingPage());
-      case 'ratelimit': return { status: 429, headers: { 'content-type': 'text/html', 'retry-after': '60' }, body: 'Too Many Requests' };
-      case 'malformed': return html(page(`${name} | TikTok`, '', null, '{"__DEFAULT_SCOPE__":{"webapp.user-detail":{"userInfo":'));
-      case 'normal': return html(profilePage(name, resource.counts));
+      case 'missing':
+        return html(missingPage());
+      case 'ratelimit':
+        return { status: 429, headers: { 'content-type': 'text/html', 'retry-after': '60' }, body: 'Too Many Requests' };
+      case 'malformed':
+        return html(page(`${name} | TikTok`, '', null, '{"__DEFAULT_SCOPE__":{"webapp.user-detail":{"userInfo":'));
+      case 'normal':
+        return html(profilePage(name, resource.counts));
     }
   },
 };

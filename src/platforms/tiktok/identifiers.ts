@@ -12,5 +12,10 @@ export const tiktokAccount: IdentifierRule = {
   hint: accountHint,
   normalize: lowerCase,
   namePart: wholeIdentifier,
-  examples: { valid: 'khaby.lame', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://www.tiktok.com/@khaby.lame', '@khaby.lame'] },
+  examples: {
+    valid: 'khaby.lame',
+    missing: 'missing_user',
+    flaky: 'flaky_user',
+    invalid: ['https://www.tiktok.com/@khaby.lame', '@khaby.lame'],
+  },
 };

@@ -2,7 +2,15 @@ import t from 'tap';
 import { tiktokAccount } from './identifiers.js';
 import { emulatedCounts } from '../../emulator/counts.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
+  collectorWithFixtures,
+  emulatedCollectors,
+  fixedNow,
+  fixture,
+  fixtureHttp,
+  foundOutcome,
+  reply,
+  signal,
+  unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string) => ({ platform: 'tiktok' as const, type: 'account' as const, identifier });
@@ -29,7 +37,10 @@ t.test('tiktok collector - missing users, throttling, walls and broken pages', a
   const outcome = async (response: ReturnType<typeof reply>) =>
     (await collectorWithFixtures('tiktok', fixtureHttp([[/./, response]])).collect([account('scout2015')], signal))[0];
   const withStatus = (statusCode: number) =>
-    reply(200, `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">{"__DEFAULT_SCOPE__":{"webapp.user-detail":{"userInfo":{},"statusCode":${statusCode}}}}</script>`);
+    reply(
+      200,
+      `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">{"__DEFAULT_SCOPE__":{"webapp.user-detail":{"userInfo":{},"statusCode":${statusCode}}}}</script>`,
+    );
   t.same(await outcome(page('not-found.html')), { kind: 'notFound' });
   t.same(await outcome(withStatus(10202)), { kind: 'notFound' });
   t.same(await outcome(withStatus(10000)), { kind: 'failed', reason: 'tiktok user-detail statusCode 10000' });
@@ -39,7 +50,10 @@ t.test('tiktok collector - missing users, throttling, walls and broken pages', a
   t.same(await outcome(reply(429, 'Too Many Requests')), { kind: 'rateLimited', retryAt: fixedNow + 60_000 });
   t.same(await outcome(reply(404, 'Not Found')), { kind: 'failed', reason: 'unexpected upstream status 404' });
   t.same(await outcome(reply(302, '')), { kind: 'failed', reason: 'unexpected upstream status 302' });
-  t.same(await outcome(reply(200, '<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">{"__DEFAULT_SCOPE__":</script>')), unparsable);
+  t.same(
+    await outcome(reply(200, '<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">{"__DEFAULT_SCOPE__":</script>')),
+    unparsable,
+  );
 });
 
 t.test('tiktok against the emulator - found, rounded, missing, flaky, faults', async (t) => {
@@ -51,7 +65,10 @@ t.test('tiktok against the emulator - found, rounded, missing, flaky, faults', a
   t.same(scout, accountFound(scoutCounts.followers, scoutCounts.following, scoutCounts.posts));
   // TikTok rounds only the visible header; the JSON the collector reads stays exact.
   const roundedCounts = emulatedCounts('tiktok', 'account', 'rounded_star', now);
-  t.same(await emulated.collect('tiktok', 'account', 'rounded_star'), accountFound(roundedCounts.followers, roundedCounts.following, roundedCounts.posts));
+  t.same(
+    await emulated.collect('tiktok', 'account', 'rounded_star'),
+    accountFound(roundedCounts.followers, roundedCounts.following, roundedCounts.posts),
+  );
   emulated.emulator.world.setFault('tiktok', 'scout2015', 'ratelimit');
   const throttled = await emulated.collect('tiktok', 'account', 'scout2015');
   t.ok(throttled.kind === 'rateLimited' && throttled.retryAt >= now + 59_000, 'rate limited for the 60 s of Retry-After');

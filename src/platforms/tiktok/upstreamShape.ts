@@ -8,8 +8,10 @@ export const upstreamShape: UpstreamShape = {
   },
   expected(type, normalized) {
     switch (type) {
-      case 'account': return [part('user', normalized)];
-      default: throw new Error(`no upstream shape for tiktok/${type}`);
+      case 'account':
+        return [part('user', normalized)];
+      default:
+        throw new Error(`no upstream shape for tiktok/${type}`);
     }
   },
 };

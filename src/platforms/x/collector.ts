@@ -6,9 +6,7 @@
 // A post is collected only when its author resolves and the tweet's author_id is that user:
 // a tweet by someone else is not the post the caller named, so it is notFound.
 import Type, { type Static } from 'typebox';
-import {
-  failed, notFound, type CollectionOutcome, type ResourceRef,
-} from '../../model.js';
+import { failed, notFound, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import { handlePart, idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { reportedCounts } from '../reported.js';
@@ -20,7 +18,9 @@ import { snowflakeTime, viewCountingSince } from './identifiers.js';
 export const maxLookupsPerRequest = 100;
 
 const count = Type.Optional(Type.Integer({ minimum: 0 }));
-const problems = Type.Optional(Type.Array(Type.Object({ value: Type.Optional(Type.String()), type: Type.String(), detail: Type.String() })));
+const problems = Type.Optional(
+  Type.Array(Type.Object({ value: Type.Optional(Type.String()), type: Type.String(), detail: Type.String() })),
+);
 // Every count may be left out (docs/platforms.md, "Missing fields"); the ids are what the
 // answer is matched on, so those must be there.
 const userSchema = Type.Object({
@@ -84,15 +84,33 @@ export function createXCollector(context: CollectorContext): Collector {
   };
 
   const fetchUsers = (usernames: readonly string[], signal: AbortSignal) =>
-    lookup<User>('/2/users/by', { usernames: usernames.join(','), 'user.fields': 'public_metrics,verified' },
-      usernames, (user) => user.username.toLowerCase(), (body) => usersBody.parse(body), signal);
+    lookup<User>(
+      '/2/users/by',
+      { usernames: usernames.join(','), 'user.fields': 'public_metrics,verified' },
+      usernames,
+      (user) => user.username.toLowerCase(),
+      (body) => usersBody.parse(body),
+      signal,
+    );
 
-  const fetchTweets = async (postRefs: readonly ResourceRef[], users: BatchAnswer<User>, signal: AbortSignal): Promise<BatchAnswer<Tweet>> => {
+  const fetchTweets = async (
+    postRefs: readonly ResourceRef[],
+    users: BatchAnswer<User>,
+    signal: AbortSignal,
+  ): Promise<BatchAnswer<Tweet>> => {
     if ('refused' in users) return users;
-    const ids = [...new Set(postRefs.filter((ref) => !isOutcome(users.byKey.get(handlePart(ref.identifier))!)).map((ref) => idPart(ref.identifier)))];
+    const ids = [
+      ...new Set(postRefs.filter((ref) => !isOutcome(users.byKey.get(handlePart(ref.identifier))!)).map((ref) => idPart(ref.identifier))),
+    ];
     if (ids.length === 0) return { byKey: new Map() };
-    return lookup<Tweet>('/2/tweets', { ids: ids.join(','), 'tweet.fields': 'author_id,public_metrics' },
-      ids, (tweet) => tweet.id, (body) => tweetsBody.parse(body), signal);
+    return lookup<Tweet>(
+      '/2/tweets',
+      { ids: ids.join(','), 'tweet.fields': 'author_id,public_metrics' },
+      ids,
+      (tweet) => tweet.id,
+      (body) => tweetsBody.parse(body),
+      signal,
+    );
   };
 
   const accountOutcome = (ref: ResourceRef, users: BatchAnswer<User>): CollectionOutcome => {
@@ -100,11 +118,14 @@ export function createXCollector(context: CollectorContext): Collector {
     const user = users.byKey.get(ref.identifier)!;
     if (isOutcome(user)) return user;
     const metrics = user.public_metrics;
-    return reportedCounts({
-      followers: [metrics?.followers_count, 'followers'],
-      following: [metrics?.following_count, 'following'],
-      posts: [metrics?.tweet_count, 'posts'],
-    }, { verified: [user.verified, 'verified'] });
+    return reportedCounts(
+      {
+        followers: [metrics?.followers_count, 'followers'],
+        following: [metrics?.following_count, 'following'],
+        posts: [metrics?.tweet_count, 'posts'],
+      },
+      { verified: [user.verified, 'verified'] },
+    );
   };
 
   const postOutcome = (ref: ResourceRef, users: BatchAnswer<User>, tweets: BatchAnswer<Tweet>): CollectionOutcome => {
@@ -134,8 +155,11 @@ export function createXCollector(context: CollectorContext): Collector {
       const postRefs = refs.filter((ref) => ref.type === 'post');
       let tweets: Promise<BatchAnswer<Tweet>> | undefined;
       const tweetsOnce = () => (tweets ??= users.then((answer) => fetchTweets(postRefs, answer, signal)));
-      return Promise.all(refs.map((ref) => settle(async () =>
-        ref.type === 'post' ? postOutcome(ref, await users, await tweetsOnce()) : accountOutcome(ref, await users))));
+      return Promise.all(
+        refs.map((ref) =>
+          settle(async () => (ref.type === 'post' ? postOutcome(ref, await users, await tweetsOnce()) : accountOutcome(ref, await users))),
+        ),
+      );
     },
   };
 }

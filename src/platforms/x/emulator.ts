@@ -28,11 +28,15 @@ const problem = (status: number, title: string, detail: string, type = 'about:bl
 
 /** users/by allows an app 300 requests per 15 minutes. */
 const rateLimitReply = (now: number) =>
-  json(429, { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 }, {
-    'x-rate-limit-limit': '300',
-    'x-rate-limit-remaining': '0',
-    'x-rate-limit-reset': String(Math.ceil(now / 1000) + 60),
-  });
+  json(
+    429,
+    { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+    {
+      'x-rate-limit-limit': '300',
+      'x-rate-limit-remaining': '0',
+      'x-rate-limit-reset': String(Math.ceil(now / 1000) + 60),
+    },
+  );
 
 /** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
 const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[{"id":"' };
@@ -73,55 +77,78 @@ const lookupBody = (data: readonly object[], errors: readonly object[]) => ({
 function usersBy(request: EmulatorRequest, context: EmulatorContext): EmulatorReply {
   const usernames = (request.query.get('usernames') ?? '').split(',').filter((name) => name !== '');
   if (usernames.length === 0) return invalidRequest('usernames', 'The `usernames` query parameter can not be empty');
-  if (usernames.length > usersByAndTweetsLimit) return invalidRequest('usernames', `The number of values in the \`usernames\` query parameter list [${usernames.length}] is not between 1 and 100`);
+  if (usernames.length > usersByAndTweetsLimit)
+    return invalidRequest(
+      'usernames',
+      `The number of values in the \`usernames\` query parameter list [${usernames.length}] is not between 1 and 100`,
+    );
   const fields = fieldsOf(request, 'user.fields');
   const looked = usernames.map((username) => ({ username, resource: context.lookup('account', username) }));
-  return answer(looked, context.now, () => json(200, lookupBody(
-    looked.filter(({ resource }) => resource.mode === 'normal').map(({ username, resource: { counts } }) => ({
-      id: emulatedAuthorId,
-      name: username,
-      username,
-      ...(fields.has('verified') ? { verified: counts.verified } : {}),
-      ...(fields.has('public_metrics') ? {
-        public_metrics: {
-          followers_count: counts.followers,
-          following_count: counts.following,
-          tweet_count: counts.posts,
-          listed_count: Math.floor(counts.followers / 200),
-          like_count: counts.likes,
-          media_count: Math.floor(counts.posts / 4),
-        },
-      } : {}),
-    })),
-    looked.filter(({ resource }) => resource.mode === 'missing').map(({ username }) => notFoundError('user', 'usernames', username)),
-  )));
+  return answer(looked, context.now, () =>
+    json(
+      200,
+      lookupBody(
+        looked
+          .filter(({ resource }) => resource.mode === 'normal')
+          .map(({ username, resource: { counts } }) => ({
+            id: emulatedAuthorId,
+            name: username,
+            username,
+            ...(fields.has('verified') ? { verified: counts.verified } : {}),
+            ...(fields.has('public_metrics')
+              ? {
+                  public_metrics: {
+                    followers_count: counts.followers,
+                    following_count: counts.following,
+                    tweet_count: counts.posts,
+                    listed_count: Math.floor(counts.followers / 200),
+                    like_count: counts.likes,
+                    media_count: Math.floor(counts.posts / 4),
+                  },
+                }
+              : {}),
+          })),
+        looked.filter(({ resource }) => resource.mode === 'missing').map(({ username }) => notFoundError('user', 'usernames', username)),
+      ),
+    ),
+  );
 }
 
 function tweets(request: EmulatorRequest, context: EmulatorContext): EmulatorReply {
   const ids = (request.query.get('ids') ?? '').split(',').filter((id) => id !== '');
   if (ids.length === 0) return invalidRequest('ids', 'The `ids` query parameter can not be empty');
-  if (ids.length > usersByAndTweetsLimit) return invalidRequest('ids', `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`);
+  if (ids.length > usersByAndTweetsLimit)
+    return invalidRequest('ids', `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`);
   const fields = fieldsOf(request, 'tweet.fields');
   const looked = ids.map((id) => ({ id, resource: context.lookup('post', `${emulatedAuthor}:${id}`) }));
-  return answer(looked, context.now, () => json(200, lookupBody(
-    looked.filter(({ resource }) => resource.mode === 'normal').map(({ id, resource: { counts } }) => ({
-      id,
-      text: 'emulated post',
-      edit_history_tweet_ids: [id],
-      ...(fields.has('author_id') ? { author_id: emulatedAuthorId } : {}),
-      ...(fields.has('public_metrics') ? {
-        public_metrics: {
-          retweet_count: counts.reposts,
-          reply_count: Math.floor(counts.reposts / 3),
-          like_count: counts.likes,
-          quote_count: Math.floor(counts.reposts / 7),
-          bookmark_count: Math.floor(counts.likes / 20),
-          ...(snowflakeTime(id) >= viewCountingSince ? { impression_count: counts.views } : {}),
-        },
-      } : {}),
-    })),
-    looked.filter(({ resource }) => resource.mode === 'missing').map(({ id }) => notFoundError('tweet', 'ids', id)),
-  )));
+  return answer(looked, context.now, () =>
+    json(
+      200,
+      lookupBody(
+        looked
+          .filter(({ resource }) => resource.mode === 'normal')
+          .map(({ id, resource: { counts } }) => ({
+            id,
+            text: 'emulated post',
+            edit_history_tweet_ids: [id],
+            ...(fields.has('author_id') ? { author_id: emulatedAuthorId } : {}),
+            ...(fields.has('public_metrics')
+              ? {
+                  public_metrics: {
+                    retweet_count: counts.reposts,
+                    reply_count: Math.floor(counts.reposts / 3),
+                    like_count: counts.likes,
+                    quote_count: Math.floor(counts.reposts / 7),
+                    bookmark_count: Math.floor(counts.likes / 20),
+                    ...(snowflakeTime(id) >= viewCountingSince ? { impression_count: counts.views } : {}),
+                  },
+                }
+              : {}),
+          })),
+        looked.filter(({ resource }) => resource.mode === 'missing').map(({ id }) => notFoundError('tweet', 'ids', id)),
+      ),
+    ),
+  );
 }
 
 export const emulator: PlatformEmulator = {

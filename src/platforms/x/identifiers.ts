@@ -27,7 +27,12 @@ export const xPost: IdentifierRule = {
   hint: postHint('<handle>:<post_id>'),
   normalize: lowerHandlePart,
   namePart: handlePart,
-  examples: { valid: 'xdevelopers:1460323737035677698', missing: 'missing_user:1460323737035677698', flaky: 'flaky_user:1460323737035677698', invalid: ['https://x.com/XDevelopers/status/1460323737035677698', '1460323737035677698'] },
+  examples: {
+    valid: 'xdevelopers:1460323737035677698',
+    missing: 'missing_user:1460323737035677698',
+    flaky: 'flaky_user:1460323737035677698',
+    invalid: ['https://x.com/XDevelopers/status/1460323737035677698', '1460323737035677698'],
+  },
 };
 
 /** Snowflake ids carry their creation time: milliseconds since the X epoch in the bits above 22. */

@@ -9,13 +9,18 @@ export const upstreamShape: UpstreamShape = {
         : undefined;
     }
     if (path !== '/2/tweets') return undefined;
-    return onlyParams(query, { 'tweet.fields': 'author_id,public_metrics' }, ['ids']) ? list(query, 'ids').map((id) => part('tweet', id)) : undefined;
+    return onlyParams(query, { 'tweet.fields': 'author_id,public_metrics' }, ['ids'])
+      ? list(query, 'ids').map((id) => part('tweet', id))
+      : undefined;
   },
   expected(type, normalized) {
     switch (type) {
-      case 'account': return [part('user', normalized)];
-      case 'post': return postParts(normalized, 'user', 'tweet');
-      default: throw new Error(`no upstream shape for x/${type}`);
+      case 'account':
+        return [part('user', normalized)];
+      case 'post':
+        return postParts(normalized, 'user', 'tweet');
+      default:
+        throw new Error(`no upstream shape for x/${type}`);
     }
   },
 };

@@ -5,14 +5,26 @@ import { createUpstreamHttp } from '../http.js';
 import { emulatedAuthor } from './emulator.js';
 import { snowflakeTime, viewCountingSince, xAccount, xPost } from './identifiers.js';
 import {
-  collectorWithFixtures, emulatedCollectors, fixedNow, fixture, fixtureHttp, foundOutcome, inOneHour, reply, signal, unparsable,
+  collectorWithFixtures,
+  emulatedCollectors,
+  fixedNow,
+  fixture,
+  fixtureHttp,
+  foundOutcome,
+  inOneHour,
+  reply,
+  signal,
+  unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const account = (identifier: string): ResourceRef => ({ platform: 'x', type: 'account', identifier });
 const post = (identifier: string): ResourceRef => ({ platform: 'x', type: 'post', identifier });
 
 const accountFound = (followers: number, following: number, posts: number, verified: boolean) =>
-  foundOutcome({ followers: [followers, 'followers'], following: [following, 'following'], posts: [posts, 'posts'] }, { verified: [verified, 'verified'] });
+  foundOutcome(
+    { followers: [followers, 'followers'], following: [following, 'following'], posts: [posts, 'posts'] },
+    { verified: [verified, 'verified'] },
+  );
 const postFound = (views: number | null, likes: number, reposts: number) =>
   foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'] });
 
@@ -21,8 +33,16 @@ t.test('x identifiers - usernames and username:id posts per X syntax', async (t)
   for (const bad of ['y'.repeat(16), '@XDevelopers', 'x-dev', 'x.dev', 'x dev', 'https://x.com/XDevelopers', ''])
     t.notOk(xAccount.pattern.test(bad), bad);
   for (const ok of ['XDevelopers:1879940396483490144', 'x:1', 'x:9223372036854775807']) t.ok(xPost.pattern.test(ok), ok);
-  for (const bad of ['1879940396483490144', 'XDevelopers', 'XDevelopers:', 'XDevelopers:01', 'XDevelopers:18799403964834901440',
-    'XDevelopers:abc', 'XDevelopers/status/1879940396483490144', '@XDevelopers:1879940396483490144'])
+  for (const bad of [
+    '1879940396483490144',
+    'XDevelopers',
+    'XDevelopers:',
+    'XDevelopers:01',
+    'XDevelopers:18799403964834901440',
+    'XDevelopers:abc',
+    'XDevelopers/status/1879940396483490144',
+    '@XDevelopers:1879940396483490144',
+  ])
     t.notOk(xPost.pattern.test(bad), bad);
   t.equal(xAccount.normalize('XDevelopers'), 'xdevelopers');
   t.equal(xPost.normalize('XDevelopers:1879940396483490144'), 'xdevelopers:1879940396483490144');
@@ -42,15 +62,25 @@ t.test('x collector - one users/by and one tweets call for a mixed batch, exact 
     [/\/2\/users\/by\?/, reply(200, fixture('x', 'users.json'))],
     [/\/2\/tweets\?/, reply(200, fixture('x', 'tweets.json'))],
   ]);
-  const outcomes = await collectorWithFixtures('x', http).collect([
-    account('xdevelopers'), post('xdevelopers:1879940396483490144'), account('x'), post('xdevelopers:1460323737035677698'),
-    post('xdevelopers:1598000000000000000'), post('xdevelopers:1111111111111111111'), post('xdevelopers:1222222222222222222'),
-    account('nobody_here_42'), post('nobody_here_42:1879940396483490144'), account('suspended_acct'),
-  ], signal);
+  const outcomes = await collectorWithFixtures('x', http).collect(
+    [
+      account('xdevelopers'),
+      post('xdevelopers:1879940396483490144'),
+      account('x'),
+      post('xdevelopers:1460323737035677698'),
+      post('xdevelopers:1598000000000000000'),
+      post('xdevelopers:1111111111111111111'),
+      post('xdevelopers:1222222222222222222'),
+      account('nobody_here_42'),
+      post('nobody_here_42:1879940396483490144'),
+      account('suspended_acct'),
+    ],
+    signal,
+  );
   t.same(http.calls, [
     'https://x.example/2/users/by?usernames=xdevelopers%2Cx%2Cnobody_here_42%2Csuspended_acct&user.fields=public_metrics%2Cverified',
-    'https://x.example/2/tweets?ids=1879940396483490144%2C1460323737035677698%2C1598000000000000000%2C1111111111111111111%2C1222222222222222222'
-      + '&tweet.fields=author_id%2Cpublic_metrics',
+    'https://x.example/2/tweets?ids=1879940396483490144%2C1460323737035677698%2C1598000000000000000%2C1111111111111111111%2C1222222222222222222' +
+      '&tweet.fields=author_id%2Cpublic_metrics',
   ]);
   t.same(outcomes, [
     accountFound(706312, 1982, 4218, true),
@@ -86,21 +116,42 @@ t.test('x collector - maps rate limits, errors and bad bodies to distinct outcom
   const reset = String(fixedNow / 1000 + 600);
   const limited = reply(429, fixture('x', 'rate-limited.json'), { 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset });
   t.same(await outcome(account('xdevelopers'), [[/./, limited]]), { kind: 'rateLimited', retryAt: fixedNow + 600_000 });
-  t.same(await outcome(post('xdevelopers:1879940396483490144'), [[/users/, users], [/tweets/, limited]]),
-    { kind: 'rateLimited', retryAt: fixedNow + 600_000 });
-  t.same(await outcome(account('xdevelopers'), [[/./, reply(401, fixture('x', 'unauthorized.json'))]]),
-    { kind: 'failed', reason: 'unexpected upstream status 401' });
-  t.same(await outcome(account('xdevelopers'), [[/./, reply(503, 'Service Unavailable')]]), { kind: 'failed', reason: 'unexpected upstream status 503' });
+  t.same(
+    await outcome(post('xdevelopers:1879940396483490144'), [
+      [/users/, users],
+      [/tweets/, limited],
+    ]),
+    { kind: 'rateLimited', retryAt: fixedNow + 600_000 },
+  );
+  t.same(await outcome(account('xdevelopers'), [[/./, reply(401, fixture('x', 'unauthorized.json'))]]), {
+    kind: 'failed',
+    reason: 'unexpected upstream status 401',
+  });
+  t.same(await outcome(account('xdevelopers'), [[/./, reply(503, 'Service Unavailable')]]), {
+    kind: 'failed',
+    reason: 'unexpected upstream status 503',
+  });
   t.same(await outcome(account('xdevelopers'), [[/./, reply(200, '{"data":[{"id":"1","username":"xdevelopers"}]}')]]), unparsable);
-  t.same(await outcome(account('xdevelopers'), [[/./, reply(200, '{}')]]),
-    { kind: 'failed', reason: "x answered nothing about 'xdevelopers'" });
-  t.same(await outcome(post('xdevelopers:1879940396483490144'), [[/users/, users], [/tweets/, reply(200, '{"data":[{"id":')]]), unparsable);
+  t.same(await outcome(account('xdevelopers'), [[/./, reply(200, '{}')]]), {
+    kind: 'failed',
+    reason: "x answered nothing about 'xdevelopers'",
+  });
+  t.same(
+    await outcome(post('xdevelopers:1879940396483490144'), [
+      [/users/, users],
+      [/tweets/, reply(200, '{"data":[{"id":')],
+    ]),
+    unparsable,
+  );
   const thrown = await collectorWithFixtures('x', {
     async get() {
       throw new Error('connect ECONNREFUSED');
     },
   }).collect([account('x'), post('x:1879940396483490144')], signal);
-  t.same(thrown, [{ kind: 'failed', reason: 'Error: connect ECONNREFUSED' }, { kind: 'failed', reason: 'Error: connect ECONNREFUSED' }]);
+  t.same(thrown, [
+    { kind: 'failed', reason: 'Error: connect ECONNREFUSED' },
+    { kind: 'failed', reason: 'Error: connect ECONNREFUSED' },
+  ]);
 });
 
 const emulatedAccount = (counts: EmulatedCounts) => accountFound(counts.followers, counts.following, counts.posts, counts.verified);
@@ -124,12 +175,12 @@ t.test('x against the emulator - found, old posts, missing, flaky, rounded, faul
   const rounded = await inOneHour('x', () => emulated.collect('x', 'account', 'rounded_user'));
   t.same(rounded.result, emulatedAccount(rounded.counts('account', 'rounded_user')));
 
-
   emulated.emulator.world.setFault('x', 'XDevelopers', 'ratelimit');
   const before = Date.now();
   const limited = await emulated.collect('x', 'post', 'xdevelopers:1879940396483490144');
   t.equal(limited.kind, 'rateLimited');
-  if (limited.kind === 'rateLimited') t.ok(limited.retryAt >= before + 59_000 && limited.retryAt <= Date.now() + 61_000, 'retry after x-rate-limit-reset');
+  if (limited.kind === 'rateLimited')
+    t.ok(limited.retryAt >= before + 59_000 && limited.retryAt <= Date.now() + 61_000, 'retry after x-rate-limit-reset');
   emulated.emulator.world.setFault('x', 'XDevelopers', 'none');
   emulated.emulator.world.setFault('x', `${emulatedAuthor}:1879940396483490144`, 'notfound');
   t.same(await emulated.collect('x', 'post', 'xdevelopers:1879940396483490144'), { kind: 'notFound' });
@@ -152,15 +203,22 @@ t.test('x against the emulator - 100 accounts and posts in two upstream calls', 
       return realHttp.get(url.replace('https://x.example', `${emulated.emulator.url}/x`), headers, callSignal);
     },
   });
-  const refs = Array.from({ length: 100 }, (_, index) => index % 2 === 0
-    ? account(`user${index}`)
-    : post(`user${index - 1}:${1879940396483490144n + BigInt(index)}`));
+  const refs = Array.from({ length: 100 }, (_, index) =>
+    index % 2 === 0 ? account(`user${index}`) : post(`user${index - 1}:${1879940396483490144n + BigInt(index)}`),
+  );
   refs[0] = account('missing_0');
   const { result, counts } = await inOneHour('x', () => collector.collect(refs, signal));
   t.equal(calls.length, 2);
-  t.same(result, refs.map((ref) => ref.identifier === 'missing_0'
-    ? { kind: 'notFound' }
-    : ref.type === 'post' ? emulatedPost(counts, ref.identifier.split(':')[1]!) : emulatedAccount(counts('account', ref.identifier))));
+  t.same(
+    result,
+    refs.map((ref) =>
+      ref.identifier === 'missing_0'
+        ? { kind: 'notFound' }
+        : ref.type === 'post'
+          ? emulatedPost(counts, ref.identifier.split(':')[1]!)
+          : emulatedAccount(counts('account', ref.identifier)),
+    ),
+  );
 });
 
 t.test('x emulator - refuses requests without a bearer token, as X does', async (t) => {

@@ -4,9 +4,7 @@
 // and leave out ids that do not exist.
 // https://developers.google.com/youtube/v3/docs/channels/list, .../videos/list
 import Type, { type Static, type TSchema } from 'typebox';
-import {
-  failed, notFound, rateLimited, type CollectionOutcome, type ResourceRef,
-} from '../../model.js';
+import { failed, notFound, rateLimited, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import type { UpstreamResponse } from '../http.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { entryOf, isOutcome, type BatchAnswer } from '../lookups.js';
@@ -45,13 +43,14 @@ const listOf = <T extends TSchema>(item: T) =>
   jsonBody(Type.Object({ pageInfo: Type.Object({ totalResults: Type.Integer({ minimum: 0 }) }), items: Type.Optional(Type.Array(item)) }));
 const channelsBody = listOf(channelSchema);
 const videosBody = listOf(videoSchema);
-const errorBody = jsonBody(Type.Object({
-  error: Type.Object({ errors: Type.Array(Type.Object({ reason: Type.String() })) }),
-}));
+const errorBody = jsonBody(
+  Type.Object({
+    error: Type.Object({ errors: Type.Array(Type.Object({ reason: Type.String() })) }),
+  }),
+);
 
 type Channel = Static<typeof channelSchema>;
 type Video = Static<typeof videoSchema>;
-
 
 /** The items of a well-formed list, or undefined for any other shape. */
 function listItems<T>(list: { pageInfo: { totalResults: number }; items?: T[] | undefined } | undefined): T[] | undefined {
@@ -77,8 +76,13 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     return failed(`unexpected upstream status ${response.status}${reason ? ` (${reason})` : ''}`);
   };
 
-  const call = async <T>(resource: 'channels' | 'videos', filter: Record<string, string>, signal: AbortSignal,
-    read: (body: string) => T[] | undefined, keyOf: (item: T) => string): Promise<BatchAnswer<T>> => {
+  const call = async <T>(
+    resource: 'channels' | 'videos',
+    filter: Record<string, string>,
+    signal: AbortSignal,
+    read: (body: string) => T[] | undefined,
+    keyOf: (item: T) => string,
+  ): Promise<BatchAnswer<T>> => {
     const query = new URLSearchParams({ part: 'statistics', ...filter });
     const response = await context.http.get(`${context.baseUrl}/${resource}?${query}`, headers, signal);
     if (response.status !== 200) return { refused: refusal(response) };
@@ -124,17 +128,25 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
       // Started only when some ref needs it; a throw becomes `failed` for each ref awaiting it.
       const channels = channelIds.length > 0 ? call('channels', { id: channelIds.join(',') }, signal, readChannels, byId) : undefined;
       const videos = videoIds.length > 0 ? call('videos', { id: videoIds.join(',') }, signal, readVideos, byId) : undefined;
-      const byHandle = new Map(ids((ref) => ref.type === 'account' && !isChannelId(ref.identifier))
-        .map((handle) => [handle, call('channels', { forHandle: handle }, signal, readChannels, () => handle)]));
-      return Promise.all(refs.map((ref) => settle(async () => {
-        if (ref.type === 'post') return videoOutcome(await videos!, ref.identifier);
-        if (isChannelId(ref.identifier)) {
-          const answer = await channels!;
-          return channelOutcome(answer, ref.identifier);
-        }
-        const answer = await byHandle.get(ref.identifier)!;
-        return channelOutcome(answer, ref.identifier);
-      })));
+      const byHandle = new Map(
+        ids((ref) => ref.type === 'account' && !isChannelId(ref.identifier)).map((handle) => [
+          handle,
+          call('channels', { forHandle: handle }, signal, readChannels, () => handle),
+        ]),
+      );
+      return Promise.all(
+        refs.map((ref) =>
+          settle(async () => {
+            if (ref.type === 'post') return videoOutcome(await videos!, ref.identifier);
+            if (isChannelId(ref.identifier)) {
+              const answer = await channels!;
+              return channelOutcome(answer, ref.identifier);
+            }
+            const answer = await byHandle.get(ref.identifier)!;
+            return channelOutcome(answer, ref.identifier);
+          }),
+        ),
+      );
     },
   };
 }

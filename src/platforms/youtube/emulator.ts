@@ -16,11 +16,16 @@ const json = (status: number, body: unknown): EmulatorReply => ({
 const googleError = (code: number, message: string, reason: string, domain = 'global', status?: string) =>
   json(code, { error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) } });
 
-const quotaMessage = 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.';
+const quotaMessage =
+  'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.';
 const quotaExceeded = googleError(403, quotaMessage, 'quotaExceeded', 'youtube.quota');
 
 /** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
-const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"kind":"youtube#channelListResponse","items":[{"statistics":' };
+const malformedReply: EmulatorReply = {
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: '{"kind":"youtube#channelListResponse","items":[{"statistics":',
+};
 
 /** An etag-shaped token, stable per answer content. */
 const etagOf = (seed: string) => createHash('sha256').update(seed).digest('base64url').slice(0, 27);
@@ -53,24 +58,39 @@ function channels(request: EmulatorRequest, context: EmulatorContext): EmulatorR
   const handle = request.query.get('forHandle');
   const ids = request.query.get('id');
   if (handle === null && ids === null) {
-    return googleError(400, 'No filter selected. Expected one of: forHandle, forUsername, id, managedByMe, mine, mySubscribers', 'missingRequiredParameter');
+    return googleError(
+      400,
+      'No filter selected. Expected one of: forHandle, forUsername, id, managedByMe, mine, mySubscribers',
+      'missingRequiredParameter',
+    );
   }
-  const looked = handle !== null
-    ? [{ id: `UC${etagOf(`channel/${handle.replace(/^@/, '').toLowerCase()}`).slice(0, 22)}`, resource: context.lookup('account', `@${handle.replace(/^@/, '')}`) }]
-    : ids!.split(',').filter(isChannelId).map((id) => ({ id, resource: context.lookup('account', id) }));
+  const looked =
+    handle !== null
+      ? [
+          {
+            id: `UC${etagOf(`channel/${handle.replace(/^@/, '').toLowerCase()}`).slice(0, 22)}`,
+            resource: context.lookup('account', `@${handle.replace(/^@/, '')}`),
+          },
+        ]
+      : ids!
+          .split(',')
+          .filter(isChannelId)
+          .map((id) => ({ id, resource: context.lookup('account', id) }));
   const refused = refusal(looked.map(({ resource }) => resource));
   if (refused) return refused;
-  const items = looked.filter(({ resource }) => resource.mode === 'normal').map(({ id, resource: { counts, rounded } }) => ({
-    kind: 'youtube#channel',
-    etag: etagOf(`channel/${id}`),
-    id,
-    statistics: {
-      viewCount: String(counts.views),
-      subscriberCount: String(rounded ? threeSignificantFigures(counts.followers) : counts.followers),
-      hiddenSubscriberCount: false,
-      videoCount: String(counts.posts),
-    },
-  }));
+  const items = looked
+    .filter(({ resource }) => resource.mode === 'normal')
+    .map(({ id, resource: { counts, rounded } }) => ({
+      kind: 'youtube#channel',
+      etag: etagOf(`channel/${id}`),
+      id,
+      statistics: {
+        viewCount: String(counts.views),
+        subscriberCount: String(rounded ? threeSignificantFigures(counts.followers) : counts.followers),
+        hiddenSubscriberCount: false,
+        videoCount: String(counts.posts),
+      },
+    }));
   return listResponse('channel', items, false);
 }
 
@@ -80,17 +100,19 @@ function videos(request: EmulatorRequest, context: EmulatorContext): EmulatorRep
   const looked = ids.split(',').map((id) => ({ id, resource: context.lookup('post', id) }));
   const refused = refusal(looked.map(({ resource }) => resource));
   if (refused) return refused;
-  const items = looked.filter(({ resource }) => resource.mode === 'normal').map(({ id, resource: { counts } }) => ({
-    kind: 'youtube#video',
-    etag: etagOf(`video/${id}`),
-    id,
-    statistics: {
-      viewCount: String(counts.views),
-      likeCount: String(counts.likes),
-      favoriteCount: '0',
-      commentCount: String(counts.reposts),
-    },
-  }));
+  const items = looked
+    .filter(({ resource }) => resource.mode === 'normal')
+    .map(({ id, resource: { counts } }) => ({
+      kind: 'youtube#video',
+      etag: etagOf(`video/${id}`),
+      id,
+      statistics: {
+        viewCount: String(counts.views),
+        likeCount: String(counts.likes),
+        favoriteCount: '0',
+        commentCount: String(counts.reposts),
+      },
+    }));
   return listResponse('video', items, true);
 }
 
@@ -98,7 +120,13 @@ export const emulator: PlatformEmulator = {
   handle(request, context) {
     if (request.path !== '/channels' && request.path !== '/videos') return undefined;
     if (!request.query.get('key') && !request.headers['x-goog-api-key']) {
-      return googleError(403, 'Method doesn\'t allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.', 'forbidden', 'global', 'PERMISSION_DENIED');
+      return googleError(
+        403,
+        "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+        'forbidden',
+        'global',
+        'PERMISSION_DENIED',
+      );
     }
     if (!request.query.get('part')) return googleError(400, 'Required parameter: part', 'required');
     return request.path === '/channels' ? channels(request, context) : videos(request, context);

@@ -2,7 +2,12 @@
 // (https://developers.google.com/youtube/v3/getting-started#quota).
 const pacific = new Intl.DateTimeFormat('en-US', {
   timeZone: 'America/Los_Angeles',
-  year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
   hourCycle: 'h23',
 });
 const dayMs = 86_400_000;

@@ -5,7 +5,16 @@ import { createUpstreamHttp } from '../http.js';
 import { youtubeChannel, youtubeVideo } from './identifiers.js';
 import { nextPacificMidnight } from './quota.js';
 import {
-  collectorWithFixtures, emulatedCollectors, inOneHour, fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable,
+  collectorWithFixtures,
+  emulatedCollectors,
+  inOneHour,
+  fixedNow,
+  fixture,
+  fixtureHttp,
+  foundOutcome,
+  reply,
+  signal,
+  unparsable,
 } from '../../../test/helpers/platforms.js';
 
 const channel = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'account', identifier });
@@ -17,7 +26,16 @@ const videoFound = (views: number, likes: number | null) =>
   foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [null, 'reposts'] });
 
 t.test('youtube identifiers - channel ids, handles and video ids per YouTube syntax', async (t) => {
-  for (const ok of ['UC_x5XG1OV2P6uZZ5FSM9Ttw', '@GoogleDevelopers', 'GoogleDevelopers', '@abc', 'a.b-c_d', '@' + 'x'.repeat(30), '@café', '@ユーチューブ'])
+  for (const ok of [
+    'UC_x5XG1OV2P6uZZ5FSM9Ttw',
+    '@GoogleDevelopers',
+    'GoogleDevelopers',
+    '@abc',
+    'a.b-c_d',
+    '@' + 'x'.repeat(30),
+    '@café',
+    '@ユーチューブ',
+  ])
     t.ok(youtubeChannel.pattern.test(ok), ok);
   for (const bad of ['@ab', 'ab', '@' + 'x'.repeat(31), '@google developers', 'https://youtube.com/@google', '@goo/gle', '@@google', ''])
     t.notOk(youtubeChannel.pattern.test(bad), bad);
@@ -39,10 +57,19 @@ t.test('youtube collector - one call per kind of id, one per handle, exact datap
     [/channels\?part=statistics&forHandle=%40nobody$/, reply(200, fixture('youtube', 'channels-none.json'))],
     [/videos\?part=statistics&id=/, reply(200, fixture('youtube', 'videos.json'))],
   ]);
-  const outcomes = await collectorWithFixtures('youtube', http).collect([
-    channel('UC_x5XG1OV2P6uZZ5FSM9Ttw'), video('dQw4w9WgXcQ'), channel('UCVHFbqXqoYvEWM1Ddxl0QDg'), channel('@googledevelopers'),
-    video('jNQXAC9IVRw'), channel('UCxxxxxxxxxxxxxxxxxxxxxx'), video('xxxxxxxxxxx'), channel('@nobody'),
-  ], signal);
+  const outcomes = await collectorWithFixtures('youtube', http).collect(
+    [
+      channel('UC_x5XG1OV2P6uZZ5FSM9Ttw'),
+      video('dQw4w9WgXcQ'),
+      channel('UCVHFbqXqoYvEWM1Ddxl0QDg'),
+      channel('@googledevelopers'),
+      video('jNQXAC9IVRw'),
+      channel('UCxxxxxxxxxxxxxxxxxxxxxx'),
+      video('xxxxxxxxxxx'),
+      channel('@nobody'),
+    ],
+    signal,
+  );
   t.same([...http.calls].sort(), [
     'https://youtube.example/channels?part=statistics&forHandle=%40googledevelopers',
     'https://youtube.example/channels?part=statistics&forHandle=%40nobody',
@@ -78,16 +105,40 @@ t.test('youtube collector - quota, rate limits, other errors and bad bodies are 
   // fixedNow is 2026-11-23 12:00 UTC = 04:00 PST; the quota resets at 08:00 UTC.
   t.equal(nextPacificMidnight(fixedNow), Date.UTC(2026, 10, 24, 8));
   t.same(await outcome(reply(403, fixture('youtube', 'quota-exceeded.json'))), { kind: 'rateLimited', retryAt: Date.UTC(2026, 10, 24, 8) });
-  t.same(await outcome(reply(403, fixture('youtube', 'quota-exceeded.json')), video('dQw4w9WgXcQ')), { kind: 'rateLimited', retryAt: Date.UTC(2026, 10, 24, 8) });
-  t.same(await outcome(reply(403, '{"error":{"code":403,"message":"Rate","errors":[{"reason":"rateLimitExceeded","domain":"usageLimits"}]}}')),
-    { kind: 'rateLimited', retryAt: fixedNow + 60_000 });
+  t.same(await outcome(reply(403, fixture('youtube', 'quota-exceeded.json')), video('dQw4w9WgXcQ')), {
+    kind: 'rateLimited',
+    retryAt: Date.UTC(2026, 10, 24, 8),
+  });
+  t.same(
+    await outcome(reply(403, '{"error":{"code":403,"message":"Rate","errors":[{"reason":"rateLimitExceeded","domain":"usageLimits"}]}}')),
+    { kind: 'rateLimited', retryAt: fixedNow + 60_000 },
+  );
   t.same(await outcome(reply(429, '{}', { 'retry-after': '30' })), { kind: 'rateLimited', retryAt: fixedNow + 30_000 });
-  t.same(await outcome(reply(403, fixture('youtube', 'forbidden.json'))), { kind: 'failed', reason: 'unexpected upstream status 403 (forbidden)' });
-  t.same(await outcome(reply(400, fixture('youtube', 'key-invalid.json'))), { kind: 'failed', reason: 'unexpected upstream status 400 (badRequest)' });
+  t.same(await outcome(reply(403, fixture('youtube', 'forbidden.json'))), {
+    kind: 'failed',
+    reason: 'unexpected upstream status 403 (forbidden)',
+  });
+  t.same(await outcome(reply(400, fixture('youtube', 'key-invalid.json'))), {
+    kind: 'failed',
+    reason: 'unexpected upstream status 400 (badRequest)',
+  });
   t.same(await outcome(reply(503, 'Service Unavailable')), { kind: 'failed', reason: 'unexpected upstream status 503' });
   t.same(await outcome(reply(404, '{"error":{"code":404,"message":"x","errors":[{"reason":"channelNotFound"}]}}')), { kind: 'notFound' });
-  t.same(await outcome(reply(200, '{"items":[{"id":"UC_x5XG1OV2P6uZZ5FSM9Ttw","statistics":{"subscriberCount":12,"hiddenSubscriberCount":false,"videoCount":"1"}}]}')), unparsable);
-  t.same(await outcome(reply(200, '{"items":[{"id":"UC_x5XG1OV2P6uZZ5FSM9Ttw","statistics":{"hiddenSubscriberCount":false,"videoCount":"1"}}]}')), unparsable);
+  t.same(
+    await outcome(
+      reply(
+        200,
+        '{"items":[{"id":"UC_x5XG1OV2P6uZZ5FSM9Ttw","statistics":{"subscriberCount":12,"hiddenSubscriberCount":false,"videoCount":"1"}}]}',
+      ),
+    ),
+    unparsable,
+  );
+  t.same(
+    await outcome(
+      reply(200, '{"items":[{"id":"UC_x5XG1OV2P6uZZ5FSM9Ttw","statistics":{"hiddenSubscriberCount":false,"videoCount":"1"}}]}'),
+    ),
+    unparsable,
+  );
   t.same(await outcome(reply(200, '<html>'), video('dQw4w9WgXcQ')), unparsable);
 });
 
@@ -131,15 +182,22 @@ t.test('youtube against the emulator - 50 videos and channel ids in two upstream
       return realHttp.get(url.replace('https://youtube.example', `${emulated.emulator.url}/youtube`), headers, callSignal);
     },
   });
-  const refs = Array.from({ length: 50 }, (_, index) => index % 2 === 0
-    ? video(`video${String(index).padStart(6, '0')}`)
-    : channel(`UC${String(index).padStart(22, '0')}`));
+  const refs = Array.from({ length: 50 }, (_, index) =>
+    index % 2 === 0 ? video(`video${String(index).padStart(6, '0')}`) : channel(`UC${String(index).padStart(22, '0')}`),
+  );
   refs[10] = video('missing0001');
   const { result, counts } = await inOneHour('youtube', () => collector.collect(refs, signal));
   t.equal(calls.length, 2);
-  t.same(result, refs.map((ref) => ref.identifier === 'missing0001'
-    ? { kind: 'notFound' }
-    : ref.type === 'post' ? emulatedVideo(counts('post', ref.identifier)) : emulatedChannel(counts('account', ref.identifier))));
+  t.same(
+    result,
+    refs.map((ref) =>
+      ref.identifier === 'missing0001'
+        ? { kind: 'notFound' }
+        : ref.type === 'post'
+          ? emulatedVideo(counts('post', ref.identifier))
+          : emulatedChannel(counts('account', ref.identifier)),
+    ),
+  );
 });
 
 t.test('youtube emulator - refuses requests without an API key, as YouTube does', async (t) => {
