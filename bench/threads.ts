@@ -1,6 +1,8 @@
-// `--threads 2` against `--threads 1` on the same data, run by run. The two-thread server
-// may use both cores, and wrk needs one of them: bench/README.md, "Two threads on two
-// cores", says what this figure can and cannot show.
+// `--threads 2` against `--threads 1` on the same data, run by run. A live server holds its
+// data directory alone (docs/storage.md, "One server per data directory"), so each of the two
+// runs on its own copy of the same seeded set. The two-thread server may use both cores, and
+// wrk needs one of them: bench/README.md, "Two threads on two cores", says what this figure
+// can and cannot show.
 import type { DataSet } from './datasets.js';
 import { sampleMemory } from './memory.js';
 import { measureInterleaved, pairedRatio, type Measurement } from './measure.js';
@@ -18,8 +20,11 @@ export interface ThreadsFigures {
   ratio: number;
 }
 
-/** Null when the build has no `serve --threads`. */
-export async function threadsScenario(warm: DataSet): Promise<ThreadsFigures | null> {
+/**
+ * `data`: two copies of one seeded set, for `--threads 1` and `--threads 2` in that order.
+ * Null when the build has no `serve --threads`.
+ */
+export async function threadsScenario(data: readonly [DataSet, DataSet]): Promise<ThreadsFigures | null> {
   if (!cliAcceptsThreads()) {
     log('  (no serve --threads in this build: --threads 2 vs --threads 1 not measured)');
     return null;
@@ -27,8 +32,9 @@ export async function threadsScenario(warm: DataSet): Promise<ThreadsFigures | n
   log('  search-10-warm, --threads 1 and --threads 2 run by run');
   const servers: RunningServer[] = [];
   try {
-    for (const threads of [1, 2] as const) servers.push(await startServer({ data: warm.dir, threads }));
-    const scenario = warmTen(warm.token);
+    servers.push(await startServer({ data: data[0].dir, threads: 1 }));
+    servers.push(await startServer({ data: data[1].dir, threads: 2 }));
+    const scenario = warmTen(data[0].token);
     // Both must give the scenario's answer: the second thread serves the same data.
     const answers = await Promise.all(
       servers.map((server) => preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check)),
