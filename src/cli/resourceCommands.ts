@@ -78,7 +78,8 @@ function listResources(
     if (typeof key !== 'string') continue;
     const stored = value;
     const { platform } = parseResourceKey(key);
-    const byStatus = (counts[platform] ??= {});
+    const byStatus = counts[platform] ?? {};
+    counts[platform] = byStatus;
     byStatus[stored.value] = (byStatus[stored.value] ?? 0) + 1;
     total++;
     if ((filter.status && stored.value !== filter.status) || (filter.platform && platform !== filter.platform)) continue;
