@@ -68,7 +68,7 @@ function showResource(dbs: Databases, args: string[], print: (line: string) => v
 
 function listResources(
   dbs: Databases,
-  filter: { status?: ResourceStatus; platform?: PlatformCode; limit: number },
+  filter: { status: ResourceStatus | undefined; platform: PlatformCode | undefined; limit: number },
   print: (line: string) => void,
 ): void {
   const counts: Record<string, Partial<Record<ResourceStatus, number>>> = {};
@@ -119,7 +119,7 @@ export async function resourcesCommand(args: string[], print: (line: string) => 
     const limitSetting = setting(values.limit, 'limit');
     const limit = limitSetting ? parseWholeNumber(limitSetting, 1, flagBounds.resourcesListed.max) : flagBounds.resourcesListed.default;
     return withDataStore(dataDirSetting(values.data), 'existing', (dbs) =>
-      listResources(dbs, { ...(status ? { status } : {}), ...(platform ? { platform } : {}), limit }, print),
+      listResources(dbs, { status, platform, limit }, print),
     );
   }
   throw new UsageError(`unknown resources command '${action ?? ''}': use show or list`);
