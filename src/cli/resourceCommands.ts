@@ -118,9 +118,7 @@ export async function resourcesCommand(args: string[], print: (line: string) => 
       throw new UsageError(`invalid --platform '${platform}': use ${platformCodes.join(', ')}`);
     const limitSetting = setting(values.limit, 'limit');
     const limit = limitSetting ? parseWholeNumber(limitSetting, 1, flagBounds.resourcesListed.max) : flagBounds.resourcesListed.default;
-    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) =>
-      listResources(dbs, { status, platform, limit }, print),
-    );
+    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => listResources(dbs, { status, platform, limit }, print));
   }
   throw new UsageError(`unknown resources command '${action ?? ''}': use show or list`);
 }
