@@ -1,5 +1,4 @@
 import t from 'tap';
-import type { ResourceRef } from '../../model.js';
 import type { EmulatedCounts } from '../../emulator/types.js';
 import { createUpstreamHttp } from '../http.js';
 import { youtubeChannel, youtubeVideo } from './identifiers.js';
@@ -15,10 +14,11 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const channel = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'account', identifier });
-const video = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'post', identifier });
+const channel = refsTo('youtube', 'account');
+const video = refsTo('youtube', 'post');
 
 const channelFound = (subscribers: number | null, videos: number) =>
   foundOutcome({ followers: [subscribers, 'subscribers'], following: [null, 'following'], posts: [videos, 'videos'] });
