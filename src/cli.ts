@@ -18,7 +18,7 @@ const commands: Record<string, () => Promise<Command>> = {
 };
 
 const print = (line: string): void => {
-  process.stdout.write(line + '\n');
+  process.stdout.write(`${line}\n`);
 };
 
 function version(): string {
@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
   if (name === undefined) {
     // Without a command there is nothing to do: the help goes to stderr and the status says so,
     // as a script that forgot its command should fail.
-    process.stderr.write(helpText() + '\n');
+    process.stderr.write(`${helpText()}\n`);
     process.exitCode = 2;
     return;
   }

@@ -45,6 +45,16 @@ export const limits = {
    * winner's snapshot, at most this many times in all (docs/architecture.md, "Conditional commits").
    */
   commitAttempts: 5,
+  /**
+   * A token's last-used time is written back at most this often: each write is a commit beside
+   * the searches, and a last use to the minute is enough to tell a token in use from a forgotten one.
+   */
+  tokenTouchIntervalMs: 60_000,
+  /**
+   * Views a resource store keeps decoded, per generation of its recent map (it holds one to two
+   * generations): the warm set of a busy service, at a few hundred bytes a view.
+   */
+  viewCacheGeneration: 50_000,
   /** How long a browser may cache a CORS preflight answer (docs/http.md, "CORS"). */
   corsMaxAgeSeconds: 600,
   /** Allowed origins whose answer headers are kept built (with `--cors '*'` origins are unbounded). */
@@ -104,6 +114,8 @@ export const defaultPolicy: ResourcePolicy = {
 export const upstreamLimits = {
   /** Public profile pages run to a few hundred KB; an upstream body far beyond that is not an answer. */
   maxBodyBytes: 8 * 1024 * 1024,
+  /** How long a platform that refuses us as rate-limited without saying for how long is left alone. */
+  defaultPauseMs: 60_000,
   /** Against the emulator no platform budget applies: it exists to be driven as hard as we can. */
   emulatorBudget: { concurrency: 64, perMinute: Number.POSITIVE_INFINITY },
 } as const;
@@ -116,14 +128,6 @@ export const collectionDefaults = {
   /** Per-platform circuit breaker (docs/architecture.md#collection-path): 5 failed calls in a row pause a platform for 30 s, then one trial. */
   breaker: { failureThreshold: 5, cooldownMs: 30_000, maxCooldownMs: 10 * 60_000 },
 } as const;
-
-export interface ServeOptions {
-  port: number;
-  host: string;
-  dataDir: string;
-  upstream: string;
-  policy: ResourcePolicy;
-}
 
 export const serveDefaults = {
   port: 8080,

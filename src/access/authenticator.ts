@@ -10,9 +10,6 @@ export type Authentication =
   | { kind: 'invalid' }
   | { kind: 'authenticated'; account: AccountRecord; token: TokenRecord };
 
-/** How often a token's last-used time is written back at most. */
-const touchIntervalMs = 60_000;
-
 export class Authenticator {
   private readonly byDigest = new Map<string, Extract<Authentication, { kind: 'authenticated' }>>();
   private readonly lastTouched = new Map<string, number>();
@@ -69,7 +66,7 @@ export class Authenticator {
 
   private touch(token: TokenRecord, now: number): void {
     const last = this.lastTouched.get(token.id) ?? 0;
-    if (now - last < touchIntervalMs) return;
+    if (now - last < limits.tokenTouchIntervalMs) return;
     this.lastTouched.set(token.id, now);
     // Bookkeeping only: a write that fails (a full disk) must not fail or end anything else.
     this.accounts.touchToken(token.id, new Date(now).toISOString()).catch((error: unknown) => {

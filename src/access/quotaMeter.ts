@@ -65,7 +65,8 @@ export class QuotaMeter {
    */
   spend(base: number, now: number, rateRoom: number): boolean {
     const { ints } = this.table;
-    const spent = (ints[base + field.spent]! += 1);
+    const spent = ints[base + field.spent]! + 1;
+    ints[base + field.spent] = spent;
     if (ints[base + field.reserving] !== 0) return false;
     const expected = this.expected(base, now);
     const unspent = ints[base + field.granted]! - spent;
@@ -120,7 +121,8 @@ export class QuotaMeter {
     this.table.lock(base);
     if (failure !== undefined) ints[base + field.failedSignal] = ints[base + field.signal]! + 1;
     if (reservation && ints[base + field.month] === month) {
-      const granted = (ints[base + field.granted]! += reservation.units);
+      const granted = ints[base + field.granted]! + reservation.units;
+      ints[base + field.granted] = granted;
       ints[base + field.others] = Math.max(0, reservation.total - granted);
     }
     ints[base + field.reserving] = 0;

@@ -20,8 +20,11 @@ export function renderSearchResponse(resources: readonly RequestedResource[], vi
     // platform and type are registry literals; only the identifier needs escaping.
     body += `{"platform":"${resource.platform}","type":"${resource.type}","identifier":${JSON.stringify(resource.identifier)}`;
     const view = views.view(resource.key);
-    if (wantedAt(view, now)) (wanted ??= []).push(resource.key);
+    if (wantedAt(view, now)) {
+      wanted ??= [];
+      wanted.push(resource.key);
+    }
     body += (view ?? pendingView).tail;
   }
-  return { body: body + ']}', wanted };
+  return { body: `${body}]}`, wanted };
 }

@@ -6,7 +6,7 @@ const tokenPrefix = 'dp_';
 
 export function generateToken(): { secret: string; id: string; digest: string; shown: string } {
   const secret = tokenPrefix + randomBytes(24).toString('base64url');
-  return { secret, id: 'tok_' + randomBytes(6).toString('hex'), digest: digestToken(secret), shown: shownPart(secret) };
+  return { secret, id: `tok_${randomBytes(6).toString('hex')}`, digest: digestToken(secret), shown: shownPart(secret) };
 }
 
 /** The part of a secret that may be shown again: its fixed prefix and a few random characters. */

@@ -68,7 +68,7 @@ function showResource(dbs: Databases, args: string[], print: (line: string) => v
 
 function listResources(
   dbs: Databases,
-  filter: { status?: ResourceStatus; platform?: PlatformCode; limit: number },
+  filter: { status: ResourceStatus | undefined; platform: PlatformCode | undefined; limit: number },
   print: (line: string) => void,
 ): void {
   const counts: Record<string, Partial<Record<ResourceStatus, number>>> = {};
@@ -78,7 +78,8 @@ function listResources(
     if (typeof key !== 'string') continue;
     const stored = value;
     const { platform } = parseResourceKey(key);
-    const byStatus = (counts[platform] ??= {});
+    const byStatus = counts[platform] ?? {};
+    counts[platform] = byStatus;
     byStatus[stored.value] = (byStatus[stored.value] ?? 0) + 1;
     total++;
     if ((filter.status && stored.value !== filter.status) || (filter.platform && platform !== filter.platform)) continue;
@@ -117,9 +118,7 @@ export async function resourcesCommand(args: string[], print: (line: string) => 
       throw new UsageError(`invalid --platform '${platform}': use ${platformCodes.join(', ')}`);
     const limitSetting = setting(values.limit, 'limit');
     const limit = limitSetting ? parseWholeNumber(limitSetting, 1, flagBounds.resourcesListed.max) : flagBounds.resourcesListed.default;
-    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) =>
-      listResources(dbs, { ...(status ? { status } : {}), ...(platform ? { platform } : {}), limit }, print),
-    );
+    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => listResources(dbs, { status, platform, limit }, print));
   }
   throw new UsageError(`unknown resources command '${action ?? ''}': use show or list`);
 }

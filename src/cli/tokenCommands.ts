@@ -11,7 +11,7 @@ import { UsageError } from './usageError.js';
 
 function checkNote(note: string | undefined): string | null {
   if (note === undefined) return null;
-  if (note.length > tokenDisplay.maxNoteLength || /[\u0000-\u001f\u007f]/.test(note)) {
+  if (note.length > tokenDisplay.maxNoteLength || /\p{Cc}/u.test(note)) {
     throw new UsageError(`invalid --note: give one line of at most ${tokenDisplay.maxNoteLength} characters`);
   }
   return note;

@@ -33,7 +33,7 @@ export class KvQuotaLedger implements QuotaLedger {
   async read(account: string, month: string): Promise<LedgerEntry> {
     const key = entryKey(account, month);
     const entry = await this.bucket.get(key);
-    if (!entry || entry.operation !== 'PUT') return { granted: 0, revision: entry?.revision ?? 0 };
+    if (entry?.operation !== 'PUT') return { granted: 0, revision: entry?.revision ?? 0 };
     const granted = Number(entry.string());
     if (!Number.isSafeInteger(granted) || granted < 0) {
       throw new KvQuotaLedgerError(`quota entry ${key} holds "${entry.string()}", not a count of units`);

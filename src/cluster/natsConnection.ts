@@ -21,7 +21,7 @@ export function parseNatsServers(text: string): string[] {
   return entries.map((entry) => {
     const url = URL.canParse(entry) ? new URL(entry) : undefined;
     const port = Number(url?.port);
-    if (!url || url.protocol !== 'nats:' || url.hostname === '' || !(port >= 1 && port <= 65_535) || url.pathname !== '') {
+    if (url?.protocol !== 'nats:' || url.hostname === '' || !(port >= 1 && port <= 65_535) || url.pathname !== '') {
       throw new NatsServersError(`--nats takes nats://HOST:PORT[,nats://HOST:PORT...]; "${entry}" is not one`);
     }
     return `nats://${url.host}`;

@@ -59,7 +59,9 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
     const platform = url.slice(1, slash < 0 ? undefined : slash);
     const handler = isPlatformCode(platform) ? handlers.get(platform) : undefined;
     const headers: Record<string, string> = {};
-    req.forEach((name, value) => (headers[name] = value));
+    req.forEach((name, value) => {
+      headers[name] = value;
+    });
     if (!handler || !isPlatformCode(platform)) return send(res, { status: 404, body: 'no such platform' });
 
     const { context, faults } = world.scope(platform, now());

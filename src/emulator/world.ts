@@ -49,7 +49,7 @@ export class EmulatorWorld {
     const definition = this.platforms.get(platform)!;
     const lookup = (type: ResourceType, identifier: string): EmulatedResource => {
       const rule = definition.identifiers[type];
-      const normalized = rule && rule.pattern.test(identifier) ? rule.normalize(identifier) : undefined;
+      const normalized = rule?.pattern.test(identifier) ? rule.normalize(identifier) : undefined;
       const counts = emulatedCounts(platform, type, normalized ?? identifier, now);
       if (!rule || normalized === undefined) return { mode: 'missing', rounded: false, counts };
       const name = rule.namePart(normalized);

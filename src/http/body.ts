@@ -41,7 +41,8 @@ export function readBody(res: HttpResponse, maxBytes: number, done: (result: Bod
       done({ kind: 'complete', text: Buffer.from(chunk).toString('utf8') });
       return;
     }
-    (chunks ??= []).push(Buffer.from(chunk.slice(0)));
+    chunks ??= [];
+    chunks.push(Buffer.from(chunk.slice(0)));
     if (isLast) {
       finished = true;
       done({ kind: 'complete', text: Buffer.concat(chunks, size).toString('utf8') });

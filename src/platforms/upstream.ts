@@ -2,6 +2,7 @@
 // read a platform's rate-limit reset, and turn anything thrown into a `failed` outcome.
 import type { TSchema, Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { upstreamLimits } from '../config.js';
 import { failed, type CollectionOutcome } from '../model.js';
 import { header, type UpstreamResponse } from './http.js';
 
@@ -25,9 +26,6 @@ export function jsonBody<S extends TSchema>(schema: S): BodyParser<Static<S>> {
   };
 }
 
-/** Used when a platform refuses us without saying for how long. */
-const defaultPauseMs = 60_000;
-
 /**
  * When a rate-limited platform may be asked again: `Retry-After` (seconds or HTTP date,
  * RFC 9110 10.2.3), else the platform's own reset header in Unix seconds.
@@ -42,7 +40,7 @@ export function retryAtOf(response: UpstreamResponse, now: number, resetHeader?:
   }
   const reset = resetHeader === undefined ? undefined : Number(header(response, resetHeader));
   if (reset !== undefined && Number.isFinite(reset) && reset > 0) return Math.max(now, reset * 1000);
-  return now + defaultPauseMs;
+  return now + upstreamLimits.defaultPauseMs;
 }
 
 /** Runs one collection step; a throw (network error, abort) becomes `failed`, never `notFound`. */

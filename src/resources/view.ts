@@ -27,5 +27,5 @@ export function renderView(status: ResourceStatus, context: ResourceContext): Re
     tail += `,"metrics":${JSON.stringify(context.metrics)}`;
     if (context.attributes) tail += `,"attributes":${JSON.stringify(context.attributes)}`;
   }
-  return { tail: tail + '}', refreshAfter: status === 'available' ? context.nextDueAt : 0 };
+  return { tail: `${tail}}`, refreshAfter: status === 'available' ? context.nextDueAt : 0 };
 }

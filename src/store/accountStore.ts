@@ -31,35 +31,34 @@ export class AccountStore {
   constructor(private readonly dbs: Databases) {}
 
   account(name: string): AccountRecord | undefined {
-    return this.dbs.accounts.get(name) as AccountRecord | undefined;
+    return this.dbs.accounts.get(name);
   }
 
   token(id: string): TokenRecord | undefined {
-    return this.dbs.tokens.get(id) as TokenRecord | undefined;
+    return this.dbs.tokens.get(id);
   }
 
   tokenByDigest(digest: string): TokenRecord | undefined {
-    const id = this.dbs.tokenDigests.get(digest) as string | undefined;
+    const id = this.dbs.tokenDigests.get(digest);
     return id === undefined ? undefined : this.token(id);
   }
 
   accounts(): AccountRecord[] {
     const accounts: AccountRecord[] = [];
-    for (const { value } of this.dbs.accounts.getRange()) accounts.push(value as AccountRecord);
+    for (const { value } of this.dbs.accounts.getRange()) accounts.push(value);
     return accounts;
   }
 
   tokensOf(account: string): TokenRecord[] {
     const tokens: TokenRecord[] = [];
-    for (const { value } of this.dbs.tokens.getRange()) {
-      const token = value as TokenRecord;
+    for (const { value: token } of this.dbs.tokens.getRange()) {
       if (token.account === account) tokens.push(token);
     }
     return tokens.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   authVersion(): number {
-    return (this.dbs.meta.get('authVersion') as number | undefined) ?? 0;
+    return this.dbs.meta.get('authVersion') ?? 0;
   }
 
   /** Picks up writes made by other processes since the last read. */

@@ -56,12 +56,9 @@ export class ResourceStore {
    */
   private readonly recentSnapshots = new RecentMap<string, VersionedResource>(2 * limits.maxResourcesInWork);
 
-  constructor(
-    private readonly dbs: Databases,
-    viewCacheGeneration = 50_000,
-  ) {
-    this.recentViews = new RecentMap(viewCacheGeneration);
-    this.viewDoorkeeper = new Doorkeeper(2 * viewCacheGeneration);
+  constructor(private readonly dbs: Databases) {
+    this.recentViews = new RecentMap(limits.viewCacheGeneration);
+    this.viewDoorkeeper = new Doorkeeper(2 * limits.viewCacheGeneration);
   }
 
   snapshot(key: string): StoredResource | undefined {

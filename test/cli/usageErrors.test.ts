@@ -60,6 +60,13 @@ t.test('usage errors - each is one exact line on stderr and exit status 2', asyn
       {},
       'invalid --note: give one line of at most 200 characters',
     ],
+    // Control characters (Unicode Cc: C0, DEL and C1, which holds NEL, a line break) would split the note's line.
+    [['tokens', 'create', 'acme', '--note', 'two\nlines', '--data', data], {}, 'invalid --note: give one line of at most 200 characters'],
+    [
+      ['tokens', 'create', 'acme', '--note', 'next\u0085line', '--data', data],
+      {},
+      'invalid --note: give one line of at most 200 characters',
+    ],
     [['tokens', 'revoke', 'dp_notarealsecret', '--data', data], {}, 'no token has that secret'],
     [
       ['resources', 'list', '--status', 'stuck', '--data', data],

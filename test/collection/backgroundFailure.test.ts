@@ -26,7 +26,9 @@ t.test('background failure - a due scan that throws is logged and reported, and 
     if (thrown++ === 0) throw new Error('MDB_BAD_TXN: transaction must abort');
     return dueBefore.call(this, now, limit);
   };
-  t.teardown(() => void (ResourceStore.prototype.dueBefore = dueBefore));
+  t.teardown(() => {
+    ResourceStore.prototype.dueBefore = dueBefore;
+  });
   const { lines, log } = capturingLog();
   const ts = await startTestService(t, { log });
   const token = await ts.tokenFor('acme', { plan: 'paid' });
@@ -65,7 +67,9 @@ t.test(
       if (key === 'github/account/octocat' && rest[0] !== undefined && refused++ === 0) return Promise.reject(new Error('MDB_MAP_FULL'));
       return commit.call(this, key, ...rest);
     };
-    t.teardown(() => void (ResourceStore.prototype.commit = commit));
+    t.teardown(() => {
+      ResourceStore.prototype.commit = commit;
+    });
     const { lines, log } = capturingLog();
     // A short lease, so that the persisted lease brings the resource back within the test.
     const ts = await startTestService(t, { log, policy: { leaseMs: 500 } });

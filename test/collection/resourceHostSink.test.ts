@@ -16,7 +16,7 @@ outcomeSinkContract(t, 'resource host as outcome sink', async (t) => {
   t.teardown(() => dbs.root.close());
   const store = new ResourceStore(dbs);
   const clock = { now: Date.UTC(2026, 10, 23) };
-  const host = new ResourceHost({
+  const resourceHost = new ResourceHost({
     store,
     machine: createResourceMachine(defaultPolicy),
     work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
@@ -26,10 +26,10 @@ outcomeSinkContract(t, 'resource host as outcome sink', async (t) => {
     onError: (key, error) => t.fail(`${key}: ${String(error)}`),
   });
   return {
-    sink: host,
+    sink: resourceHost,
     async track(key) {
-      host.wanted([key], clock.now);
-      await host.settled();
+      resourceHost.wanted([key], clock.now);
+      await resourceHost.settled();
     },
     status: (key) => store.snapshot(key)?.value,
     dueAt: (key) => store.dueBefore(Number.MAX_SAFE_INTEGER, 1_000).find((entry) => entry.key === key)?.dueAt,

@@ -2,6 +2,7 @@
 // invalid (422) bodies until the server dies under them, and tally what each account sent
 // and what it was answered.
 import { Pool } from 'undici';
+import type { SearchBody } from '../helpers/searchBody.js';
 import { searchPath } from '../helpers/service.js';
 
 /** mulberry32: a small seeded PRNG, so a failing round is replayed from its seed. */
@@ -81,10 +82,10 @@ function searchBody(random: () => number, fresh: () => string): string {
 }
 
 function recordSettled(body: string, settled: SettledResources): void {
-  for (const entry of (JSON.parse(body) as { data: any[] }).data) {
+  for (const entry of (JSON.parse(body) as SearchBody).data) {
     if (entry.status === 'pending') continue;
     const key = `${entry.platform}/${entry.type}/${entry.identifier}`;
-    const collectedAt: string | null = entry.metrics ? (Object.values(entry.metrics)[0] as any).collected_at : null;
+    const collectedAt = entry.metrics ? (Object.values(entry.metrics)[0]?.collected_at ?? null) : null;
     const known = settled.get(key);
     if (known === undefined || (collectedAt !== null && (known === null || collectedAt > known))) settled.set(key, collectedAt);
   }

@@ -2,11 +2,12 @@
 import t from 'tap';
 import { cli, startServer } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
+import type { SearchBody } from '../helpers/searchBody.js';
 
 const body = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
 const search = async (url: string, token: string) => {
   const response = await fetch(url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as SearchBody };
 };
 
 t.test('cli - accounts and tokens', async (t) => {
@@ -119,7 +120,7 @@ t.test('cli - a restart on the same data keeps tokens, usage and snapshots', asy
     () => search(first.url, secret),
     (a) => a.body.data?.[0]?.status === 'available',
   );
-  t.equal(collected.body.data[0].status, 'available');
+  t.equal(collected.body.data[0]?.status, 'available');
   t.equal((await first.stop('SIGINT')).code, 0);
   // Read after the stop: while a server runs, usage includes quota reserved ahead (docs/guarantees.md).
   const usedBefore = JSON.parse(cli(['accounts', 'show', 'acme', '--data', data]).stdout).usage.used;

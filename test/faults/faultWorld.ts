@@ -9,6 +9,7 @@ import { resourceKey, type PlatformCode, type ResourceType } from '../../src/mod
 import { platforms } from '../../src/platforms/registry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
+import type { SearchBody, SearchEntry } from '../helpers/searchBody.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ruleCases, sampleIdentifier } from './samples.js';
 
@@ -35,7 +36,7 @@ export interface FaultWorld {
   /** The index-th sample resource of every registered platform and type. */
   references(index: number): Reference[];
   setFault(platform: string, mode: FaultMode): Promise<void>;
-  search(references: Reference[]): Promise<any[]>;
+  search(references: Reference[]): Promise<SearchEntry[]>;
   context(reference: Reference): ResourceContext;
 }
 
@@ -71,11 +72,11 @@ export async function faultWorld(t: Test, options: FaultWorldOptions = {}): Prom
       t.equal(response.status, 204, `fault ${mode} set on ${platform}`);
     },
     async search(references) {
-      const data: any[] = [];
+      const data: SearchEntry[] = [];
       for (let start = 0; start < references.length; start += 10) {
         const answer = await ts.search(token, { resources: references.slice(start, start + 10) });
         if (answer.status !== 200) throw new Error(`search answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-        data.push(...answer.body.data);
+        data.push(...(answer.body as SearchBody).data);
       }
       return data;
     },
@@ -93,7 +94,12 @@ export async function faultWorld(t: Test, options: FaultWorldOptions = {}): Prom
 }
 
 /** Polls the search API until every entry has one of `statuses`; returns the last answer. */
-export async function untilStatuses(world: FaultWorld, references: Reference[], statuses: string[], timeoutMs = 6_000): Promise<any[]> {
+export async function untilStatuses(
+  world: FaultWorld,
+  references: Reference[],
+  statuses: string[],
+  timeoutMs = 6_000,
+): Promise<SearchEntry[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const data = await world.search(references);

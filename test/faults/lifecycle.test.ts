@@ -67,9 +67,9 @@ for (const mode of failureModes) {
     await world.search(fresh);
     const faulted = await untilStatuses(world, [...known, ...fresh], ['stale', 'unavailable']);
     known.forEach((reference, index) => {
-      const entry = faulted[index];
+      const entry = faulted[index]!;
       t.equal(entry.status, 'stale', `${label(reference)}: stale under ${mode} (docs/api.md#a-23)`);
-      t.same(entry.metrics, lastGood[index].metrics, `${label(reference)}: keeps its datapoints and their collected_at`);
+      t.same(entry.metrics, lastGood[index]!.metrics, `${label(reference)}: keeps its datapoints and their collected_at`);
     });
     fresh.forEach((reference, index) => {
       t.same(
@@ -108,13 +108,13 @@ t.test("faults - ratelimit on every platform: the platform's reset time is honou
   // A collection refused by the rate limit fails the resource (22); one still queued behind the
   // platform's pause has not been attempted and keeps its state.
   known.forEach((reference, index) => {
-    const entry = limited[index];
+    const entry = limited[index]!;
     t.ok(['stale', 'available'].includes(entry.status), `${label(reference)}: stale or still waiting (${entry.status})`);
-    t.same(entry.metrics, lastGood[index].metrics, `${label(reference)}: keeps its datapoints and their collected_at`);
+    t.same(entry.metrics, lastGood[index]!.metrics, `${label(reference)}: keeps its datapoints and their collected_at`);
   });
   fresh.forEach((reference, index) => {
     t.ok(
-      ['unavailable', 'pending'].includes(limited[known.length + index].status),
+      ['unavailable', 'pending'].includes(limited[known.length + index]!.status),
       `${label(reference)}: unavailable or waiting, never not_found`,
     );
   });
@@ -140,9 +140,9 @@ t.test("faults - ratelimit on every platform: the platform's reset time is honou
     if (until >= now + 4_000) t.comment(`${platform} paused until its reset, ${until - now} ms ahead`);
   t.ok(reachable.length > 0, 'some platforms reset within the test');
   const recovered = await untilStatuses(world, reachable, ['available'], 8_000);
-  recovered.forEach((entry, index) =>
-    t.equal(entry.status, 'available', `${label(reachable[index]!)}: available after its platform's reset`),
-  );
+  for (const [index, entry] of recovered.entries()) {
+    t.equal(entry.status, 'available', `${label(reachable[index]!)}: available after its platform's reset`);
+  }
 });
 
 t.test('faults - notfound on every platform: resources become not_found with four fields, and are rechecked', async (t) => {
@@ -160,6 +160,6 @@ t.test('faults - notfound on every platform: resources become not_found with fou
   for (const platform of platforms.keys()) await world.setFault(platform, 'none');
   const back = await untilStatuses(world, [...known, ...fresh], ['available']);
   [...known, ...fresh].forEach((reference, index) => {
-    t.equal(back[index].status, 'available', `${label(reference)}: rechecked and available once the name exists (docs/api.md#a-25)`);
+    t.equal(back[index]!.status, 'available', `${label(reference)}: rechecked and available once the name exists (docs/api.md#a-25)`);
   });
 });

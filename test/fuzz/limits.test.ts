@@ -79,7 +79,7 @@ t.test('limits - identifiers at their platform maximum are accepted, one charact
     t.equal(accepted.status, 200, `${platform} ${type}: ${rule.maxLength} characters accepted`);
     // One more: valid by the syntax where the syntax allows it, so only the length refuses it.
     const grown = grow(rule, longest, rule.maxLength + 1);
-    const over = grown.length > rule.maxLength ? grown : longest + 'a';
+    const over = grown.length > rule.maxLength ? grown : `${longest}a`;
     const refused = await ts.search(token, { resources: [{ platform, type, identifier: over }] });
     const echoed = over.length > limits.maxEchoedIdentifier ? `${over.slice(0, limits.maxEchoedIdentifier)}...` : over;
     t.same(

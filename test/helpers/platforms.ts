@@ -9,6 +9,10 @@ import { platforms } from '../../src/platforms/registry.js';
 import type { Collector } from '../../src/platforms/types.js';
 
 export const fixedNow = Date.UTC(2026, 10, 23, 12, 0, 0);
+/** References to one platform and type: `const account = refsTo('github', 'account'); account('octocat')`. */
+export const refsTo =
+  (platform: PlatformCode, type: ResourceType) =>
+  (identifier: string): ResourceRef => ({ platform, type, identifier });
 /** A signal never aborted, for collector calls that run to their end. */
 export const signal = new AbortController().signal;
 /** Every collector's answer to a body that is not the platform's shape: a failure, never a zero. */

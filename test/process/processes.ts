@@ -17,7 +17,7 @@ export function watch(t: Test, command: string, args: string[], env: Record<stri
   const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    ...(cwd ? { cwd } : {}),
+    cwd,
   });
   let stdout = '';
   let stderr = '';

@@ -29,7 +29,7 @@ function barrier(count: number) {
   };
 }
 
-function hostOn(t: Test, dataDir: string, beforeCommit: () => Promise<void>) {
+function resourceHostOn(t: Test, dataDir: string, beforeCommit: () => Promise<void>) {
   const dbs = openDatabases(dataDir);
   t.teardown(() => dbs.root.close());
   const store = new ResourceStore(dbs);
@@ -43,7 +43,7 @@ function hostOn(t: Test, dataDir: string, beforeCommit: () => Promise<void>) {
   };
   const requested: string[] = [];
   const errors: unknown[] = [];
-  const host = new ResourceHost({
+  const resourceHost = new ResourceHost({
     store,
     machine,
     work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
@@ -52,7 +52,7 @@ function hostOn(t: Test, dataDir: string, beforeCommit: () => Promise<void>) {
     random: () => 0.5,
     onError: (_resource, error) => errors.push(error),
   });
-  return { dbs, store, host, commits, requested, errors };
+  return { dbs, store, resourceHost, commits, requested, errors };
 }
 
 function dueEntriesOf(dbs: Databases): unknown[] {
@@ -63,15 +63,15 @@ function dueEntriesOf(dbs: Databases): unknown[] {
 t.test('commit race - two hosts delivering outcomes for one resource at once: both recorded, one due entry', async (t) => {
   const dataDir = tempDataDir(t);
   let gate = () => Promise.resolve();
-  const first = hostOn(t, dataDir, () => gate());
-  const second = hostOn(t, dataDir, () => gate());
-  first.host.wanted([key], at);
-  await first.host.settled();
+  const first = resourceHostOn(t, dataDir, () => gate());
+  const second = resourceHostOn(t, dataDir, () => gate());
+  first.resourceHost.wanted([key], at);
+  await first.resourceHost.settled();
   t.same(first.commits, [true], 'created by the first host');
 
   gate = barrier(2);
   const collected = found({ metrics: { followers: { value: 42, semantic: 'followers' } } });
-  await Promise.all([first.host.deliver(key, collected), second.host.deliver(key, notFound)]);
+  await Promise.all([first.resourceHost.deliver(key, collected), second.resourceHost.deliver(key, notFound)]);
   t.same([first.commits[1], second.commits[0]].sort(), [false, true], 'both computed from version 1: one lost');
   t.same([...first.commits.slice(1), ...second.commits].filter((won) => won).length, 2, 'the loser committed on its second attempt');
 
@@ -87,11 +87,11 @@ t.test('commit race - two hosts delivering outcomes for one resource at once: bo
 t.test('commit race - two hosts creating one resource at once: one creates it and asks for its collection', async (t) => {
   const dataDir = tempDataDir(t);
   const gate = barrier(2);
-  const first = hostOn(t, dataDir, gate);
-  const second = hostOn(t, dataDir, gate);
-  first.host.wanted([key], at);
-  second.host.wanted([key], at);
-  await Promise.all([first.host.settled(), second.host.settled()]);
+  const first = resourceHostOn(t, dataDir, gate);
+  const second = resourceHostOn(t, dataDir, gate);
+  first.resourceHost.wanted([key], at);
+  second.resourceHost.wanted([key], at);
+  await Promise.all([first.resourceHost.settled(), second.resourceHost.settled()]);
   t.same([...first.commits, ...second.commits].sort(), [false, true], 'one creation wins');
   t.same([...first.requested, ...second.requested], [key], 'one collection asked for, by the winner');
   t.same(dueEntriesOf(first.dbs).length, 1, 'one due entry');
@@ -100,15 +100,15 @@ t.test('commit race - two hosts creating one resource at once: one creates it an
 
 t.test('commit race - a step that keeps losing gives up after a bounded number of attempts', async (t) => {
   const dataDir = tempDataDir(t);
-  const { store, host, errors } = hostOn(t, dataDir, () => Promise.resolve());
-  host.wanted([key], at);
-  await host.settled();
+  const { store, resourceHost, errors } = resourceHostOn(t, dataDir, () => Promise.resolve());
+  resourceHost.wanted([key], at);
+  await resourceHost.settled();
   let attempts = 0;
   store.commit = async () => {
     attempts++;
     return false;
   };
-  await t.rejects(host.deliver(key, notFound), {
+  await t.rejects(resourceHost.deliver(key, notFound), {
     message: `NOT_FOUND for ${key} not committed: another writer changed it ${limits.commitAttempts} times in a row`,
   });
   t.equal(attempts, limits.commitAttempts);

@@ -20,7 +20,12 @@ t.test('search rendering - answers from views and lists the unknown and the due,
     ['github/account/stale', { tail: ',"status":"stale"}', refreshAfter: 0 }],
   ]);
   const reads: string[] = [];
-  const source = { view: (key: string) => (reads.push(key), views.get(key)) };
+  const source = {
+    view: (key: string) => {
+      reads.push(key);
+      return views.get(key);
+    },
+  };
   const resources = ['Fresh', 'due', 'stale', 'new'].map(requested);
   const rendered = renderSearchResponse(resources, source, now);
   t.same(JSON.parse(rendered.body).data, [

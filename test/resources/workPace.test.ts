@@ -10,7 +10,9 @@ function manualLoop() {
   let now = 0;
   return {
     clock: () => now,
-    spend: (ms: number) => void (now += ms),
+    spend: (ms: number) => {
+      now += ms;
+    },
     nextTurn: (run: () => void) => void turns.push(run),
     /** Runs the next turn; returns false when none is scheduled. */
     turn: () => {

@@ -48,8 +48,12 @@ function listeningAddresses(port: number): string[] | undefined {
 function tryConnect(host: string, port: number): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: 1_000 });
-    socket.on('connect', () => (socket.destroy(), resolve('connected')));
-    socket.on('timeout', () => (socket.destroy(), resolve('timeout')));
+    const settle = (result: string) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.on('connect', () => settle('connected'));
+    socket.on('timeout', () => settle('timeout'));
     socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
 }

@@ -40,7 +40,10 @@ function serve(t: Test, dataDir: string): Promise<Serving> {
         resolve({
           url: listening[1]!,
           output: () => Buffer.concat(chunks),
-          stop: () => (child.kill('SIGTERM'), exited),
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
         });
       }
     });

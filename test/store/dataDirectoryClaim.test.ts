@@ -76,7 +76,7 @@ t.test('one server per data directory - a second serve is refused with one line 
   t.equal(cli(['tokens', 'create', 'acme', '--data', dataDir]).status, 0, 'tokens create works beside the server');
   t.equal(cli(['accounts', 'show', 'acme', '--data', dataDir]).status, 0, 'accounts show works beside the server');
 
-  const answer = await fetch(first.url + '/api/v1/resources/search', { method: 'POST' });
+  const answer = await fetch(`${first.url}/api/v1/resources/search`, { method: 'POST' });
   t.equal(answer.status, 401, 'the first server still answers');
   t.equal((await first.stop()).code, 0);
 });

@@ -47,6 +47,7 @@ function fakePlatform(
   const collect = (refs: readonly ResourceRef[]) => {
     const call = calls.push({ at: scheduler.now(), identifiers: refs.map((ref) => ref.identifier) });
     return {
+      // biome-ignore lint/suspicious/noThenProperty: a thenable is the point, so that the answer settles on the virtual clock
       then(resolve: (outcomes: CollectionOutcome[]) => void) {
         const whole = options.failsWholeBatch && refs.some(options.failsWholeBatch) ? failed('upstream 503') : undefined;
         const outcomes = refs.map((ref) => whole ?? options.answer?.(ref, call) ?? ok);

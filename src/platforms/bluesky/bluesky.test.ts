@@ -14,10 +14,11 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const account = (identifier: string): ResourceRef => ({ platform: 'bluesky', type: 'account', identifier });
-const post = (identifier: string): ResourceRef => ({ platform: 'bluesky', type: 'post', identifier });
+const account = refsTo('bluesky', 'account');
+const post = refsTo('bluesky', 'post');
 
 t.test('bluesky identifiers - full handle domains and handle:tid posts per atproto syntax', async (t) => {
   for (const ok of ['alice.bsky.social', 'Alice.Bsky.Social', 'bsky.app', 'a.co', 'xn--ls8h.test', `${'a'.repeat(63)}.com`])

@@ -11,9 +11,10 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const page = (identifier: string) => ({ platform: 'facebook' as const, type: 'account' as const, identifier });
+const page = refsTo('facebook', 'account');
 const pageFound = (likes: number) => foundOutcome({ followers: [likes, 'likes'], following: [null, 'following'], posts: [null, 'posts'] });
 
 t.test('facebook identifiers - page usernames and ids per Facebook syntax', async (t) => {

@@ -15,7 +15,7 @@ t.test('github identifiers - logins and owner:repository per GitHub syntax', asy
   for (const bad of ['-octo', 'octo-', 'x'.repeat(40), 'octo cat', 'https://github.com/octocat', 'octo/cat', 'octo_cat', ''])
     t.notOk(githubAccount.pattern.test(bad), bad);
   for (const ok of ['octocat:Hello-World', 'o:a.b_c-d', 'o:.github']) t.ok(githubRepository.pattern.test(ok), ok);
-  for (const bad of ['octocat', 'octocat:', 'octocat:..', 'octocat:.', 'octocat/Hello-World', 'o:' + 'r'.repeat(101)])
+  for (const bad of ['octocat', 'octocat:', 'octocat:..', 'octocat:.', 'octocat/Hello-World', `o:${'r'.repeat(101)}`])
     t.notOk(githubRepository.pattern.test(bad), bad);
   t.equal(githubAccount.normalize('Torvalds'), 'torvalds');
   t.equal(githubRepository.normalize('Octocat:Hello-World'), 'octocat:hello-world');

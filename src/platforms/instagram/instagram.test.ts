@@ -11,9 +11,10 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const account = (identifier: string) => ({ platform: 'instagram' as const, type: 'account' as const, identifier });
+const account = refsTo('instagram', 'account');
 const accountFound = (followers: number, following: number, posts: number) =>
   foundOutcome({ followers: [followers, 'followers'], following: [following, 'following'], posts: [posts, 'posts'] });
 

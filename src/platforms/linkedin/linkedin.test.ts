@@ -13,10 +13,11 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const company = (identifier: string) => ({ platform: 'linkedin' as const, type: 'organization' as const, identifier });
-const person = (identifier: string) => ({ platform: 'linkedin' as const, type: 'account' as const, identifier });
+const company = refsTo('linkedin', 'organization');
+const person = refsTo('linkedin', 'account');
 // docs/api.md#a-14: LinkedIn's public pages report no following or post totals, so both are null.
 const followersFound = (followers: number) =>
   foundOutcome({ followers: [followers, 'followers'], following: [null, 'following'], posts: [null, 'posts'] });

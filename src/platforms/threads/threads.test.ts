@@ -12,10 +12,11 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const account = (identifier: string) => ({ platform: 'threads' as const, type: 'account' as const, identifier });
-const post = (identifier: string) => ({ platform: 'threads' as const, type: 'post' as const, identifier });
+const account = refsTo('threads', 'account');
+const post = refsTo('threads', 'post');
 const accountFound = (followers: number) =>
   foundOutcome({ followers: [followers, 'followers'], following: [null, 'following'], posts: [null, 'posts'] });
 const postFound = (likes: number | null, reposts: number | null) =>

@@ -11,9 +11,10 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const account = (identifier: string) => ({ platform: 'tiktok' as const, type: 'account' as const, identifier });
+const account = refsTo('tiktok', 'account');
 const accountFound = (followers: number, following: number, videos: number) =>
   foundOutcome({ followers: [followers, 'followers'], following: [following, 'following'], posts: [videos, 'videos'] });
 const page = (name: string) => reply(200, fixture('tiktok', name), { 'content-type': 'text/html; charset=utf-8' });

@@ -15,10 +15,11 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const account = (identifier: string): ResourceRef => ({ platform: 'x', type: 'account', identifier });
-const post = (identifier: string): ResourceRef => ({ platform: 'x', type: 'post', identifier });
+const account = refsTo('x', 'account');
+const post = refsTo('x', 'post');
 
 const accountFound = (followers: number, following: number, posts: number, verified: boolean) =>
   foundOutcome(

@@ -1,5 +1,4 @@
 import t from 'tap';
-import type { ResourceRef } from '../../model.js';
 import type { EmulatedCounts } from '../../emulator/types.js';
 import { createUpstreamHttp } from '../http.js';
 import { youtubeChannel, youtubeVideo } from './identifiers.js';
@@ -15,10 +14,11 @@ import {
   reply,
   signal,
   unparsable,
+  refsTo,
 } from '../../../test/helpers/platforms.js';
 
-const channel = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'account', identifier });
-const video = (identifier: string): ResourceRef => ({ platform: 'youtube', type: 'post', identifier });
+const channel = refsTo('youtube', 'account');
+const video = refsTo('youtube', 'post');
 
 const channelFound = (subscribers: number | null, videos: number) =>
   foundOutcome({ followers: [subscribers, 'subscribers'], following: [null, 'following'], posts: [videos, 'videos'] });
@@ -32,12 +32,12 @@ t.test('youtube identifiers - channel ids, handles and video ids per YouTube syn
     'GoogleDevelopers',
     '@abc',
     'a.b-c_d',
-    '@' + 'x'.repeat(30),
+    `@${'x'.repeat(30)}`,
     '@café',
     '@ユーチューブ',
   ])
     t.ok(youtubeChannel.pattern.test(ok), ok);
-  for (const bad of ['@ab', 'ab', '@' + 'x'.repeat(31), '@google developers', 'https://youtube.com/@google', '@goo/gle', '@@google', ''])
+  for (const bad of ['@ab', 'ab', `@${'x'.repeat(31)}`, '@google developers', 'https://youtube.com/@google', '@goo/gle', '@@google', ''])
     t.notOk(youtubeChannel.pattern.test(bad), bad);
   for (const ok of ['dQw4w9WgXcQ', 'jNQXAC9IVRw', 'a-b_c-d_e-f']) t.ok(youtubeVideo.pattern.test(ok), ok);
   for (const bad of ['dQw4w9WgXc', 'dQw4w9WgXcQQ', 'dQw4w9WgXc!', 'watch?v=dQw4w9WgXcQ']) t.notOk(youtubeVideo.pattern.test(bad), bad);
