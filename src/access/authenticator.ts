@@ -1,6 +1,8 @@
 // Resolves a bearer token to its account. Lookups are cached by digest; the cache is dropped
-// whenever the CLI changes accounts or tokens, which a poll of `authVersion` notices.
+// whenever the CLI changes accounts or tokens, which a poll of `authVersion` notices, or another
+// thread's poll posted on the shared board (docs/guarantees.md#threads).
 import { limits } from '../config.js';
+import { AuthVersionBoard } from './authVersionBoard.js';
 import type { AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
 import { digestToken, digestsEqual, parseAuthorization } from '../auth/tokens.js';
 import type { Logger } from '../log.js';
@@ -19,8 +21,10 @@ export class Authenticator {
   constructor(
     private readonly accounts: AccountStore,
     private readonly log: Pick<Logger, 'warn'>,
+    private readonly board = new AuthVersionBoard(),
   ) {
     this.version = accounts.authVersion();
+    board.publish(this.version);
     this.poll = setInterval(() => this.refresh(), limits.authRefreshMs);
     this.poll.unref();
   }
@@ -28,6 +32,7 @@ export class Authenticator {
   authenticate(authorization: string, now: number): Authentication {
     const credentials = parseAuthorization(authorization);
     if (credentials.kind === 'none') return { kind: 'missing' };
+    if (this.board.read() > this.version) this.refresh();
     const digest = digestToken(credentials.secret);
     const cached = this.byDigest.get(digest);
     if (cached) {
@@ -51,6 +56,7 @@ export class Authenticator {
   refresh(): void {
     this.accounts.refresh();
     const version = this.accounts.authVersion();
+    this.board.publish(version);
     if (version !== this.version) {
       this.version = version;
       this.byDigest.clear();

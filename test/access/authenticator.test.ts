@@ -2,6 +2,7 @@
 // is still answered and the failure is logged, never an unhandled rejection.
 import t from 'tap';
 import { Authenticator } from '../../src/access/authenticator.js';
+import { AuthVersionBoard } from '../../src/access/authVersionBoard.js';
 import { createAccount, issueToken } from '../../src/access/provisioning.js';
 import { AccountStore } from '../../src/store/accountStore.js';
 import { openDatabases } from '../../src/store/environment.js';
@@ -30,4 +31,38 @@ t.test('authenticator - a failed last-used write is logged, and the token still 
   t.equal(warnings[0]![1], 'token last-used time not written');
   t.match(warnings[0]![0], { token: token.id, err: { message: /MDB_MAP_FULL/ } });
   t.same(unhandled, []);
+});
+
+t.test('authenticator - once one thread sees a revocation, every thread sharing its board refuses the token', async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const accounts = new AccountStore(dbs);
+  await createAccount(accounts, 'acme', {}, Date.now());
+  const token = await issueToken(accounts, 'acme', Date.now());
+  const log = { warn: () => undefined };
+  const board = new AuthVersionBoard();
+  // Two edges: each would otherwise notice the revocation only at its own next poll.
+  const [first, second] = [
+    new Authenticator(accounts, log, new AuthVersionBoard(board.buffer)),
+    new Authenticator(accounts, log, new AuthVersionBoard(board.buffer)),
+  ];
+  t.teardown(() => [first, second].forEach((authenticator) => authenticator.close()));
+  const bearer = `Bearer ${token.secret}`;
+  t.equal(first.authenticate(bearer, Date.now()).kind, 'authenticated');
+  t.equal(second.authenticate(bearer, Date.now()).kind, 'authenticated');
+
+  await accounts.revokeToken(token.id, new Date().toISOString());
+  t.equal(second.authenticate(bearer, Date.now()).kind, 'authenticated', 'cached until a poll notices');
+  first.refresh();
+  t.equal(first.authenticate(bearer, Date.now()).kind, 'invalid', 'the thread whose poll saw it refuses');
+  t.equal(second.authenticate(bearer, Date.now()).kind, 'invalid', 'and so does every other thread at once');
+});
+
+t.test('auth version board - keeps the newest version whatever the order of posts', async (t) => {
+  const board = new AuthVersionBoard();
+  board.publish(3);
+  board.publish(2);
+  t.equal(board.read(), 3);
+  new AuthVersionBoard(board.buffer).publish(7);
+  t.equal(board.read(), 7);
 });
