@@ -100,6 +100,6 @@ export function writeRecord(record: object): string {
   mkdirSync(benchDir, { recursive: true });
   const file = join(benchDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const machine = { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, commit: gitCommit() };
-  writeFileSync(file, JSON.stringify({ machine, ...record }, null, 2) + '\n');
+  writeFileSync(file, `${JSON.stringify({ machine, ...record }, null, 2)}\n`);
   return file;
 }

@@ -46,7 +46,9 @@ t.test('authenticator - once one thread sees a revocation, every thread sharing 
     new Authenticator(accounts, log, new AuthVersionBoard(board.buffer)),
     new Authenticator(accounts, log, new AuthVersionBoard(board.buffer)),
   ];
-  t.teardown(() => [first, second].forEach((authenticator) => authenticator.close()));
+  t.teardown(() => {
+    for (const authenticator of [first, second]) authenticator.close();
+  });
   const bearer = `Bearer ${token.secret}`;
   t.equal(first.authenticate(bearer, Date.now()).kind, 'authenticated');
   t.equal(second.authenticate(bearer, Date.now()).kind, 'authenticated');
