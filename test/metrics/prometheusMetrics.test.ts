@@ -33,7 +33,7 @@ t.test('metrics - answers are counted by route and status code, their latency bu
 t.test('metrics - refusals by reason and collections by platform and outcome start at zero', async (t) => {
   const metrics = new PrometheusMetrics();
   let samples = await scrape(metrics);
-  for (const reason of ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited']) {
+  for (const reason of ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited', 'no_account_room']) {
     t.equal(valueOf(samples, 'datapoints_admissions_refused_total', { reason }), 0, `${reason} starts at 0`);
   }
   t.equal(samples.filter((sample) => sample.name === 'datapoints_collections_total').length, 9 * 4, 'nine platforms, four outcomes');
