@@ -1,9 +1,11 @@
 // The public routes and metrics of a server with two edge threads, over real HTTP
 // (docs/operations-endpoints.md, "With threads"): every edge answers /readyz for the resource
 // thread's health and for its own stop; the metrics listener adds up what the edges counted.
+import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import { Pool } from 'undici';
 import { parseExposition, valueOf } from '../metrics/exposition.js';
+import { cliPath } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 import { provisionToken } from './provision.js';
 import { fixture, serve } from './serverProcess.js';
@@ -117,3 +119,17 @@ t.test(
     t.equal(await server.stop(), 0);
   },
 );
+
+t.test('threads endpoints - DATAPOINTS_METRICS sets the metrics address; a bad one is blamed on it', async (t) => {
+  const data = tempDataDir(t);
+  const server = await serve(t, ['--data', data, '--upstream', 'emulator', '--threads', '1'], [], { DATAPOINTS_METRICS: '127.0.0.1:0' });
+  const metricsUrl = server.lines[1]!.slice('metrics on '.length);
+  t.equal((await fetch(metricsUrl)).status, 200);
+  t.equal(await server.stop(), 0);
+  const refused = spawnSync(process.execPath, [cliPath, 'serve', '--data', data, '--port', '0'], {
+    encoding: 'utf8',
+    env: { ...process.env, DATAPOINTS_METRICS: '9464' },
+  });
+  t.equal(refused.status, 2);
+  t.match(refused.stderr, "invalid DATAPOINTS_METRICS '9464': give HOST:PORT, e.g. 127.0.0.1:9464");
+});

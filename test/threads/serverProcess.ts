@@ -16,10 +16,10 @@ export interface Served {
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 /** Starts the server and resolves once it printed `listening on` and, with `--metrics`, the metrics line. */
-export function serve(t: Test, args: string[], nodeOptions: string[] = []): Promise<Served> {
+export function serve(t: Test, args: string[], nodeOptions: string[] = [], env: Record<string, string> = {}): Promise<Served> {
   const child = spawn(process.execPath, [...nodeOptions, cliPath, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t.teardown(() => {
@@ -30,7 +30,7 @@ export function serve(t: Test, args: string[], nodeOptions: string[] = []): Prom
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const wantsMetrics = args.includes('--metrics');
+  const wantsMetrics = args.includes('--metrics') || env.DATAPOINTS_METRICS !== undefined;
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
