@@ -4,7 +4,7 @@ import t from 'tap';
 import { Pool } from 'undici';
 import { ResourceStore } from '../../src/store/resourceStore.js';
 import { eventually, searchPath, startTestService } from '../helpers/service.js';
-import { parseExposition, valueOf } from '../metrics/exposition.js';
+import { parseExposition, sampleValue } from '../metrics/exposition.js';
 
 async function readyz(pool: Pool) {
   const response = await pool.request({ path: '/readyz', method: 'GET' });
@@ -18,7 +18,9 @@ t.test('service endpoints - /readyz is 200, then 503 with the problem while the 
     if (failing) throw new Error('MDB_BAD_TXN: transaction must abort');
     return dueBefore.call(this, now, limit);
   };
-  t.teardown(() => void (ResourceStore.prototype.dueBefore = dueBefore));
+  t.teardown(() => {
+    ResourceStore.prototype.dueBefore = dueBefore;
+  });
   const ts = await startTestService(t);
   const pool = new Pool(ts.url, { connections: 1 });
   t.teardown(() => pool.close());
@@ -65,10 +67,10 @@ t.test('service endpoints - metrics count answers, refusals and collections', as
   const scrape = async () => parseExposition(await (await fetch(metricsUrl)).text());
   const samples = await eventually(
     scrape,
-    (samples) => valueOf(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }) === 1,
+    (samples) => sampleValue(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }) === 1,
   );
-  t.equal(valueOf(samples, 'datapoints_http_requests_total', { route: searchPath, status: '200' }), 3);
-  t.equal(valueOf(samples, 'datapoints_http_requests_total', { route: searchPath, status: '401' }), 1);
-  t.equal(valueOf(samples, 'datapoints_admissions_refused_total', { reason: 'invalid_token' }), 1);
-  t.equal(valueOf(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: searchPath, status: '200' }), 3);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: searchPath, status: '401' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason: 'invalid_token' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }), 1);
 });

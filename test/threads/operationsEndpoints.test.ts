@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import { Pool } from 'undici';
-import { parseExposition, valueOf } from '../metrics/exposition.js';
+import { parseExposition, sampleValue } from '../metrics/exposition.js';
 import { cliPath } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 import { provisionToken } from './provision.js';
@@ -102,19 +102,19 @@ t.test(
     t.equal(await search(pools[0]!), 401);
 
     const answered = (samples: ReturnType<typeof parseExposition>) =>
-      valueOf(samples, 'datapoints_http_requests_total', { route: searchPath, status: '200' });
+      sampleValue(samples, 'datapoints_http_requests_total', { route: searchPath, status: '200' });
     const samples = await eventually(
       scrape,
       (samples) =>
         answered(samples) === searches &&
-        (valueOf(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }) ?? 0) >= 1,
+        (sampleValue(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }) ?? 0) >= 1,
     );
     t.equal(answered(samples), searches, 'every answer of both edges, once');
-    t.equal(valueOf(samples, 'datapoints_http_requests_total', { route: searchPath, status: '401' }), 1);
-    t.equal(valueOf(samples, 'datapoints_admissions_refused_total', { reason: 'missing_token' }), 1);
-    t.equal(valueOf(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }), 1, 'octocat collected once');
-    t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'closed' }), 1);
-    t.equal(valueOf(samples, 'datapoints_queue_depth', { queue: 'collection' }), 0);
+    t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: searchPath, status: '401' }), 1);
+    t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason: 'missing_token' }), 1);
+    t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }), 1, 'octocat collected once');
+    t.equal(sampleValue(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'closed' }), 1);
+    t.equal(sampleValue(samples, 'datapoints_queue_depth', { queue: 'collection' }), 0);
     await Promise.all(pools.map((pool) => pool.close()));
     t.equal(await server.stop(), 0);
   },
