@@ -71,6 +71,8 @@ export const limits = {
    * 503 with Connection: close this long before it ends, so they see an answer, not a reset.
    */
   keepAliveLingerMs: 300,
+  /** How often an edge thread posts the answers it counted to the metrics (docs/operations-endpoints.md, "Metrics with threads"). */
+  edgeMetricsPostMs: 1_000,
   /** `serve --threads` at most: each edge thread holds its own LMDB handle and caches. */
   maxEdgeThreads: 64,
   /**

@@ -3,7 +3,7 @@
 // each part does and how they meet is in docs/architecture.md.
 import { asyncScheduler } from 'rxjs';
 import { createResourceMachine, type ResourcePolicy } from '../machines/resource.js';
-import type { BreakerPolicy } from '../streams/circuitBreaker.js';
+import type { BreakerPolicy, BreakerState } from '../streams/circuitBreaker.js';
 import { collectResources } from '../streams/collection.js';
 import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
@@ -12,12 +12,17 @@ import { QuotaMeter } from './access/quotaMeter.js';
 import { startCollectionLoop } from './collection/collectionLoop.js';
 import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
 import { collectionDefaults, limits } from './config.js';
-import { startEmulator, type RunningEmulator } from './emulator/server.js';
+import type { RunningEmulator } from './emulator/server.js';
 import { Health } from './health.js';
 import type { CorsOrigins } from './http/cors.js';
+import { healthCheck, storageCheck } from './http/readiness.js';
 import { startHttpServer } from './http/server.js';
 import { requestIdSource } from './http/requestIds.js';
 import type { Logger } from './log.js';
+import type { MetricsAddress } from './metrics/metricsAddress.js';
+import { startMetricsListener } from './metrics/metricsListener.js';
+import { PrometheusMetrics } from './metrics/prometheusMetrics.js';
+import type { PlatformCode } from './model.js';
 import { createCollectors } from './platforms/collectors.js';
 import { createUpstreamHttp } from './platforms/http.js';
 import { startDueScheduler } from './resources/dueScheduler.js';
@@ -30,6 +35,7 @@ import { openServerDirectory } from './store/serverDirectory.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
 import { startEdges } from './threads/edges.js';
+import { PublishedHealth } from './threads/publishedHealth.js';
 import { PublishingResourceStore } from './threads/publishingStore.js';
 
 export interface ServiceOptions {
@@ -51,6 +57,8 @@ export interface ServiceOptions {
    * on this thread, beside the resource work.
    */
   threads?: number;
+  /** Where to serve Prometheus metrics (`--metrics`); none when absent. */
+  metrics?: MetricsAddress | undefined;
 }
 
 export interface RunningService {
@@ -60,6 +68,8 @@ export interface RunningService {
   emulator?: RunningEmulator;
   /** Problems of background work, as its components report them. */
   health: Health;
+  /** The metrics listener's port, when metrics were asked for. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }
 
@@ -69,7 +79,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { dbs } = dataDirectory;
   const threads = options.threads ?? 0;
   const store = threads > 0 ? new PublishingResourceStore(dbs) : new ResourceStore(dbs);
-  const emulator = options.upstream === 'emulator' ? await startEmulator(0) : undefined;
+  // Loaded only when asked for: a production server runs no emulator code (docs/operations-endpoints.md, "The emulator stays out").
+  const emulator = options.upstream === 'emulator' ? await (await import('./emulator/server.js')).startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
   const upstreamHttp = createUpstreamHttp();
   const collectors = createCollectors(emulatorUrl, options.env ?? process.env, upstreamHttp, Date.now);
@@ -77,7 +88,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (disabledReason) log.warn({ platform }, `platform disabled: ${disabledReason}; its resources stay unavailable`);
   }
 
-  const health = new Health();
+  const health = threads > 0 ? new PublishedHealth() : new Health();
   const work = new WorkRegistry(new WorkPace(limits.resourceWork));
   const queue = new InProcessCollectionQueue(options.policy.leaseMs, Date.now);
   const host = new ResourceHost({
@@ -92,6 +103,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
   });
 
+  // Each platform's breaker as it last announced itself; closed until it opens.
+  const breakerStates = new Map<PlatformCode, BreakerState>([...collectors.keys()].map((platform) => [platform, 'closed']));
+  const metrics = options.metrics
+    ? new PrometheusMetrics({
+        breakerStates: () => breakerStates,
+        queueDepths: () => [
+          ['collection', queue.depth],
+          ['in_work', work.size],
+          ['collecting', work.collecting],
+        ],
+        storage: dbs.root,
+      })
+    : undefined;
   const collectionTimeoutMs = options.collectTimeoutMs ?? collectionDefaults.timeoutMs;
   const collection = startCollectionLoop({
     queue,
@@ -104,7 +128,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         timeoutMs: collectionTimeoutMs,
         batchWindowMs: collectionDefaults.batchWindowMs,
         breaker: options.breaker ?? collectionDefaults.breaker,
-        onBreakerChange: (platform, change) => log.warn({ platform, ...change }, `circuit breaker ${change.state}`),
+        onBreakerChange: (platform, change) => {
+          breakerStates.set(platform, change.state);
+          log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
+        },
       }),
     maxCollecting: limits.maxResourcesInWork,
     pollMs: limits.collectionPollMs,
@@ -112,6 +139,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     scheduler: asyncScheduler,
     log,
     health,
+    metrics,
   });
   const dueScheduler = startDueScheduler({
     index: store,
@@ -127,12 +155,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     health,
   });
 
+  const metricsListener = options.metrics && metrics ? await startMetricsListener(options.metrics, metrics, log) : undefined;
   const accounts = new AccountStore(dbs);
   const accountTable = AccountTable.create();
   const ledger = new UsageStore(dbs);
   const authenticator = new Authenticator(accounts, log);
   const http =
-    store instanceof PublishingResourceStore
+    store instanceof PublishingResourceStore && health instanceof PublishedHealth
       ? await startEdges({
           threads,
           host: options.host,
@@ -144,6 +173,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           demand: host,
           log,
           logLevel: log.level,
+          health,
+          metrics,
         })
       : await startHttpServer(
           options.host,
@@ -157,7 +188,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             nextRequestId: requestIdSource(),
             now: Date.now,
           },
-          { cors: options.cors },
+          { cors: options.cors, readiness: [storageCheck(dbs.root), healthCheck(health)], metrics },
         );
   // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
   const returnUnspentQuota = () => new QuotaMeter(accountTable, ledger, log).returnUnspent(Date.now());
@@ -168,6 +199,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     accounts,
     ...(emulator ? { emulator } : {}),
     health,
+    ...(metricsListener ? { metricsPort: metricsListener.port } : {}),
     // docs/architecture.md, "Stopping": owed answers are written while the collections out
     // finish or are given back, so that a restart collects them at once.
     async stop() {
@@ -179,6 +211,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await host.settled();
       await upstreamHttp.close();
       emulator?.close();
+      metricsListener?.close();
       await dataDirectory.close();
       log.info({ ms: Math.round(performance.now() - stopping) }, 'stopped');
     },

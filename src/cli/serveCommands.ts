@@ -2,10 +2,10 @@
 import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
-import { startEmulator } from '../emulator/server.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger, logFormatNamed, logFormats, type LogFormat } from '../log.js';
+import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
 import { startService } from '../service.js';
 import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseHost, parsePort, setting, type Setting } from './flags.js';
@@ -57,6 +57,11 @@ function corsSetting(text: Setting | undefined): CorsOrigins | undefined {
   }
 }
 
+/** `--metrics` / DATAPOINTS_METRICS (docs/operations-endpoints.md, "Metrics"); unset: no metrics. */
+function metricsSetting(value: Setting | undefined): MetricsAddress | undefined {
+  return value === undefined ? undefined : parseMetricsAddress(value.text, value.source);
+}
+
 function logFormatSetting(text: string | undefined): LogFormat {
   const format = logFormatNamed(text);
   if (!format) throw new UsageError(`invalid LOG_FORMAT '${text}': use ${logFormats.join(' or ')}`);
@@ -83,6 +88,9 @@ function onTermination(stop: () => Promise<void>): void {
   stopWhenNpmGoesAway(handler, parentCheckMs);
 }
 
+/** An IPv6 address goes in brackets in a URL. */
+const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
+
 export async function serveCommand(args: string[], print: (line: string) => void): Promise<void> {
   const { values, positionals } = parseFlags('serve', args, {
     port: { type: 'string' },
@@ -93,6 +101,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     'retry-base': { type: 'string' },
     threads: { type: 'string' },
     cors: { type: 'string' },
+    metrics: { type: 'string' },
   });
   noMorePositionals('serve', positionals, 0);
   const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
@@ -116,9 +125,11 @@ export async function serveCommand(args: string[], print: (line: string) => void
 
   const releasePort = await claimPort(host, port);
   const cors = corsSetting(setting(values.cors, 'cors', 'DATAPOINTS_CORS'));
+  const metrics = metricsSetting(setting(values.metrics, 'metrics', 'DATAPOINTS_METRICS'));
   // The guard above covers every edge thread: they share the port only among themselves.
-  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log, threads });
+  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log, threads, metrics });
   print(`listening on http://${host}:${service.port}`);
+  if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);
   onTermination(async () => {
     await service.stop();
@@ -131,6 +142,8 @@ export async function emulatorCommand(args: string[], print: (line: string) => v
   noMorePositionals('emulator', positionals, 0);
   const port = parsePort(setting(values.port, 'port') ?? { text: '0', source: '--port' });
   const releasePort = await claimPort('127.0.0.1', port);
+  // Loaded only by this command and `serve --upstream emulator` (docs/operations-endpoints.md, "The emulator stays out").
+  const { startEmulator } = await import('../emulator/server.js');
   const emulator = await startEmulator(port);
   print(`emulator listening on ${emulator.url}`);
   onTermination(async () => {

@@ -6,7 +6,8 @@
 import { merge, Subject, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
-import type { CollectionOutcome } from '../model.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { type CollectionOutcome, parseResourceKey } from '../model.js';
 import type { CollectionClaims, CollectionQueue, Lease, OutcomeSink } from './ports.js';
 
 export interface CollectionResult {
@@ -29,6 +30,8 @@ export interface CollectionLoopOptions {
   scheduler: SchedulerLike;
   log: Logger;
   health: Health;
+  /** Told of every collection that ends; none when absent. */
+  metrics?: Pick<Metrics, 'collectionEnded'> | undefined;
 }
 
 export interface CollectionLoop {
@@ -137,6 +140,7 @@ class Loop implements CollectionLoop {
     this.held.delete(key);
     this.delivering++;
     const { sink, queue, claims, health, log } = this.options;
+    this.options.metrics?.collectionEnded(parseResourceKey(key).platform, outcome.kind);
     if (outcome.kind === 'failed') log.info({ resource: key, reason: outcome.reason }, 'collection failed');
     sink
       .deliver(key, outcome)

@@ -28,6 +28,11 @@ export class InProcessCollectionQueue implements CollectionQueue {
     private readonly now: () => number,
   ) {}
 
+  /** Requests waiting to be taken, given-back ones included (for the metrics). */
+  get depth(): number {
+    return this.waitingByKey.size + this.redeliveries.length;
+  }
+
   request(key: string): Promise<void> {
     if (!this.waitingByKey.has(key) && !this.leasedKeys.has(key)) {
       this.waitingByKey.set(key, 0);

@@ -2,7 +2,7 @@
 // (docs/operations-endpoints.md): the OpenAPI document, liveness and readiness.
 import { performance } from 'node:perf_hooks';
 import { openApiDocument, openApiPaths } from '../api/openapi.js';
-import type { Metrics } from '../metrics/metrics.js';
+import type { RequestMetrics } from '../metrics/metrics.js';
 import { apiErrors } from './errors.js';
 import type { ReadinessCheck, ReadinessProblem } from './readiness.js';
 import { writeReply, type Exchange, type Reply } from './reply.js';
@@ -13,7 +13,7 @@ export interface PublicRoutesDeps {
   readiness: readonly ReadinessCheck[];
   /** Starts a request's exchange (request id, CORS headers, access log), as for every route. */
   begin(req: HttpRequest): Exchange;
-  metrics?: Metrics;
+  metrics?: RequestMetrics | undefined;
 }
 
 /** Probes must see the state of now, never a cached answer. */

@@ -9,6 +9,7 @@ import type { Authenticator } from '../access/authenticator.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearchText } from '../api/validation.js';
 import type { Logger } from '../log.js';
+import type { RefusalReason, RequestMetrics } from '../metrics/metrics.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import type { ViewSource } from '../resources/view.js';
 import { readBody, type BodyResult } from './body.js';
@@ -30,6 +31,8 @@ export interface SearchRouteDeps {
   now(): number;
   /** Tracks responses still owed, for graceful shutdown. */
   requests: { begin(): void; end(): void };
+  /** Told of every refusal at admission; answers are counted where they are written (src/http/server.ts). */
+  metrics?: RequestMetrics | undefined;
 }
 
 export function searchRoute(deps: SearchRouteDeps) {
@@ -55,12 +58,17 @@ export function searchRoute(deps: SearchRouteDeps) {
 
     const authentication = deps.authenticator.authenticate(authorization, now);
     if (authentication.kind !== 'authenticated') {
-      return writeReply(res, exchange, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
+      const missing = authentication.kind === 'missing';
+      deps.metrics?.admissionRefused(missing ? 'missing_token' : 'invalid_token');
+      writeReply(res, exchange, missing ? apiErrors.missingToken : apiErrors.invalidToken);
+      return;
     }
     exchange.account = authentication.account.name;
     const admission = deps.admissions.admit(authentication.account, now);
     if (admission.kind !== 'pending' && admission.kind !== 'admitted') {
-      return writeReply(res, exchange, refusal(admission), limitHeaders(admission));
+      deps.metrics?.admissionRefused(refusalReasons[admission.kind]);
+      writeReply(res, exchange, refusal(admission), limitHeaders(admission));
+      return;
     }
 
     deps.requests.begin();
@@ -70,7 +78,11 @@ export function searchRoute(deps: SearchRouteDeps) {
       settle();
     };
     const respond = (body: BodyResult, decision: Decision) => {
-      if (decision.kind !== 'admitted') return finish(refusal(decision), limitHeaders(decision));
+      if (decision.kind !== 'admitted') {
+        deps.metrics?.admissionRefused(refusalReasons[decision.kind]);
+        finish(refusal(decision), limitHeaders(decision));
+        return;
+      }
       try {
         finish(answer(body, deps), decision.headers);
       } catch (error) {
@@ -80,7 +92,8 @@ export function searchRoute(deps: SearchRouteDeps) {
     };
 
     if (admission.kind === 'admitted') {
-      return readBody(res, limits.maxBodyBytes, (body) => respond(body, admission), declaredLength);
+      readBody(res, limits.maxBodyBytes, (body) => respond(body, admission), declaredLength);
+      return;
     }
     // Waiting for a reservation: the body is read meanwhile (uWS hands it over only now).
     let body: BodyResult | undefined;
@@ -106,6 +119,12 @@ export function searchRoute(deps: SearchRouteDeps) {
     );
   };
 }
+
+const refusalReasons: Record<Exclude<Decision, { kind: 'admitted' }>['kind'], RefusalReason> = {
+  quotaExhausted: 'quota_exhausted',
+  rateLimited: 'rate_limited',
+  noRoom: 'no_account_room',
+};
 
 /** The answer to a request refused at admission (its limit headers go with it). */
 function refusal(decision: Exclude<Decision, { kind: 'admitted' }>): Reply {

@@ -2,8 +2,11 @@
 // responses still owed before it lets go (docs/operations.md#signals).
 import { limits } from '../config.js';
 import { apiErrors } from './errors.js';
-import { createAccessLog } from './accessLog.js';
+import type { RequestMetrics } from '../metrics/metrics.js';
+import { type AccessEntry, createAccessLog } from './accessLog.js';
 import { createCors, type CorsOrigins } from './cors.js';
+import { registerPublicRoutes } from './publicRoutes.js';
+import type { ReadinessCheck } from './readiness.js';
 import { beginExchange, writeReply } from './reply.js';
 import { searchRoute, type SearchRouteDeps } from './searchRoute.js';
 import uWS, { type HttpRequest, type us_listen_socket } from './uws.js';
@@ -31,12 +34,19 @@ export interface HttpServer {
 export interface HttpOptions {
   /** Origins browsers may call from; no CORS headers at all without (docs/http.md, "CORS"). */
   cors?: CorsOrigins | undefined;
+  /** What /readyz asks besides "not stopping" (docs/operations-endpoints.md, "GET /readyz"). */
+  readiness?: readonly ReadinessCheck[];
+  /** Told of every answer on the API's routes and every refusal at admission; none when absent. */
+  metrics?: RequestMetrics | undefined;
 }
+
+/** Problems /readyz reports while the server stops. */
+export const stoppingProblem = { component: 'server', message: 'stopping: this server takes no more searches' };
 
 export function startHttpServer(
   host: string,
   port: number,
-  deps: Omit<SearchRouteDeps, 'requests' | 'begin'>,
+  deps: Omit<SearchRouteDeps, 'requests' | 'begin' | 'metrics'>,
   options: HttpOptions = {},
 ): Promise<HttpServer> {
   let owed = 0;
@@ -51,19 +61,34 @@ export function startHttpServer(
   };
   const app = uWS.App();
   const cors = createCors(options.cors);
-  const exchanges = { nextRequestId: deps.nextRequestId, corsHeaders: cors.answerHeaders, logAccess: createAccessLog(deps.log) };
+  const logAccess = createAccessLog(deps.log);
+  const exchanges = { nextRequestId: deps.nextRequestId, corsHeaders: cors.answerHeaders, logAccess };
   const begin = (req: HttpRequest) => beginExchange(exchanges, req);
-  const search = searchRoute({ ...deps, requests, begin });
+  const { metrics } = options;
+  // Every answer on the search path is counted where it is logged, whichever branch wrote it.
+  const searchExchanges = metrics
+    ? {
+        ...exchanges,
+        logAccess: (entry: AccessEntry, status: string) => {
+          logAccess(entry, status);
+          metrics.requestAnswered(searchPath, status, (performance.now() - entry.startedAt) / 1000);
+        },
+      }
+    : exchanges;
+  const beginSearch = (req: HttpRequest) => beginExchange(searchExchanges, req);
+  const search = searchRoute({ ...deps, requests, begin: beginSearch, metrics });
+  const stopping: ReadinessCheck = () => (closing ? [stoppingProblem] : []);
+  registerPublicRoutes(app, { readiness: [stopping, ...(options.readiness ?? [])], begin, metrics });
   // Without CORS, OPTIONS is one more method the search does not allow.
   const allowed = options.cors ? 'POST, OPTIONS' : 'POST';
 
   app.post(searchPath, (res, req) => {
-    if (closing) return writeReply(res, begin(req), apiErrors.unavailable);
-    search(res, req);
+    if (closing) writeReply(res, beginSearch(req), apiErrors.unavailable);
+    else search(res, req);
   });
-  if (options.cors) app.options(searchPath, (res, req) => writeReply(res, begin(req), cors.preflight(req.getHeader('origin'))));
+  if (options.cors) app.options(searchPath, (res, req) => writeReply(res, beginSearch(req), cors.preflight(req.getHeader('origin'))));
   app.any(searchPath, (res, req) => {
-    const exchange = begin(req);
+    const exchange = beginSearch(req);
     writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
   });
   app.any('/*', (res, req) => {

@@ -8,11 +8,11 @@ export interface MetricsAddress {
 }
 
 /** Parses `HOST:PORT` (`[::1]:9464` for an IPv6 host); port 0 picks a free one. */
-export function parseMetricsAddress(text: string): MetricsAddress {
+export function parseMetricsAddress(text: string, source = '--metrics'): MetricsAddress {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/.exec(text);
   const port = Number(match?.[3]);
   if (!match || port > 65_535) {
-    throw new UsageError(`invalid --metrics '${text}': give HOST:PORT, e.g. 127.0.0.1:9464`);
+    throw new UsageError(`invalid ${source} '${text}': give HOST:PORT, e.g. 127.0.0.1:9464`);
   }
   return { host: match[1] ?? match[2]!, port };
 }

@@ -7,7 +7,8 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { BreakerState } from '../../streams/circuitBreaker.js';
 import type { CollectionOutcome, PlatformCode } from '../model.js';
 import { platformCodes } from '../platforms/registry.js';
-import { AnswerTally } from './answerTally.js';
+import { AnswerTally, answerSeriesNames, latencyBuckets } from './answerTally.js';
+import type { EdgeCounts } from './edgeMetrics.js';
 import type { Metrics, RefusalReason } from './metrics.js';
 import { storageSize, type StatsSource } from './storageSize.js';
 
@@ -21,9 +22,6 @@ export interface MetricSources {
   storage?: StatsSource;
 }
 
-/** Latency buckets in seconds: a warm search answers well under a millisecond. */
-const latencyBuckets = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
-
 const outcomeLabels: Record<CollectionOutcome['kind'], string> = {
   found: 'found',
   notFound: 'not_found',
@@ -32,15 +30,12 @@ const outcomeLabels: Record<CollectionOutcome['kind'], string> = {
   deferred: 'deferred',
 };
 const outcomeKinds: ReadonlyArray<CollectionOutcome['kind']> = ['found', 'notFound', 'rateLimited', 'failed'];
-const refusalReasons: readonly RefusalReason[] = ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited'];
+const refusalReasons: readonly RefusalReason[] = ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited', 'no_account_room'];
 const breakerStates: readonly BreakerState[] = ['closed', 'open', 'halfOpen'];
 
 export class PrometheusMetrics implements Metrics {
   private readonly registry = new Registry();
-  private readonly answers = new AnswerTally(
-    { requests: 'datapoints_http_requests_total', duration: 'datapoints_http_request_duration_seconds' },
-    latencyBuckets,
-  );
+  private readonly answers = new AnswerTally(answerSeriesNames, latencyBuckets);
   private readonly refusals: Counter<'reason'>;
   private readonly collections: Counter<'platform' | 'outcome'>;
 
@@ -87,6 +82,12 @@ export class PrometheusMetrics implements Metrics {
 
   collectionEnded(platform: PlatformCode, outcome: CollectionOutcome['kind']): void {
     this.collections.labels(platform, outcomeLabels[outcome]).inc();
+  }
+
+  /** What an edge thread counted since its last post (src/metrics/edgeMetrics.ts). */
+  addEdgeCounts(counts: EdgeCounts): void {
+    this.answers.add(counts.answers);
+    for (const [reason, count] of counts.refusals) this.refusals.labels(reason).inc(count);
   }
 
   private registerGauges(sources: MetricSources, registers: Registry[]): void {

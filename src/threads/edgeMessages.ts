@@ -1,6 +1,8 @@
 // What the resource thread and its edge threads tell each other (src/threads/edges.ts).
 import type { MessagePort } from 'node:worker_threads';
 import type { CorsOrigins } from '../http/cors.js';
+import type { ReadinessProblem } from '../http/readiness.js';
+import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 
 export interface EdgeSetup {
   index: number;
@@ -15,10 +17,20 @@ export interface EdgeSetup {
   demand: MessagePort;
   logLevel: string;
   cors: CorsOrigins | undefined;
+  /** Whether the server serves metrics: the edge then counts answers and posts them. */
+  metrics: boolean;
 }
 
 /** From the resource thread to an edge. */
-export type ToEdge = { type: 'stop' };
+export type ToEdge =
+  | { type: 'stop' }
+  /** The resource thread's health problems, each time they change (src/threads/publishedHealth.ts). */
+  | { type: 'health'; problems: ReadinessProblem[] };
 
 /** From an edge to the resource thread. */
-export type FromEdge = { type: 'listening'; port: number } | { type: 'failed'; message: string } | { type: 'stopped' };
+export type FromEdge =
+  | { type: 'listening'; port: number }
+  | { type: 'failed'; message: string }
+  | { type: 'stopped' }
+  /** Answers and refusals counted since the edge's previous post (src/metrics/edgeMetrics.ts). */
+  | { type: 'metrics'; counts: EdgeCounts };

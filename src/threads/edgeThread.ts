@@ -6,9 +6,11 @@ import { AccountTable } from '../access/accountTable.js';
 import { Admissions } from '../access/admission.js';
 import { Authenticator } from '../access/authenticator.js';
 import { limits } from '../config.js';
+import { type ReadinessProblem, storageCheck } from '../http/readiness.js';
 import { startHttpServer } from '../http/server.js';
 import { requestIdSource } from '../http/requestIds.js';
 import { createLogger, logFormatNamed } from '../log.js';
+import { EdgeMetrics } from '../metrics/edgeMetrics.js';
 import { AccountStore } from '../store/accountStore.js';
 import { openDatabases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
@@ -26,6 +28,14 @@ try {
   const dbs = openDatabases(setup.dataDir, { create: false });
   const authenticator = new Authenticator(new AccountStore(dbs), log);
   const views = new EdgeViews(dbs, setup.views);
+  // docs/operations-endpoints.md, "Readiness with threads": as the resource thread last told.
+  let resourceProblems: readonly ReadinessProblem[] = [];
+  const metrics = setup.metrics ? new EdgeMetrics() : undefined;
+  const postMetrics = () => {
+    const counts = metrics?.drain();
+    if (counts) tell({ type: 'metrics', counts });
+  };
+  const posting = metrics ? setInterval(postMetrics, limits.edgeMetricsPostMs) : undefined;
   const http = await startHttpServer(
     setup.host,
     setup.port,
@@ -38,10 +48,13 @@ try {
       nextRequestId: requestIdSource(),
       now: Date.now,
     },
-    { cors: setup.cors },
+    { cors: setup.cors, readiness: [storageCheck(dbs.root), () => resourceProblems], metrics },
   );
   control.on('message', (message: ToEdge) => {
-    if (message.type !== 'stop') return;
+    if (message.type === 'health') {
+      resourceProblems = message.problems;
+      return;
+    }
     // Owed answers are written, then keep-alive clients still sending get 503 with
     // Connection: close for a moment instead of a reset when the thread ends.
     void http
@@ -49,6 +62,8 @@ try {
       .then(() => new Promise((resolve) => setTimeout(resolve, limits.keepAliveLingerMs)))
       .then(async () => {
         http.closeConnections();
+        clearInterval(posting);
+        postMetrics();
         authenticator.close();
         views.close();
         setup.demand.close();

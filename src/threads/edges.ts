@@ -8,9 +8,11 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AccountTable } from '../access/accountTable.js';
 import type { CorsOrigins } from '../http/cors.js';
 import type { Logger } from '../log.js';
+import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import { receiveDemand } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
+import type { PublishedHealth } from './publishedHealth.js';
 import type { PublishingResourceStore } from './publishingStore.js';
 
 export interface EdgeOptions {
@@ -24,6 +26,10 @@ export interface EdgeOptions {
   demand: ResourceDemand;
   log: Logger;
   logLevel: string;
+  /** The resource thread's health, told to every edge for its /readyz. */
+  health: PublishedHealth;
+  /** Adds up what the edges counted; the edges count nothing when absent. */
+  metrics?: { addEdgeCounts(counts: EdgeCounts): void } | undefined;
 }
 
 export interface RunningEdges {
@@ -94,6 +100,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     demand: demand.port2,
     logLevel: options.logLevel,
     cors: options.cors,
+    metrics: options.metrics !== undefined,
   };
   const worker = new Worker(new URL('./edgeThread.js', import.meta.url), { workerData: setup, transferList: [views.port2, demand.port2] });
   options.store.publishTo(views.port1);
@@ -106,7 +113,11 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     if (waiter) waiter(message);
     else inbox.push(message);
   };
-  worker.on('message', deliver);
+  options.health.publishTo(worker);
+  worker.on('message', (message: FromEdge) => {
+    if (message.type === 'metrics') options.metrics?.addEdgeCounts(message.counts);
+    else deliver(message);
+  });
   worker.on('error', (error) => {
     options.log.error({ err: error, thread: index }, 'edge thread failed');
     deliver({ type: 'failed', message: error.message });

@@ -9,6 +9,7 @@ import { createAccount, issueToken, type AccountSettings } from '../../src/acces
 import { silentLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
 import type { ResourcePolicy } from '../../machines/resource.js';
+import { checkAgainstOpenApi } from './openapi.js';
 
 export const searchPath = '/api/v1/resources/search';
 
@@ -76,7 +77,11 @@ export async function startTestService(
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+      const answer = { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+      // Every answer an end-to-end test sees is held to the OpenAPI document (docs/operations-endpoints.md).
+      const departures = await checkAgainstOpenApi({ method: 'POST', path: searchPath, ...answer });
+      if (departures.length > 0) throw new Error(`answer ${answer.status} departs from the OpenAPI document: ${departures.join('; ')}`);
+      return answer;
     },
   };
 }

@@ -24,7 +24,7 @@ export function parseExposition(text: string): Sample[] {
 }
 
 /** The value of the one sample named `name` whose labels include `labels`; undefined if none. */
-export function valueOf(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+export function sampleValue(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
   const found = samples.filter(
     (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
   );

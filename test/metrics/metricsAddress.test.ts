@@ -26,3 +26,10 @@ t.test('metrics address - anything else is a usage error naming the flag', async
     t.equal(thrown instanceof UsageError, true, 'a UsageError: the command line prints it and exits 2');
   }
 });
+
+t.test('metrics address - a bad DATAPOINTS_METRICS is blamed on the variable', async (t) => {
+  t.throws(
+    () => parseMetricsAddress('9464', 'DATAPOINTS_METRICS'),
+    new UsageError("invalid DATAPOINTS_METRICS '9464': give HOST:PORT, e.g. 127.0.0.1:9464"),
+  );
+});

@@ -4,7 +4,7 @@ import { silentLogger } from '../../src/log.js';
 import { startMetricsListener } from '../../src/metrics/metricsListener.js';
 import { PrometheusMetrics, type MetricSources } from '../../src/metrics/prometheusMetrics.js';
 import { startTestService } from '../helpers/service.js';
-import { parseExposition, valueOf } from './exposition.js';
+import { parseExposition, sampleValue } from './exposition.js';
 
 async function listen(t: Test, sources: MetricSources = {}) {
   const metrics = new PrometheusMetrics(sources);
@@ -22,10 +22,10 @@ t.test('metrics listener - GET /metrics answers the text format with the recorde
   t.equal(response.status, 200);
   t.equal(response.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
   const samples = parseExposition(await response.text());
-  t.equal(valueOf(samples, 'datapoints_http_requests_total', { route: '/api/v1/resources/search', status: '429' }), 1);
-  t.equal(valueOf(samples, 'datapoints_admissions_refused_total', { reason: 'rate_limited' }), 1);
-  t.equal(valueOf(samples, 'datapoints_collections_total', { platform: 'bluesky', outcome: 'found' }), 1);
-  t.equal(valueOf(samples, 'datapoints_queue_depth', { queue: 'collection' }), 7);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: '/api/v1/resources/search', status: '429' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason: 'rate_limited' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'bluesky', outcome: 'found' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_queue_depth', { queue: 'collection' }), 7);
 });
 
 t.test('metrics listener - any other path is a 404 that says where the metrics are', async (t) => {
@@ -49,7 +49,7 @@ t.test('metrics listener - a source that fails gives a 500 scrape, and the next 
   failing = false;
   const recovered = await fetch(`${url}/metrics`);
   t.equal(recovered.status, 200);
-  t.equal(valueOf(parseExposition(await recovered.text()), 'datapoints_queue_depth', { queue: 'collection' }), 1);
+  t.equal(sampleValue(parseExposition(await recovered.text()), 'datapoints_queue_depth', { queue: 'collection' }), 1);
 });
 
 t.test('metrics listener - an address it cannot bind is refused, and close stops it listening', async (t) => {

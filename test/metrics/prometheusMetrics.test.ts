@@ -6,7 +6,7 @@ import type { PlatformCode } from '../../src/model.js';
 import { PrometheusMetrics } from '../../src/metrics/prometheusMetrics.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { tempDataDir } from '../helpers/service.js';
-import { parseExposition, valueOf } from './exposition.js';
+import { parseExposition, sampleValue } from './exposition.js';
 
 const scrape = async (metrics: PrometheusMetrics) => parseExposition(await metrics.exposition());
 const searchRoute = '/api/v1/resources/search';
@@ -19,22 +19,22 @@ t.test('metrics - answers are counted by route and status code, their latency bu
   metrics.requestAnswered('/healthz', '200 OK', 0.00002);
   const samples = await scrape(metrics);
   const ok = { route: searchRoute, status: '200' };
-  t.equal(valueOf(samples, 'datapoints_http_requests_total', ok), 2);
-  t.equal(valueOf(samples, 'datapoints_http_requests_total', { route: searchRoute, status: '401' }), 1);
-  t.equal(valueOf(samples, 'datapoints_http_requests_total', { route: '/healthz', status: '200' }), 1);
-  t.equal(valueOf(samples, 'datapoints_http_request_duration_seconds_bucket', { ...ok, le: '0.00025' }), 0);
-  t.equal(valueOf(samples, 'datapoints_http_request_duration_seconds_bucket', { ...ok, le: '0.0005' }), 2);
-  t.equal(valueOf(samples, 'datapoints_http_request_duration_seconds_bucket', { ...ok, le: '+Inf' }), 2);
-  t.equal(valueOf(samples, 'datapoints_http_request_duration_seconds_count', ok), 2);
-  t.equal(valueOf(samples, 'datapoints_http_request_duration_seconds_sum', ok), 0.0007);
-  t.equal(valueOf(samples, 'datapoints_http_request_duration_seconds_bucket', { route: searchRoute, status: '401', le: '0.0001' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', ok), 2);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: searchRoute, status: '401' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: '/healthz', status: '200' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_http_request_duration_seconds_bucket', { ...ok, le: '0.00025' }), 0);
+  t.equal(sampleValue(samples, 'datapoints_http_request_duration_seconds_bucket', { ...ok, le: '0.0005' }), 2);
+  t.equal(sampleValue(samples, 'datapoints_http_request_duration_seconds_bucket', { ...ok, le: '+Inf' }), 2);
+  t.equal(sampleValue(samples, 'datapoints_http_request_duration_seconds_count', ok), 2);
+  t.equal(sampleValue(samples, 'datapoints_http_request_duration_seconds_sum', ok), 0.0007);
+  t.equal(sampleValue(samples, 'datapoints_http_request_duration_seconds_bucket', { route: searchRoute, status: '401', le: '0.0001' }), 1);
 });
 
 t.test('metrics - refusals by reason and collections by platform and outcome start at zero', async (t) => {
   const metrics = new PrometheusMetrics();
   let samples = await scrape(metrics);
-  for (const reason of ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited']) {
-    t.equal(valueOf(samples, 'datapoints_admissions_refused_total', { reason }), 0, `${reason} starts at 0`);
+  for (const reason of ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited', 'no_account_room']) {
+    t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason }), 0, `${reason} starts at 0`);
   }
   t.equal(samples.filter((sample) => sample.name === 'datapoints_collections_total').length, 9 * 4, 'nine platforms, four outcomes');
   metrics.admissionRefused('rate_limited');
@@ -45,14 +45,14 @@ t.test('metrics - refusals by reason and collections by platform and outcome sta
   metrics.collectionEnded('x', 'rateLimited');
   metrics.collectionEnded('x', 'failed');
   samples = await scrape(metrics);
-  t.equal(valueOf(samples, 'datapoints_admissions_refused_total', { reason: 'rate_limited' }), 2);
-  t.equal(valueOf(samples, 'datapoints_admissions_refused_total', { reason: 'invalid_token' }), 1);
-  t.equal(valueOf(samples, 'datapoints_admissions_refused_total', { reason: 'quota_exhausted' }), 0);
-  t.equal(valueOf(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }), 1);
-  t.equal(valueOf(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'not_found' }), 1);
-  t.equal(valueOf(samples, 'datapoints_collections_total', { platform: 'x', outcome: 'rate_limited' }), 1);
-  t.equal(valueOf(samples, 'datapoints_collections_total', { platform: 'x', outcome: 'failed' }), 1);
-  t.equal(valueOf(samples, 'datapoints_collections_total', { platform: 'youtube', outcome: 'found' }), 0);
+  t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason: 'rate_limited' }), 2);
+  t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason: 'invalid_token' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason: 'quota_exhausted' }), 0);
+  t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'not_found' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'x', outcome: 'rate_limited' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'x', outcome: 'failed' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'youtube', outcome: 'found' }), 0);
 });
 
 t.test('metrics - breaker states and queue depths are read from their sources at each scrape', async (t) => {
@@ -66,21 +66,21 @@ t.test('metrics - breaker states and queue depths are read from their sources at
   ];
   const metrics = new PrometheusMetrics({ breakerStates: () => breakers, queueDepths: () => depths });
   let samples = await scrape(metrics);
-  t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'open' }), 1);
-  t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'closed' }), 0);
-  t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'halfOpen' }), 0);
-  t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'x', state: 'closed' }), 1);
-  t.equal(valueOf(samples, 'datapoints_queue_depth', { queue: 'collection' }), 3);
-  t.equal(valueOf(samples, 'datapoints_queue_depth', { queue: 'in_work' }), 5);
+  t.equal(sampleValue(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'open' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'closed' }), 0);
+  t.equal(sampleValue(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'halfOpen' }), 0);
+  t.equal(sampleValue(samples, 'datapoints_circuit_breaker_state', { platform: 'x', state: 'closed' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_queue_depth', { queue: 'collection' }), 3);
+  t.equal(sampleValue(samples, 'datapoints_queue_depth', { queue: 'in_work' }), 5);
 
   breakers = [['github', 'halfOpen']];
   depths = [['collection', 0]];
   samples = await scrape(metrics);
-  t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'halfOpen' }), 1);
-  t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'open' }), 0);
-  t.equal(valueOf(samples, 'datapoints_circuit_breaker_state', { platform: 'x' }), undefined, 'a platform no longer reported is gone');
-  t.equal(valueOf(samples, 'datapoints_queue_depth', { queue: 'collection' }), 0);
-  t.equal(valueOf(samples, 'datapoints_queue_depth', { queue: 'in_work' }), undefined);
+  t.equal(sampleValue(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'halfOpen' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_circuit_breaker_state', { platform: 'github', state: 'open' }), 0);
+  t.equal(sampleValue(samples, 'datapoints_circuit_breaker_state', { platform: 'x' }), undefined, 'a platform no longer reported is gone');
+  t.equal(sampleValue(samples, 'datapoints_queue_depth', { queue: 'collection' }), 0);
+  t.equal(sampleValue(samples, 'datapoints_queue_depth', { queue: 'in_work' }), undefined);
 });
 
 t.test('metrics - the LMDB size comes from the environment, and goes absent once it is closed', async (t) => {
@@ -88,13 +88,13 @@ t.test('metrics - the LMDB size comes from the environment, and goes absent once
   await dbs.views.put('github/account/octocat', ['x'.repeat(10_000), 0]);
   const metrics = new PrometheusMetrics({ storage: dbs.root });
   let samples = await scrape(metrics);
-  t.equal(valueOf(samples, 'datapoints_lmdb_size_bytes', { measure: 'map' }), 64 * 1024 ** 3);
-  const used = valueOf(samples, 'datapoints_lmdb_size_bytes', { measure: 'used' })!;
+  t.equal(sampleValue(samples, 'datapoints_lmdb_size_bytes', { measure: 'map' }), 64 * 1024 ** 3);
+  const used = sampleValue(samples, 'datapoints_lmdb_size_bytes', { measure: 'used' })!;
   t.ok(used >= 10_000 && used % 4096 === 0, `used ${used} bytes: whole pages, at least the value written`);
   await dbs.root.close();
   samples = await scrape(metrics);
-  t.equal(valueOf(samples, 'datapoints_lmdb_size_bytes', { measure: 'used' }), undefined);
-  t.equal(valueOf(samples, 'datapoints_lmdb_size_bytes', { measure: 'map' }), undefined);
+  t.equal(sampleValue(samples, 'datapoints_lmdb_size_bytes', { measure: 'used' }), undefined);
+  t.equal(sampleValue(samples, 'datapoints_lmdb_size_bytes', { measure: 'map' }), undefined);
 });
 
 t.test('metrics - a gauge without a source is not exported; process metrics are', async (t) => {
