@@ -8,6 +8,7 @@ import { collectResources } from '../streams/collection.js';
 import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
 import { AccountTable } from './access/accountTable.js';
+import { AuthVersionBoard } from './access/authVersionBoard.js';
 import { QuotaMeter } from './access/quotaMeter.js';
 import { startCollectionLoop } from './collection/collectionLoop.js';
 import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
@@ -91,7 +92,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const health = threads > 0 ? new PublishedHealth() : new Health();
   const work = new WorkRegistry(new WorkPace(limits.resourceWork));
   const queue = new InProcessCollectionQueue(options.policy.leaseMs, Date.now);
-  const host = new ResourceHost({
+  const resourceHost = new ResourceHost({
     store,
     machine: createResourceMachine(options.policy),
     work,
@@ -119,7 +120,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const collectionTimeoutMs = options.collectTimeoutMs ?? collectionDefaults.timeoutMs;
   const collection = startCollectionLoop({
     queue,
-    sink: host,
+    sink: resourceHost,
     claims: work,
     collect: (keys) =>
       collectResources(keys, {
@@ -143,7 +144,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
   const dueScheduler = startDueScheduler({
     index: store,
-    host,
+    resourceHost,
     work,
     maxInWork: limits.maxResourcesInWork,
     scanBatch: limits.dueScanBatch,
@@ -169,8 +170,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           dataDir: options.dataDir,
           cors: options.cors,
           accountTable,
+          authVersions: new AuthVersionBoard(),
           store,
-          demand: host,
+          demand: resourceHost,
           log,
           logLevel: log.level,
           health,
@@ -183,7 +185,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             authenticator,
             admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
             views: store,
-            demand: host,
+            demand: resourceHost,
             log,
             nextRequestId: requestIdSource(),
             now: Date.now,
@@ -208,7 +210,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       dueScheduler.unsubscribe();
       await Promise.all([http.close().then(returnUnspentQuota), collection.stop(limits.collectionStopGraceMs)]);
       authenticator.close();
-      await host.settled();
+      await resourceHost.settled();
       await upstreamHttp.close();
       emulator?.close();
       metricsListener?.close();

@@ -36,8 +36,15 @@ ${dataLine}
                     (default ${formatDuration(defaultPolicy.freshForMs)}; ${range(flagBounds.freshForMs)})
   --retry-base D    first retry delay of stale/unavailable resources
                     (default ${formatDuration(defaultPolicy.retryBaseMs)}; ${range(flagBounds.retryBaseMs)})
+  --threads N       edge threads answering searches on the port
+                    (env DATAPOINTS_THREADS; default: the number of CPU cores)
+  --cors ORIGINS    origins (comma-separated, or *) whose pages may call the API
+                    (env DATAPOINTS_CORS; default: none, no CORS headers)
+  --metrics H:P     serve Prometheus metrics at http://H:P/metrics
+                    (env DATAPOINTS_METRICS; default: off)
 
-Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info).
+Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info);
+LOG_FORMAT=pretty prints readable lines instead of JSON.
 A port already in use ends the command with "port N is in use" and exit status 1.`,
 
   emulator: `usage: datapoints emulator [--port N]

@@ -11,7 +11,7 @@ import type { WorkRegistry } from './workRegistry.js';
 
 export interface DueSchedulerOptions {
   index: DueIndex;
-  host: Pick<ResourceHost, 'send'>;
+  resourceHost: Pick<ResourceHost, 'send'>;
   work: Pick<WorkRegistry, 'size'>;
   /** Resources in work at most; due work beyond waits in the index. */
   maxInWork: number;
@@ -47,5 +47,5 @@ export function startDueScheduler(options: DueSchedulerOptions): Subscription {
         },
       }),
     )
-    .subscribe((due) => void options.host.send(due.key, { type: due.event, at: options.now() }));
+    .subscribe((due) => void options.resourceHost.send(due.key, { type: due.event, at: options.now() }));
 }

@@ -11,6 +11,8 @@ export interface EdgeSetup {
   port: number;
   /** The shared account table (src/access/accountTable.ts). */
   accountTable: SharedArrayBuffer;
+  /** The newest accounts-and-tokens version any edge has seen (src/access/authVersionBoard.ts). */
+  authVersions: SharedArrayBuffer;
   /** Committed views, from the resource thread. */
   views: MessagePort;
   /** Resources wanted by searches, to the resource thread. */

@@ -3,6 +3,7 @@
 // usage (quota reservations) and tokens' last-used times; resources are the resource thread's.
 import { parentPort, workerData } from 'node:worker_threads';
 import { AccountTable } from '../access/accountTable.js';
+import { AuthVersionBoard } from '../access/authVersionBoard.js';
 import { Admissions } from '../access/admission.js';
 import { Authenticator } from '../access/authenticator.js';
 import { limits } from '../config.js';
@@ -26,7 +27,7 @@ const log = createLogger(setup.logLevel, logFormatNamed(process.env.LOG_FORMAT))
 
 try {
   const dbs = openDatabases(setup.dataDir, { create: false });
-  const authenticator = new Authenticator(new AccountStore(dbs), log);
+  const authenticator = new Authenticator(new AccountStore(dbs), log, new AuthVersionBoard(setup.authVersions));
   const views = new EdgeViews(dbs, setup.views);
   // docs/operations-endpoints.md, "Readiness with threads": as the resource thread last told.
   let resourceProblems: readonly ReadinessProblem[] = [];

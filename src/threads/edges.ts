@@ -6,6 +6,7 @@
 import { createServer } from 'node:net';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AccountTable } from '../access/accountTable.js';
+import type { AuthVersionBoard } from '../access/authVersionBoard.js';
 import type { CorsOrigins } from '../http/cors.js';
 import type { Logger } from '../log.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
@@ -22,6 +23,8 @@ export interface EdgeOptions {
   dataDir: string;
   cors: CorsOrigins | undefined;
   accountTable: AccountTable;
+  /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
+  authVersions: AuthVersionBoard;
   store: PublishingResourceStore;
   demand: ResourceDemand;
   log: Logger;
@@ -96,6 +99,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     host: options.host,
     port,
     accountTable: options.accountTable.buffer,
+    authVersions: options.authVersions.buffer,
     views: views.port2,
     demand: demand.port2,
     logLevel: options.logLevel,

@@ -15,7 +15,7 @@ function schedulerWorld(index: (now: number, limit: number) => DueWork[], inWork
   const logged: Array<{ level: number; msg: string; err?: { message: string } }> = [];
   const subscription = startDueScheduler({
     index: { dueBefore: index },
-    host: { send: async (key, event) => void sent.push([key, event]) },
+    resourceHost: { send: async (key, event) => void sent.push([key, event]) },
     work: { size: inWork },
     maxInWork: 10,
     scanBatch: 4,
