@@ -17,7 +17,7 @@ import type { RunningEmulator } from './emulator/server.js';
 import { Health } from './health.js';
 import type { CorsOrigins } from './http/cors.js';
 import { healthCheck, storageCheck } from './http/readiness.js';
-import { startHttpServer } from './http/server.js';
+import { startHttpServer, type HttpServer } from './http/server.js';
 import { requestIdSource } from './http/requestIds.js';
 import type { Logger } from './log.js';
 import type { MetricsAddress } from './metrics/metricsAddress.js';
@@ -160,7 +160,26 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const accounts = new AccountStore(dbs);
   const accountTable = AccountTable.create();
   const ledger = new UsageStore(dbs);
-  const authenticator = new Authenticator(accounts, log);
+  // One server thread: it authenticates itself, with an authenticator that lives as long as it.
+  // With edge threads each edge has its own, and this thread needs none.
+  const startOneThread = async (): Promise<HttpServer> => {
+    const authenticator = new Authenticator(accounts, log);
+    const server = await startHttpServer(
+      options.host,
+      options.port,
+      {
+        authenticator,
+        admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
+        views: store,
+        demand: resourceHost,
+        log,
+        nextRequestId: requestIdSource(),
+        now: Date.now,
+      },
+      { cors: options.cors, readiness: [storageCheck(dbs.root), healthCheck(health)], metrics },
+    );
+    return { ...server, close: () => server.close().finally(() => authenticator.close()) };
+  };
   const http =
     store instanceof PublishingResourceStore && health instanceof PublishedHealth
       ? await startEdges({
@@ -178,20 +197,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           health,
           metrics,
         })
-      : await startHttpServer(
-          options.host,
-          options.port,
-          {
-            authenticator,
-            admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
-            views: store,
-            demand: resourceHost,
-            log,
-            nextRequestId: requestIdSource(),
-            now: Date.now,
-          },
-          { cors: options.cors, readiness: [storageCheck(dbs.root), healthCheck(health)], metrics },
-        );
+      : await startOneThread();
   // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
   const returnUnspentQuota = () => new QuotaMeter(accountTable, ledger, log).returnUnspent(Date.now());
   log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
@@ -209,7 +215,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log.info('stopping');
       dueScheduler.unsubscribe();
       await Promise.all([http.close().then(returnUnspentQuota), collection.stop(limits.collectionStopGraceMs)]);
-      authenticator.close();
       await resourceHost.settled();
       await upstreamHttp.close();
       emulator?.close();

@@ -55,7 +55,15 @@ export class Authenticator {
   /** Drops every cached answer if accounts or tokens changed since the last look. */
   refresh(): void {
     this.accounts.refresh();
-    const version = this.accounts.authVersion();
+    this.notice(this.accounts.authVersion());
+  }
+
+  /**
+   * Takes in a version read from the store, and shares it: an edge that looks a token up may
+   * read newer data than the polls of the others have, and must not refuse a revoked token
+   * while another edge still accepts it from its cache.
+   */
+  private notice(version: number): void {
     this.board.publish(version);
     if (version !== this.version) {
       this.version = version;
@@ -64,6 +72,7 @@ export class Authenticator {
   }
 
   private lookup(digest: string): Authentication {
+    this.notice(this.accounts.authVersion());
     const token = this.accounts.tokenByDigest(digest);
     if (!token || token.revokedAt !== null || !digestsEqual(token.digest, digest)) return { kind: 'invalid' };
     const account = this.accounts.account(token.account);

@@ -68,3 +68,25 @@ t.test('auth version board - keeps the newest version whatever the order of post
   new AuthVersionBoard(board.buffer).publish(7);
   t.equal(board.read(), 7);
 });
+
+t.test('authenticator - a thread that finds a token revoked by looking it up makes every thread refuse it', async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const accounts = new AccountStore(dbs);
+  await createAccount(accounts, 'acme', {}, Date.now());
+  const token = await issueToken(accounts, 'acme', Date.now());
+  const log = { warn: () => undefined };
+  const board = new AuthVersionBoard();
+  const cached = new Authenticator(accounts, log, new AuthVersionBoard(board.buffer));
+  const fresh = new Authenticator(accounts, log, new AuthVersionBoard(board.buffer));
+  t.teardown(() => {
+    for (const authenticator of [cached, fresh]) authenticator.close();
+  });
+  const bearer = `Bearer ${token.secret}`;
+  t.equal(cached.authenticate(bearer, Date.now()).kind, 'authenticated');
+
+  await accounts.revokeToken(token.id, new Date().toISOString());
+  // No poll has run: the thread that never saw the token reads it from the store, revoked.
+  t.equal(fresh.authenticate(bearer, Date.now()).kind, 'invalid');
+  t.equal(cached.authenticate(bearer, Date.now()).kind, 'invalid', 'the thread that had it cached refuses it too');
+});
