@@ -94,3 +94,28 @@ t.test(
     t.ok(ts.service.health.healthy, 'the recorded result clears the problem');
   },
 );
+
+t.test('background failure - a platform that keeps failing opens its breaker, and its opening and closing are logged', async (t) => {
+  const { lines, log } = capturingLog();
+  // One failed call opens the breaker; the trial comes 200 ms later.
+  const ts = await startTestService(t, { log, breaker: { failureThreshold: 1, cooldownMs: 200, maxCooldownMs: 200 } });
+  const token = await ts.tokenFor('acme', { plan: 'paid' });
+
+  await ts.search(token, { resources: [github('flakyone')] });
+  const opened = await eventually(
+    async () => lines.find((line) => line.msg === 'circuit breaker open'),
+    (line) => line !== undefined,
+  );
+  t.match(opened, { level: 40, platform: 'github', state: 'open' }, 'the opening is a warning naming the platform');
+
+  // The next collection after the cooldown is the trial; it succeeds and closes the breaker.
+  await eventually(
+    async () => (await ts.search(token, { resources: [github(`octo${Date.now()}`)] })).body.data[0].status,
+    (status) => status === 'available',
+  );
+  const closed = await eventually(
+    async () => lines.find((line) => line.msg === 'circuit breaker closed'),
+    (line) => line !== undefined,
+  );
+  t.match(closed, { level: 40, platform: 'github', state: 'closed' });
+});
