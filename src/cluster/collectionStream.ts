@@ -25,6 +25,8 @@ export const collectionQueueNames = {
 export const subjectHoldsAMessage = 10_077;
 /** The JetStream error adding a stream that exists with another configuration. */
 const streamExistsOtherwise = 10_058;
+/** The JetStream error asking about a stream that does not exist. */
+const streamNotFound = 10_059;
 
 export interface WorkQueueSettings {
   /** The consumer's ack wait: how long a delivery may go unanswered before it is delivered again. */
@@ -50,7 +52,10 @@ export async function ensureWorkQueue(manager: JetStreamManager, settings: WorkQ
   try {
     await manager.streams.add(stream);
   } catch (error) {
-    if (!(error instanceof JetStreamApiError && error.code === streamExistsOtherwise)) throw error;
+    // Another node may be creating the stream at this very moment: on a loaded machine nats-server
+    // 2.9 has refused the second of two concurrent identical creates with an error other than
+    // "exists otherwise". Whenever the stream exists after a refused create, bring it to `stream`.
+    if (!(error instanceof JetStreamApiError) || !(error.code === streamExistsOtherwise || (await streamExists(manager)))) throw error;
     await manager.streams.update(stream.name, stream);
   }
   // nats-server 2.9 creates a durable consumer, or updates it when it exists with other settings.
@@ -67,4 +72,14 @@ export async function ensureWorkQueue(manager: JetStreamManager, settings: WorkQ
     max_ack_pending: settings.maxLeasesOut,
     mem_storage: true,
   });
+}
+
+async function streamExists(manager: JetStreamManager): Promise<boolean> {
+  try {
+    await manager.streams.info(collectionQueueNames.stream);
+    return true;
+  } catch (error) {
+    if (error instanceof JetStreamApiError && error.code === streamNotFound) return false;
+    throw error;
+  }
 }

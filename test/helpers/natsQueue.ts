@@ -23,11 +23,14 @@ export interface TestQueue {
 export async function openTestQueue(t: Test, url: string, name: string): Promise<TestQueue> {
   const connection = await connectNats({ servers: [url], name });
   const health = new Health();
-  const queue = await JetStreamCollectionQueue.open(connection, testQueueOptions, health);
+  // Closed with the test even when opening the queue fails, or the open connection keeps the
+  // test process alive until tap's timeout.
+  let queue: JetStreamCollectionQueue | undefined;
   t.teardown(async () => {
-    queue.close();
+    queue?.close();
     await closeNats(connection, 500);
   });
+  queue = await JetStreamCollectionQueue.open(connection, testQueueOptions, health);
   return { queue, connection, health };
 }
 
