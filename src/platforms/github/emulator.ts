@@ -1,6 +1,6 @@
 // GitHub's REST API as the emulator speaks it: the same paths, headers and bodies
 // (trimmed to realistic fields) as api.github.com, including its 404 and rate-limit answers.
-import type { EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply => ({
   status,
@@ -25,62 +25,52 @@ const rateLimitReply = (now: number) =>
 /** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
 const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"login":"' };
 
+/** GitHub's answer for one resource: its 404, rate limit or cut-off body, or `found` for its counts. */
+function answer(resource: EmulatedResource, docs: string, now: number, found: (counts: EmulatedCounts) => unknown): EmulatorReply {
+  switch (resource.mode) {
+    case 'missing':
+      return notFoundReply(docs);
+    case 'ratelimit':
+      return rateLimitReply(now);
+    case 'malformed':
+      return malformedReply;
+    case 'normal':
+      return json(200, found(resource.counts));
+  }
+}
+
 export const emulator: PlatformEmulator = {
   handle(request, context) {
     const user = /^\/users\/([^/]+)$/.exec(request.path);
-    const repo = /^\/repos\/([^/]+)\/([^/]+)$/.exec(request.path);
     if (user) {
       const login = decodeURIComponent(user[1]!);
-      const resource = context.lookup('account', login);
-      switch (resource.mode) {
-        case 'missing':
-          return notFoundReply('users/users#get-a-user');
-        case 'ratelimit':
-          return rateLimitReply(context.now);
-        case 'malformed':
-          return malformedReply;
-        case 'normal': {
-          const { counts } = resource;
-          return json(200, {
-            login,
-            id: counts.following * 7919 + 1,
-            type: counts.verified ? 'Organization' : 'User',
-            site_admin: false,
-            public_repos: counts.posts,
-            public_gists: 0,
-            followers: counts.followers,
-            following: counts.following,
-            created_at: '2011-01-25T18:44:36Z',
-          });
-        }
-      }
+      return answer(context.lookup('account', login), 'users/users#get-a-user', context.now, (counts) => ({
+        login,
+        id: counts.following * 7919 + 1,
+        type: counts.verified ? 'Organization' : 'User',
+        site_admin: false,
+        public_repos: counts.posts,
+        public_gists: 0,
+        followers: counts.followers,
+        following: counts.following,
+        created_at: '2011-01-25T18:44:36Z',
+      }));
     }
+    const repo = /^\/repos\/([^/]+)\/([^/]+)$/.exec(request.path);
     if (repo) {
       const owner = decodeURIComponent(repo[1]!);
       const name = decodeURIComponent(repo[2]!);
-      const resource = context.lookup('post', `${owner}:${name}`);
-      switch (resource.mode) {
-        case 'missing':
-          return notFoundReply('repos/repos#get-a-repository');
-        case 'ratelimit':
-          return rateLimitReply(context.now);
-        case 'malformed':
-          return malformedReply;
-        case 'normal': {
-          const { counts } = resource;
-          return json(200, {
-            name,
-            full_name: `${owner}/${name}`,
-            owner: { login: owner, type: 'User' },
-            private: false,
-            stargazers_count: counts.likes,
-            watchers_count: counts.likes,
-            forks_count: counts.reposts,
-            subscribers_count: counts.following,
-            open_issues_count: 0,
-          });
-        }
-      }
+      return answer(context.lookup('post', `${owner}:${name}`), 'repos/repos#get-a-repository', context.now, (counts) => ({
+        name,
+        full_name: `${owner}/${name}`,
+        owner: { login: owner, type: 'User' },
+        private: false,
+        stargazers_count: counts.likes,
+        watchers_count: counts.likes,
+        forks_count: counts.reposts,
+        subscribers_count: counts.following,
+        open_issues_count: 0,
+      }));
     }
     return undefined;
   },
