@@ -101,8 +101,11 @@ export const limits = {
     hardBackpressureBytes: 1024 * 1024,
     /** How often connections are checked for a revoked token and for unread output (revocation within 1 s). */
     checkMs: 250,
-    /** Messages waiting behind a subscribe that waits for a quota reservation; beyond it the connection closes with 1008. */
-    maxQueuedMessages: 64,
+    /**
+     * Bytes of messages waiting behind a subscribe that waits for its account's quota
+     * reservation (a burst right after connecting); beyond it the connection closes with 1008.
+     */
+    maxQueuedBytes: 1024 * 1024,
     /** Seconds without traffic before a connection is closed; uWebSockets.js pings before that. */
     idleTimeoutSeconds: 60,
     /** How long a stream ticket may be redeemed, and how many may be outstanding on one server. */

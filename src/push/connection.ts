@@ -20,6 +20,8 @@ export class StreamConnection {
   readonly subscriptions = new Map<string, RequestedResource>();
   /** Messages that arrived while a subscribe waited for its quota reservation, in order. */
   waiting: string[] | undefined;
+  /** The bytes of `waiting` (as UTF-16 length, which bounds them closely enough). */
+  waitingSize = 0;
 
   constructor(
     readonly account: AccountRecord,

@@ -42,7 +42,7 @@ export const closeCodes = {
   binary: { code: 1003, reason: 'Binary messages are not accepted; send JSON text' },
   tooManyQueued: {
     code: 1008,
-    reason: `More than ${limits.push.maxQueuedMessages} messages waiting; wait for answers before sending more`,
+    reason: `More than ${limits.push.maxQueuedBytes} bytes of messages waiting; wait for answers before sending more`,
   },
   tooBig: { code: 1009, reason: `Message exceeds the limit of ${limits.push.maxMessageBytes} bytes` },
   revoked: { code: 4001, reason: 'The bearer token is unknown or revoked' },

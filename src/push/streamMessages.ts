@@ -63,6 +63,7 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
       .finally(() => {
         const waiting = connection.waiting ?? [];
         connection.waiting = undefined;
+        connection.waitingSize = 0;
         for (const next of waiting) receive(connection, next);
       });
   };
@@ -74,7 +75,8 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
       guarded(connection, () => handle(connection, text));
       return;
     }
-    if (connection.waiting.length >= limits.push.maxQueuedMessages) {
+    connection.waitingSize += text.length;
+    if (connection.waitingSize > limits.push.maxQueuedBytes) {
       connection.end(closeCodes.tooManyQueued);
       return;
     }
