@@ -2,6 +2,7 @@
 // "Counting", "Limits", "Close codes").
 import t from 'tap';
 import { issueToken } from '../../src/access/provisioning.js';
+import { checkAgainstOpenApi } from '../helpers/openapi.js';
 import { startTestService } from '../helpers/service.js';
 import { refusedUpgrade, StreamClient, streamPath, ticketsPath } from './streamClient.js';
 
@@ -24,7 +25,9 @@ t.test('stream - a plain GET is 426, other methods on the tickets path 405', asy
   const plain = await fetch(url + streamPath);
   t.equal(plain.status, 426);
   t.equal(plain.headers.get('upgrade'), 'websocket');
-  t.same(await plain.json(), { error: 'This endpoint is a WebSocket: send an Upgrade: websocket request' });
+  const body = await plain.json();
+  t.same(body, { error: 'This endpoint is a WebSocket: send an Upgrade: websocket request' });
+  t.same(await checkAgainstOpenApi({ method: 'GET', path: streamPath, status: 426, headers: plain.headers, body }), []);
   const get = await fetch(url + ticketsPath);
   t.equal(get.status, 405);
   t.same(await get.json(), { error: 'Method GET is not allowed here; use POST' });
@@ -35,10 +38,18 @@ t.test('stream - a ticket opens one stream, once; a reused, forged or missing ti
   const token = await tokenFor('alice');
   const unauthenticated = await fetch(url + ticketsPath, { method: 'POST' });
   t.equal(unauthenticated.status, 401);
+  const refusal = await unauthenticated.json();
+  t.same(refusal, { error: 'Authentication required: send Authorization: Bearer <API_TOKEN>' });
+  t.same(
+    await checkAgainstOpenApi({ method: 'POST', path: ticketsPath, status: 401, headers: unauthenticated.headers, body: refusal }),
+    [],
+  );
   const issued = await fetch(url + ticketsPath, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   t.equal(issued.status, 201);
   t.equal(issued.headers.get('cache-control'), 'no-store');
-  const { ticket, expires_at: expiresAt } = await issued.json();
+  const issuedBody = await issued.json();
+  t.same(await checkAgainstOpenApi({ method: 'POST', path: ticketsPath, status: 201, headers: issued.headers, body: issuedBody }), []);
+  const { ticket, expires_at: expiresAt } = issuedBody;
   t.match(ticket, /^[A-Za-z0-9_-]{96}$/);
   t.ok(Math.abs(Date.parse(expiresAt) - Date.now() - 30_000) < 5_000, 'valid for 30 s');
   const client = await StreamClient.open(t, url, { ticket });
