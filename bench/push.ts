@@ -3,7 +3,8 @@
 //  - memory per connection and per subscription (the server's anonymous memory, before and after);
 //  - the time from a resource's collection to the update at the client, p50/p99, while the
 //    server refreshes every followed resource every 10 s (10,000 resources: ~1,000 changes/s);
-//  - warm search throughput while all that runs, as a ratio to warm search before it, in this run.
+//  - warm search throughput while all that runs, as a ratio to warm search with the same
+//    connections open before anything changes, in this run.
 // The clients run in this process, on the load core beside wrk.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -129,8 +130,7 @@ async function main(): Promise<void> {
   try {
     const scenario = warmTen(data.token);
     await preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check);
-    log('  warm search, no streams');
-    const alone = await measure(server.url, scenario.shape, timing);
+    // Memory first: the heap a search run leaves behind would hide what connections add.
     const idle = await settledMemory(server.pid);
 
     log(`  opening ${connectionCount} connections`);
@@ -152,6 +152,8 @@ async function main(): Promise<void> {
     await everyClient(clients, (client) => ({ type: 'subscribe', resources: extra(client) }), 'subscribed');
     const tenEach = await settledMemory(server.pid);
     await everyClient(clients, (client) => ({ type: 'unsubscribe', resources: extra(client) }), 'unsubscribed');
+    log('  warm search, streams open, nothing changing yet');
+    const alone = await measure(server.url, scenario.shape, timing);
 
     const latencies: number[] = [];
     let measuring = false;
@@ -191,7 +193,7 @@ async function main(): Promise<void> {
     out(
       `warm search req/s: alone ${alone.requestsPerSecond.toFixed(0)}, during ${during.requestsPerSecond.toFixed(0)}, ` +
         `ratio ${(median(during.runs.map((run) => run.requestsPerSecond)) / alone.requestsPerSecond).toFixed(2)}; ` +
-        `p99 ms alone ${alone.p99Ms.toFixed(2)}, during ${during.p99Ms.toFixed(2)}`,
+        `p99 ms idle ${alone.p99Ms.toFixed(2)}, during ${during.p99Ms.toFixed(2)}`,
     );
   } finally {
     for (const { socket } of clients) socket.close();

@@ -5,7 +5,7 @@
 // account's next quota reservation, later messages wait behind it.
 import type { Admissions, Decision } from '../access/admission.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
-import { validateSearch, type RequestedResource } from '../api/validation.js';
+import { validateSearch } from '../api/validation.js';
 import { limits } from '../config.js';
 import { admissionMessages } from '../http/errors.js';
 import type { Logger } from '../log.js';
@@ -108,20 +108,19 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
       connection.send(errorMessage(422, [messageErrors.tooManySubscriptions], decision.headers));
       return;
     }
+    // In one turn: the registry learns each new resource with the view read now; the answer is
+    // rendered (an edge reading a view from disk takes in the views posted meanwhile, which
+    // the registry hears too); only then is the socket subscribed. So the answer shows the
+    // newest view, and every later change reaches the socket: none is lost, none comes first.
+    for (const resource of added) {
+      connection.subscriptions.set(topicOf(resource), resource);
+      deps.registry.follow(resource, (deps.views.view(resource.key) ?? pendingView).tail);
+    }
     const now = deps.now();
-    // Rendered first: a view posted while the render reads the disk is in the answer, and every
-    // later one reaches the topics subscribed below.
     const rendered = renderSearchResponse(validation.resources, deps.views, now);
     if (rendered.wanted) deps.demand.wanted(rendered.wanted, now);
-    for (const resource of added) follow(connection, resource);
+    for (const resource of added) connection.socket?.subscribe(topicOf(resource));
     connection.send(subscribedMessage(decision.headers, rendered.body));
-  };
-
-  const follow = (connection: StreamConnection, resource: RequestedResource): void => {
-    const topic = topicOf(resource);
-    connection.subscriptions.set(topic, resource);
-    deps.registry.follow(resource, (deps.views.view(resource.key) ?? pendingView).tail);
-    connection.socket?.subscribe(topic);
   };
 
   const unsubscribe = (connection: StreamConnection, message: Record<string, unknown>): void => {

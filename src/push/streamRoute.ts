@@ -169,7 +169,11 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
       deps.connections.close(connection.countSlot);
     },
   });
-  app.any(streamPath, (res, req) => writeReply(res, deps.begin(req), apiErrors.upgradeRequired));
+  // A request that is no WebSocket upgrade: a GET is told to upgrade, other methods are not allowed.
+  app.any(streamPath, (res, req) => {
+    const exchange = deps.begin(req);
+    writeReply(res, exchange, exchange.method === 'GET' ? apiErrors.upgradeRequired : apiErrors.methodNotAllowed(exchange.method, 'GET'));
+  });
 
   return {
     goingAway() {

@@ -20,7 +20,7 @@ t.test('stream - an upgrade without a usable token is answered 401 with the sear
   t.same(unknown.body, { error: unknownToken });
 });
 
-t.test('stream - a plain GET is 426, other methods on the tickets path 405', async (t) => {
+t.test('stream - a plain GET is 426, other methods 405; other methods on the tickets path 405', async (t) => {
   const { url } = await startTestService(t);
   const plain = await fetch(url + streamPath);
   t.equal(plain.status, 426);
@@ -28,6 +28,10 @@ t.test('stream - a plain GET is 426, other methods on the tickets path 405', asy
   const body = await plain.json();
   t.same(body, { error: 'This endpoint is a WebSocket: send an Upgrade: websocket request' });
   t.same(await checkAgainstOpenApi({ method: 'GET', path: streamPath, status: 426, headers: plain.headers, body }), []);
+  const post = await fetch(url + streamPath, { method: 'POST' });
+  t.equal(post.status, 405);
+  t.equal(post.headers.get('allow'), 'GET');
+  t.same(await post.json(), { error: 'Method POST is not allowed here; use GET' });
   const get = await fetch(url + ticketsPath);
   t.equal(get.status, 405);
   t.same(await get.json(), { error: 'Method GET is not allowed here; use POST' });
