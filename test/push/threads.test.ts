@@ -62,15 +62,15 @@ t.test('stream threads - a client that stops reading is closed with 4002 on an e
   const token = await provision(data, 'sleepy', unlimited);
   const server = await startServer(t, ['--data', data, '--upstream', 'emulator', '--threads', '2']);
   const client = await StreamClient.open(t, server.url, token.secret);
-  const subscribe = JSON.stringify({
-    type: 'subscribe',
+  const unsubscribe = JSON.stringify({
+    type: 'unsubscribe',
     resources: Array.from({ length: 10 }, (_, index) => account(`sleepy-${'x'.repeat(20)}-${index}`)),
   });
   client.socket.pause();
   let closed = false;
   void client.closed.then(() => (closed = true));
   for (let round = 0; round < 200 && !closed; round++) {
-    for (let index = 0; index < 200; index++) client.send(subscribe);
+    for (let index = 0; index < 200; index++) client.send(unsubscribe);
     await sleep(20);
   }
   client.socket.resume();
