@@ -29,8 +29,11 @@ export interface SeedPlan {
   /** Accounts `0` ... `count - 1` of the platform (github by default), all available. */
   count: number;
   platform?: BenchPlatform;
-  /** Resources from index `from` on fall due at `at` (by default after the freshness window). */
-  due?: { from: number; at: number };
+  /**
+   * Resources from index `from` on fall due at `at` (by default after the freshness window),
+   * or spread evenly over `spreadMs` from `at` on.
+   */
+  due?: { from: number; at: number; spreadMs?: number };
 }
 
 /** Resources per write transaction: one sync commit per chunk instead of one per resource. */
@@ -70,7 +73,7 @@ function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
             following: { ...template.metrics!.following!, value: index % 1_013 },
             posts: { ...template.metrics!.posts!, value: index % 211 },
           },
-          nextDueAt: plan.due && index >= plan.due.from ? plan.due.at : template.nextDueAt,
+          nextDueAt: plan.due && index >= plan.due.from ? dueAt(plan.due, index, plan.count) : template.nextDueAt,
         };
         const next: StoredResource = { value: status, context };
         store.stage(
@@ -84,6 +87,10 @@ function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
       }
     });
   }
+}
+
+function dueAt(due: NonNullable<SeedPlan['due']>, index: number, count: number): number {
+  return due.at + Math.floor(((index - due.from) * (due.spreadMs ?? 0)) / Math.max(1, count - due.from));
 }
 
 /**

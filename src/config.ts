@@ -84,6 +84,34 @@ export const limits = {
    * `waitMs` is answered 500.
    */
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
+  /** The WebSocket stream of resource changes (docs/push.md, "Limits"). */
+  push: {
+    /** Distinct references one connection may follow at once. */
+    maxSubscriptionsPerConnection: 1_000,
+    /** Open stream connections per account on one server, all threads together. */
+    maxConnectionsPerAccount: 100,
+    /** A client message larger than this closes the connection with 1009. */
+    maxMessageBytes: 16 * 1024,
+    /**
+     * Output a connection may leave unread: a connection found over it (after a send, or at a
+     * check every `checkMs`) is closed with 4002. uWebSockets.js cuts a connection at
+     * `hardBackpressureBytes` by itself, between checks, so memory never grows past that.
+     */
+    maxBufferedBytes: 256 * 1024,
+    hardBackpressureBytes: 1024 * 1024,
+    /** How often connections are checked for a revoked token and for unread output (revocation within 1 s). */
+    checkMs: 250,
+    /**
+     * Bytes of messages waiting behind a subscribe that waits for its account's quota
+     * reservation (a burst right after connecting); beyond it the connection closes with 1008.
+     */
+    maxQueuedBytes: 1024 * 1024,
+    /** Seconds without traffic before a connection is closed; uWebSockets.js pings before that. */
+    idleTimeoutSeconds: 60,
+    /** How long a stream ticket may be redeemed, and how many may be outstanding on one server. */
+    ticketTtlMs: 30_000,
+    ticketSlots: 65_536,
+  },
 } as const;
 
 export interface RatePolicy {

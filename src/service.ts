@@ -31,13 +31,16 @@ import { ResourceHost } from './resources/host.js';
 import { WorkPace } from './resources/workPace.js';
 import { WorkRegistry } from './resources/workRegistry.js';
 import { AccountStore } from './store/accountStore.js';
-import { ResourceStore } from './store/resourceStore.js';
 import { openServerDirectory } from './store/serverDirectory.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
 import { startEdges } from './threads/edges.js';
 import { PublishedHealth } from './threads/publishedHealth.js';
 import { PublishingResourceStore } from './threads/publishingStore.js';
+import { ConnectionCounts, createConnectionCountsBuffer } from './push/connectionCounts.js';
+import { NotifyingResourceStore } from './push/notifyingStore.js';
+import { createTicketState, StreamTickets } from './push/tickets.js';
+import { InProcessViewChanges } from './push/viewChanges.js';
 
 export interface ServiceOptions {
   host: string;
@@ -79,7 +82,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const dataDirectory = await openServerDirectory(options.dataDir, upstreamKindOf(options.upstream));
   const { dbs } = dataDirectory;
   const threads = options.threads ?? 0;
-  const store = threads > 0 ? new PublishingResourceStore(dbs) : new ResourceStore(dbs);
+  // docs/push.md, "Where changes come from": edges hear the views posted to them; one thread hears its store.
+  const viewChanges = new InProcessViewChanges();
+  const store = threads > 0 ? new PublishingResourceStore(dbs) : new NotifyingResourceStore(dbs, viewChanges);
   // Loaded only when asked for: a production server runs no emulator code (docs/operations-endpoints.md, "The emulator stays out").
   const emulator = options.upstream === 'emulator' ? await (await import('./emulator/server.js')).startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
@@ -160,6 +165,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const accounts = new AccountStore(dbs);
   const accountTable = AccountTable.create();
   const ledger = new UsageStore(dbs);
+  const streamState = { tickets: createTicketState(), connections: createConnectionCountsBuffer(accountTable) };
   // One server thread: it authenticates itself, with an authenticator that lives as long as it.
   // With edge threads each edge has its own, and this thread needs none.
   const startOneThread = async (): Promise<HttpServer> => {
@@ -176,7 +182,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         nextRequestId: requestIdSource(),
         now: Date.now,
       },
-      { cors: options.cors, readiness: [storageCheck(dbs.root), healthCheck(health)], metrics },
+      {
+        cors: options.cors,
+        readiness: [storageCheck(dbs.root), healthCheck(health)],
+        metrics,
+        stream: {
+          changes: viewChanges,
+          tickets: new StreamTickets(streamState.tickets),
+          connections: new ConnectionCounts(accountTable, streamState.connections, limits.push.maxConnectionsPerAccount),
+        },
+      },
     );
     return { ...server, close: () => server.close().finally(() => authenticator.close()) };
   };
@@ -196,6 +211,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           logLevel: log.level,
           health,
           metrics,
+          stream: streamState,
         })
       : await startOneThread();
   // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.

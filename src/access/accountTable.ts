@@ -57,7 +57,7 @@ export const timeField = {
   sampleAt: 2,
 } as const;
 
-const intsPerSlot = 16;
+export const intsPerSlot = 16;
 const timesPerSlot = 4;
 /** Account names are 1-64 ASCII characters (the `accounts` command checks them). */
 export const maxNameBytes = 64;

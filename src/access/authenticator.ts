@@ -32,8 +32,15 @@ export class Authenticator {
   authenticate(authorization: string, now: number): Authentication {
     const credentials = parseAuthorization(authorization);
     if (credentials.kind === 'none') return { kind: 'missing' };
+    return this.authenticateDigest(digestToken(credentials.secret), now);
+  }
+
+  /**
+   * The token whose digest is `digest`: for credentials other than the header (a stream ticket),
+   * and to see that an open stream's token is still valid (docs/push.md, "Authentication").
+   */
+  authenticateDigest(digest: string, now: number): Exclude<Authentication, { kind: 'missing' }> {
     if (this.board.read() > this.version) this.refresh();
-    const digest = digestToken(credentials.secret);
     const cached = this.byDigest.get(digest);
     if (cached) {
       this.touch(cached.token, now);
@@ -71,7 +78,7 @@ export class Authenticator {
     }
   }
 
-  private lookup(digest: string): Authentication {
+  private lookup(digest: string): Exclude<Authentication, { kind: 'missing' }> {
     this.notice(this.accounts.authVersion());
     const token = this.accounts.tokenByDigest(digest);
     if (!token || token.revokedAt !== null || !digestsEqual(token.digest, digest)) return { kind: 'invalid' };

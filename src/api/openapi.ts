@@ -16,6 +16,7 @@ import {
   ReadinessProblem,
   ResourceResult,
   SearchAnswer,
+  StreamTicketAnswer,
   ValidationErrorsAnswer,
   type HeaderSchema,
 } from './responseSchemas.js';
@@ -23,6 +24,8 @@ import { identifierSchema, ResourceReference, SearchEnvelope } from './schema.js
 
 export const openApiPaths = {
   search: '/api/v1/resources/search',
+  stream: '/api/v1/resources/stream',
+  streamTickets: '/api/v1/resources/stream/tickets',
   document: '/api/v1/openapi.json',
   liveness: '/healthz',
   readiness: '/readyz',
@@ -48,6 +51,7 @@ const schemas = {
   Error: ErrorAnswer,
   InternalError: InternalErrorAnswer,
   ValidationErrors: ValidationErrorsAnswer,
+  StreamTicket: StreamTicketAnswer,
   Liveness: LivenessAnswer,
   Readiness: ReadinessAnswer,
   ReadinessProblem,
@@ -71,6 +75,11 @@ function answer(description: string, schema: SchemaName, headerObjects: Record<s
   return { description, headers: headerObjects, content: { 'application/json': { schema: schemaRef(schema) } } };
 }
 
+const unauthorized = answer('The bearer token is missing, unknown or revoked', 'Error', {
+  ...requestIdHeader,
+  ...documented({ 'WWW-Authenticate': headers.wwwAuthenticate }, true),
+});
+
 const acceptedPairs = [...platforms.values()]
   .map((platform) => `${platform.code} (${Object.keys(platform.identifiers).join(', ')})`)
   .join('; ');
@@ -91,10 +100,7 @@ const searchOperation = {
   },
   responses: {
     '200': answer('One result per requested resource, in request order', 'SearchAnswer', limitHeaders),
-    '401': answer('The bearer token is missing, unknown or revoked', 'Error', {
-      ...requestIdHeader,
-      ...documented({ 'WWW-Authenticate': headers.wwwAuthenticate }, true),
-    }),
+    '401': unauthorized,
     '403': answer('The monthly quota is exhausted; the message gives its size and reset date', 'Error', {
       ...requestIdHeader,
       ...documented(rateLimitHeaders, true),
@@ -107,6 +113,39 @@ const searchOperation = {
       ...documented({ 'Retry-After': headers.retryAfter }, true),
     }),
     '500': answer('An internal error; the server log holds the details under the request id', 'InternalError'),
+    '503': answer('The service is shutting down', 'Error'),
+  },
+};
+
+/** docs/push.md: the messages themselves are described there, in the AsyncAPI style. */
+const streamOperation = {
+  operationId: 'streamResources',
+  summary: 'A WebSocket of resource changes',
+  description:
+    'Upgraded to a WebSocket (subprotocol `datapoints.v1`) after authentication by `Authorization: Bearer` or by a ' +
+    'ticket offered as the subprotocol `ticket.<ticket>`. Client messages subscribe to and unsubscribe from up to ' +
+    `${limits.maxResourcesPerRequest} references each; a subscribe counts like a search. The server sends each ` +
+    "resource's entry, in the search answer's shape, at once and on every change. Messages, limits and close codes: docs/push.md.",
+  security: [{ bearerToken: [] }, {}],
+  responses: {
+    '101': { description: 'Switched to the WebSocket protocol' },
+    '401': unauthorized,
+    '426': answer('Not a WebSocket upgrade request', 'Error'),
+    '429': answer(`The account has ${limits.push.maxConnectionsPerAccount} stream connections open on this server`, 'Error'),
+    '503': answer('The service is shutting down', 'Error'),
+  },
+};
+
+const streamTicketOperation = {
+  operationId: 'createStreamTicket',
+  summary: 'A single-use ticket that opens one stream',
+  description:
+    `For clients that cannot set headers on a WebSocket (browsers). Redeemable once, within ${limits.push.ticketTtlMs / 1000} s, ` +
+    'by the upgrade of GET /api/v1/resources/stream; the stream belongs to the token that asked for it. Counts nothing.',
+  security: [{ bearerToken: [] }],
+  responses: {
+    '201': answer('The ticket', 'StreamTicket'),
+    '401': unauthorized,
     '503': answer('The service is shutting down', 'Error'),
   },
 };
@@ -124,6 +163,8 @@ export const openApiDocument = {
   },
   paths: {
     [openApiPaths.search]: { post: searchOperation },
+    [openApiPaths.stream]: { get: streamOperation },
+    [openApiPaths.streamTickets]: { post: streamTicketOperation },
     [openApiPaths.document]: publicOperation('openApiDocument', 'This document', {
       '200': {
         description: 'The OpenAPI 3.1 document',

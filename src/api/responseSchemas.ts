@@ -49,6 +49,15 @@ export const SearchAnswer = Type.Object(
 
 export const ErrorAnswer = Type.Object({ error: Type.String() }, { additionalProperties: false });
 
+/** docs/push.md, "Tickets". */
+export const StreamTicketAnswer = Type.Object(
+  {
+    ticket: Type.String({ description: 'Offer it as the WebSocket subprotocol `ticket.<ticket>`, beside `datapoints.v1`' }),
+    expires_at: Type.String({ format: 'date-time', description: 'After this the ticket opens nothing' }),
+  },
+  { additionalProperties: false },
+);
+
 export const InternalErrorAnswer = Type.Object(
   {
     error: Type.Literal('Internal server error'),

@@ -15,6 +15,13 @@ const single = (status: string, message: string, headers?: Array<[string, string
 
 const realm = 'Bearer realm="datapoints"';
 
+/** The messages of refusals at admission, shared with the resource stream (docs/push.md, "Counting"). */
+export const admissionMessages = {
+  quotaExhausted: (quota: number, resetsOn: string) => `Monthly quota of ${quota} requests exhausted; it resets on ${resetsOn}`,
+  rateLimited: (retryAfterSeconds: number) => `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`,
+  noAccountRoom: 'This server admits requests for no more accounts; try again later',
+} as const;
+
 export const apiErrors = {
   /** docs/api.md#a-36: no credentials at all, so no error code (RFC 6750 3.1). */
   missingToken: single('401 Unauthorized', 'Authentication required: send Authorization: Bearer <API_TOKEN>', [
@@ -23,12 +30,9 @@ export const apiErrors = {
   invalidToken: single('401 Unauthorized', 'The bearer token is unknown or revoked', [
     ['WWW-Authenticate', `${realm}, error="invalid_token", error_description="The bearer token is unknown or revoked"`],
   ]),
-  quotaExhausted: (quota: number, resetsOn: string) =>
-    single('403 Forbidden', `Monthly quota of ${quota} requests exhausted; it resets on ${resetsOn}`),
+  quotaExhausted: (quota: number, resetsOn: string) => single('403 Forbidden', admissionMessages.quotaExhausted(quota, resetsOn)),
   rateLimited: (retryAfterSeconds: number) =>
-    single('429 Too Many Requests', `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`, [
-      ['Retry-After', String(retryAfterSeconds)],
-    ]),
+    single('429 Too Many Requests', admissionMessages.rateLimited(retryAfterSeconds), [['Retry-After', String(retryAfterSeconds)]]),
   /** `drained` false: the rest of the body is not read, so the connection closes after the answer. */
   bodyTooLarge: (maxBytes: number, drained: boolean) =>
     single('413 Content Too Large', `Request body exceeds the limit of ${maxBytes} bytes`, drained ? undefined : [['Connection', 'close']]),
@@ -41,6 +45,16 @@ export const apiErrors = {
     body: JSON.stringify({ error: 'Internal server error', request_id: requestId }),
   }),
   unavailable: single('503 Service Unavailable', 'The service is shutting down', [['Connection', 'close']]),
+  /** docs/push.md, "Authentication": a ticket is good once, for a short while. */
+  invalidTicket: single('401 Unauthorized', 'The stream ticket is unknown, expired or already used', [
+    ['WWW-Authenticate', `${realm}, error="invalid_token", error_description="The stream ticket is unknown, expired or already used"`],
+  ]),
+  /** docs/push.md, "Limits". */
+  tooManyStreams: (limit: number) =>
+    single('429 Too Many Requests', `This account has ${limit} stream connections open on this server, its limit`),
+  upgradeRequired: single('426 Upgrade Required', 'This endpoint is a WebSocket: send an Upgrade: websocket request', [
+    ['Upgrade', 'websocket'],
+  ]),
   /** src/access/accountTable.ts: one server admits for at most limits.accountSlots accounts. */
-  noAccountRoom: single('503 Service Unavailable', 'This server admits requests for no more accounts; try again later'),
+  noAccountRoom: single('503 Service Unavailable', admissionMessages.noAccountRoom),
 } as const;

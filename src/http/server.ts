@@ -9,6 +9,7 @@ import { registerPublicRoutes } from './publicRoutes.js';
 import type { ReadinessCheck } from './readiness.js';
 import { beginExchange, writeReply } from './reply.js';
 import { searchRoute, type SearchRouteDeps } from './searchRoute.js';
+import { registerStreamRoutes, type StreamWiring } from '../push/streamRoute.js';
 import uWS, { type HttpRequest, type us_listen_socket } from './uws.js';
 
 export const searchPath = '/api/v1/resources/search';
@@ -38,6 +39,8 @@ export interface HttpOptions {
   readiness?: readonly ReadinessCheck[];
   /** Told of every answer on the API's routes and every refusal at admission; none when absent. */
   metrics?: RequestMetrics | undefined;
+  /** The WebSocket stream of resource changes (docs/push.md); no stream routes when absent. */
+  stream?: StreamWiring | undefined;
 }
 
 /** Problems /readyz reports while the server stops. */
@@ -91,6 +94,7 @@ export function startHttpServer(
     const exchange = beginSearch(req);
     writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
   });
+  const stream = options.stream ? registerStreamRoutes(app, { ...deps, ...options.stream, begin, stopping: () => closing }) : undefined;
   app.any('/*', (res, req) => {
     const exchange = begin(req);
     writeReply(res, exchange, apiErrors.notFound(exchange.method, exchange.path));
@@ -105,6 +109,7 @@ export function startHttpServer(
         close: () => {
           closing = true;
           uWS.us_listen_socket_close(socket);
+          stream?.goingAway();
           if (owed === 0) return Promise.resolve();
           return new Promise<void>((done) => {
             drained = done;

@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CorsOrigins } from '../http/cors.js';
 import type { ReadinessProblem } from '../http/readiness.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
+import type { TicketState } from '../push/tickets.js';
 
 export interface EdgeSetup {
   index: number;
@@ -21,6 +22,14 @@ export interface EdgeSetup {
   cors: CorsOrigins | undefined;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */
   metrics: boolean;
+  /** What every edge's resource stream shares (docs/push.md, "Threads"). */
+  stream: EdgeStreamState;
+}
+
+/** Stream tickets (src/push/tickets.ts) and per-account stream connections (src/push/connectionCounts.ts). */
+export interface EdgeStreamState {
+  tickets: TicketState;
+  connections: SharedArrayBuffer;
 }
 
 /** From the resource thread to an edge. */

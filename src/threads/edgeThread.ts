@@ -15,6 +15,9 @@ import { EdgeMetrics } from '../metrics/edgeMetrics.js';
 import { AccountStore } from '../store/accountStore.js';
 import { openDatabases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
+import { ConnectionCounts } from '../push/connectionCounts.js';
+import { StreamTickets } from '../push/tickets.js';
+import { InProcessViewChanges } from '../push/viewChanges.js';
 import { DemandMessenger } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
@@ -28,7 +31,10 @@ const log = createLogger(setup.logLevel, logFormatNamed(process.env.LOG_FORMAT))
 try {
   const dbs = openDatabases(setup.dataDir, { create: false });
   const authenticator = new Authenticator(new AccountStore(dbs), log, new AuthVersionBoard(setup.authVersions));
-  const views = new EdgeViews(dbs, setup.views);
+  // docs/push.md, "Where changes come from": every view posted to this edge is a change its streams hear.
+  const viewChanges = new InProcessViewChanges();
+  const views = new EdgeViews(dbs, setup.views, viewChanges);
+  const accountTable = new AccountTable(setup.accountTable);
   // docs/operations-endpoints.md, "Readiness with threads": as the resource thread last told.
   let resourceProblems: readonly ReadinessProblem[] = [];
   const metrics = setup.metrics ? new EdgeMetrics() : undefined;
@@ -42,14 +48,23 @@ try {
     setup.port,
     {
       authenticator,
-      admissions: new Admissions({ table: new AccountTable(setup.accountTable), ledger: new UsageStore(dbs), log, now: Date.now }),
+      admissions: new Admissions({ table: accountTable, ledger: new UsageStore(dbs), log, now: Date.now }),
       views,
       demand: new DemandMessenger(setup.demand),
       log,
       nextRequestId: requestIdSource(),
       now: Date.now,
     },
-    { cors: setup.cors, readiness: [storageCheck(dbs.root), () => resourceProblems], metrics },
+    {
+      cors: setup.cors,
+      readiness: [storageCheck(dbs.root), () => resourceProblems],
+      metrics,
+      stream: {
+        changes: viewChanges,
+        tickets: new StreamTickets(setup.stream.tickets),
+        connections: new ConnectionCounts(accountTable, setup.stream.connections, limits.push.maxConnectionsPerAccount),
+      },
+    },
   );
   control.on('message', (message: ToEdge) => {
     if (message.type === 'health') {

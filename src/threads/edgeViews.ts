@@ -10,6 +10,7 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ResourceView, ViewSource } from '../resources/view.js';
 import type { Databases } from '../store/environment.js';
 import { RecentMap } from '../store/recentMap.js';
+import type { ViewChanges } from '../push/viewChanges.js';
 import type { PostedView } from './publishingStore.js';
 
 export class EdgeViews implements ViewSource {
@@ -18,6 +19,8 @@ export class EdgeViews implements ViewSource {
   constructor(
     private readonly dbs: Databases,
     private readonly posted: MessagePort,
+    /** Told of every view posted (docs/push.md, "Where changes come from"). */
+    private readonly changes?: ViewChanges,
     generationSize = 50_000,
   ) {
     this.recent = new RecentMap(generationSize);
@@ -44,6 +47,8 @@ export class EdgeViews implements ViewSource {
   }
 
   private remember([key, tail, refreshAfter]: PostedView): void {
-    this.recent.set(key, { tail, refreshAfter });
+    const view = { tail, refreshAfter };
+    this.recent.set(key, view);
+    this.changes?.changed(key, view);
   }
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import { receiveDemand } from './demandMessenger.js';
-import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
+import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
 import type { PublishedHealth } from './publishedHealth.js';
 import type { PublishingResourceStore } from './publishingStore.js';
 
@@ -33,6 +33,7 @@ export interface EdgeOptions {
   health: PublishedHealth;
   /** Adds up what the edges counted; the edges count nothing when absent. */
   metrics?: { addEdgeCounts(counts: EdgeCounts): void } | undefined;
+  stream: EdgeStreamState;
 }
 
 export interface RunningEdges {
@@ -105,6 +106,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     logLevel: options.logLevel,
     cors: options.cors,
     metrics: options.metrics !== undefined,
+    stream: options.stream,
   };
   const worker = new Worker(new URL('./edgeThread.js', import.meta.url), { workerData: setup, transferList: [views.port2, demand.port2] });
   options.store.publishTo(views.port1);

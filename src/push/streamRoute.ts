@@ -1,0 +1,189 @@
+// GET /api/v1/resources/stream, upgraded to a WebSocket, and POST .../stream/tickets
+// (docs/push.md). The upgrade is authenticated like a search (docs/api.md#a-36), by the
+// Authorization header or by a ticket offered as a subprotocol; a refusal is the same HTTP
+// answer a search would get. Open connections are checked every `limits.push.checkMs` for a
+// revoked token and for output their client leaves unread.
+import type { TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
+import type { Admissions } from '../access/admission.js';
+import type { Authentication, Authenticator } from '../access/authenticator.js';
+import { limits } from '../config.js';
+import { apiErrors } from '../http/errors.js';
+import { type Exchange, writeReply } from '../http/reply.js';
+import type { HttpRequest, HttpResponse } from '../http/uws.js';
+import type { Logger } from '../log.js';
+import type { ResourceDemand } from '../resources/demand.js';
+import type { ViewSource } from '../resources/view.js';
+import { StreamConnection, type StreamSocketData } from './connection.js';
+import type { ConnectionCounts } from './connectionCounts.js';
+import { closeCodes } from './messages.js';
+import { streamMessageHandler } from './streamMessages.js';
+import { SubscriptionRegistry } from './subscriptionRegistry.js';
+import type { StreamTickets } from './tickets.js';
+import type { ViewChanges } from './viewChanges.js';
+
+export const streamPath = '/api/v1/resources/stream';
+export const ticketsPath = '/api/v1/resources/stream/tickets';
+/** The subprotocol a client offers (and the server selects) beside a ticket. */
+export const streamProtocol = 'datapoints.v1';
+const ticketPrefix = 'ticket.';
+
+/** What the stream needs beyond what every route has: chosen by the wiring, per thread. */
+export interface StreamWiring {
+  changes: ViewChanges;
+  tickets: StreamTickets;
+  connections: ConnectionCounts;
+}
+
+export interface StreamRouteDeps extends StreamWiring {
+  authenticator: Authenticator;
+  admissions: Admissions;
+  views: ViewSource;
+  demand: ResourceDemand;
+  log: Logger;
+  now(): number;
+  begin(req: HttpRequest): Exchange;
+  /** True once the server stops: upgrades and tickets are answered 503. */
+  stopping(): boolean;
+}
+
+export interface StreamRoutes {
+  /** Closes every connection with 1001 and stops listening for changes (docs/push.md, "Close codes"). */
+  goingAway(): void;
+}
+
+export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): StreamRoutes {
+  const registry = new SubscriptionRegistry((topic, message) => void app.publish(topic, message, false));
+  const stopListening = deps.changes.listen((key, view) => registry.changed(key, view));
+  const messages = streamMessageHandler({ ...deps, registry });
+  const open = new Set<StreamConnection>();
+  const decoder = new TextDecoder();
+
+  // One look per token, however many connections it holds; the authenticator's cache makes it cheap.
+  const check = () => {
+    const now = deps.now();
+    const valid = new Map<string, boolean>();
+    for (const connection of open) {
+      let ok = valid.get(connection.digest);
+      if (ok === undefined) {
+        ok = deps.authenticator.authenticateDigest(connection.digest, now).kind === 'authenticated';
+        valid.set(connection.digest, ok);
+      }
+      if (ok) connection.checkBacklog();
+      else connection.end(closeCodes.revoked);
+    }
+  };
+  const checking = setInterval(check, limits.push.checkMs);
+  checking.unref();
+
+  app.post(ticketsPath, (res, req) => {
+    const exchange = deps.begin(req);
+    if (deps.stopping()) {
+      writeReply(res, exchange, apiErrors.unavailable);
+      return;
+    }
+    const now = deps.now();
+    const authentication = deps.authenticator.authenticate(req.getHeader('authorization'), now);
+    if (authentication.kind !== 'authenticated') {
+      refuse(res, exchange, authentication);
+      return;
+    }
+    exchange.account = authentication.account.name;
+    const { ticket, expiresAt } = deps.tickets.issue(authentication.token.digest, now);
+    const body = JSON.stringify({ ticket, expires_at: new Date(expiresAt).toISOString() });
+    writeReply(res, exchange, { status: '201 Created', body, headers: [['Cache-Control', 'no-store']] });
+  });
+  app.any(ticketsPath, (res, req) => {
+    const exchange = deps.begin(req);
+    writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, 'POST'));
+  });
+
+  app.ws<StreamSocketData>(streamPath, {
+    maxPayloadLength: 2 * limits.push.maxMessageBytes,
+    maxBackpressure: limits.push.hardBackpressureBytes,
+    closeOnBackpressureLimit: 1,
+    idleTimeout: limits.push.idleTimeoutSeconds,
+    sendPingsAutomatically: true,
+    upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
+      const exchange = deps.begin(req);
+      // `req` is only valid until this function returns: read everything needed now.
+      const authorization = req.getHeader('authorization');
+      const offered = req
+        .getHeader('sec-websocket-protocol')
+        .split(',')
+        .map((protocol) => protocol.trim());
+      const key = req.getHeader('sec-websocket-key');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      if (deps.stopping()) {
+        writeReply(res, exchange, apiErrors.unavailable);
+        return;
+      }
+      const now = deps.now();
+      let authentication: Authentication = deps.authenticator.authenticate(authorization, now);
+      const ticket = offered.find((protocol) => protocol.startsWith(ticketPrefix));
+      if (authentication.kind === 'missing' && ticket !== undefined) {
+        const digest = deps.tickets.redeem(ticket.slice(ticketPrefix.length), now);
+        if (digest === undefined) {
+          writeReply(res, exchange, apiErrors.invalidTicket);
+          return;
+        }
+        authentication = deps.authenticator.authenticateDigest(digest, now);
+      }
+      if (authentication.kind !== 'authenticated') {
+        refuse(res, exchange, authentication);
+        return;
+      }
+      const { account, token } = authentication;
+      exchange.account = account.name;
+      const countSlot = deps.connections.open(account.name);
+      if (countSlot === undefined) {
+        writeReply(res, exchange, apiErrors.tooManyStreams(limits.push.maxConnectionsPerAccount));
+        return;
+      }
+      exchange.logAccess(exchange, '101 Switching Protocols');
+      const protocol = offered.includes(streamProtocol) ? streamProtocol : '';
+      const data: StreamSocketData = { connection: new StreamConnection(account, token.digest, countSlot) };
+      res.upgrade(data, key, protocol, extensions, context);
+    },
+    open: (ws) => {
+      const { connection } = ws.getUserData();
+      connection.socket = ws;
+      open.add(connection);
+    },
+    message: (ws, data, isBinary) => {
+      const { connection } = ws.getUserData();
+      if (isBinary) {
+        connection.end(closeCodes.binary);
+        return;
+      }
+      if (data.byteLength > limits.push.maxMessageBytes) {
+        connection.end(closeCodes.tooBig);
+        return;
+      }
+      messages.receive(connection, decoder.decode(data));
+    },
+    close: (ws) => {
+      const { connection } = ws.getUserData();
+      connection.socket = undefined;
+      open.delete(connection);
+      messages.closed(connection);
+      deps.connections.close(connection.countSlot);
+    },
+  });
+  // A request that is no WebSocket upgrade: a GET is told to upgrade, other methods are not allowed.
+  app.any(streamPath, (res, req) => {
+    const exchange = deps.begin(req);
+    writeReply(res, exchange, exchange.method === 'GET' ? apiErrors.upgradeRequired : apiErrors.methodNotAllowed(exchange.method, 'GET'));
+  });
+
+  return {
+    goingAway() {
+      clearInterval(checking);
+      stopListening();
+      for (const connection of open) connection.end(closeCodes.goingAway);
+    },
+  };
+}
+
+function refuse(res: HttpResponse, exchange: Exchange, authentication: Exclude<Authentication, { kind: 'authenticated' }>): void {
+  writeReply(res, exchange, authentication.kind === 'missing' ? apiErrors.missingToken : apiErrors.invalidToken);
+}

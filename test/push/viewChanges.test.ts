@@ -1,0 +1,9 @@
+// The in-process view-change feed against the feed contract.
+import t from 'tap';
+import { InProcessViewChanges } from '../../src/push/viewChanges.js';
+import { viewChangesContract } from './viewChanges.contract.js';
+
+viewChangesContract(t, 'in-process view changes', async () => {
+  const feed = new InProcessViewChanges();
+  return { teller: feed, hearer: feed, delivered: async () => undefined };
+});
