@@ -7,7 +7,6 @@ import type { OutcomeSink } from '../collection/ports.js';
 import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import type { CollectionOutcome } from '../model.js';
-import { DataDirectoryError } from '../store/dataDirectoryError.js';
 import type { ResourceStore } from '../store/resourceStore.js';
 import type { LogFollower, ResourceLog } from './resourceLog.js';
 
@@ -29,9 +28,8 @@ export class ResourceLogReplica {
   private readonly running: Promise<void>;
 
   /**
-   * Starts following `log` into `store`. Refuses, with a DataDirectoryError, a directory that
-   * holds resources from outside a cluster, or one that has applied more of the log than the log
-   * holds (the NATS store was replaced; its revisions would start again below this replica's).
+   * Starts following `log` into `store`, from the revision the store recorded. Refuses, with a
+   * DataDirectoryError, a directory that cannot be a replica of this log (ResourceStore.openReplica).
    */
   static async start(
     log: ResourceLog,
@@ -40,13 +38,7 @@ export class ResourceLogReplica {
     health: Health,
     logger: Logger,
   ): Promise<ResourceLogReplica> {
-    const applied = await store.openReplica();
-    const head = await log.head();
-    if (applied > head) {
-      throw new DataDirectoryError(
-        `data directory holds revision ${applied} of the resource log, which ends at ${head}: NATS lost its store; start this node on an empty directory`,
-      );
-    }
+    const applied = await store.openReplica(await log.head());
     return new ResourceLogReplica(log, store, options, health, logger, applied);
   }
 

@@ -156,6 +156,8 @@ export class ResourceStore {
       const newer = !stored || (stored.version ?? 0) < revision;
       if (newer) this.write(key, revision, stored?.value, resource, view, event);
       if (advanceCursor) void meta.put('resourceLogRevision', revision);
+      // A commit through the log marks the directory as a replica, even before its follower runs.
+      else if (meta.get('resourceLogRevision') === undefined) void meta.put('resourceLogRevision', 0);
       return newer;
     });
     if (written) this.remember(key, revision, resource, view);
@@ -169,10 +171,12 @@ export class ResourceStore {
 
   /**
    * Marks the directory as a cluster node's replica, and resolves the revision to follow the log
-   * from. A directory that holds resources committed outside a cluster is refused: their versions
-   * count local commits, not revisions of the log (docs/cluster.md, "Resource replication").
+   * from, given the revision the log ends at. Refused: a directory that holds resources committed
+   * outside a cluster (their versions count local commits, not revisions of the log), and one
+   * that applied more of the log than the log holds (NATS lost its store, and its revisions
+   * start again below this replica's) (docs/cluster.md, "Resource replication").
    */
-  async openReplica(): Promise<number> {
+  async openReplica(logHead: number): Promise<number> {
     const { root, meta, dataDir } = this.dbs;
     const revision = await root.transaction(() => {
       const applied = meta.get('resourceLogRevision');
@@ -183,6 +187,11 @@ export class ResourceStore {
     if (revision === undefined) {
       throw new DataDirectoryError(
         `data directory ${dataDir} holds resources of a node outside a cluster: start a cluster node on an empty directory, or on a copy of another node's`,
+      );
+    }
+    if (revision > logHead) {
+      throw new DataDirectoryError(
+        `data directory ${dataDir} holds revision ${revision} of the resource log, which ends at ${logHead}: NATS lost its store; start this node on an empty directory`,
       );
     }
     return revision;
