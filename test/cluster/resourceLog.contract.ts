@@ -68,10 +68,7 @@ export function resourceLogContract(t: Test, name: string, open: (t: Test) => Pr
     t.equal(await log.head(), 0, 'an empty log ends at 0');
     const keys = ['tw/user/a.b', 'yt/channel/*>', 'gh/repo/with space', 'ig/user/ünïcødé'];
     for (const key of keys) await log.append(key, 0, changeOf(pendingResource()));
-    t.same(
-      await Promise.all(keys.map(async (key) => (await log.latest(key))?.key)),
-      keys,
-    );
+    t.same(await Promise.all(keys.map(async (key) => (await log.latest(key))?.key)), keys);
   });
 
   t.test(`${name} - a follower from 0 gets the last change of every key in revision order, then each new one`, async (t) => {

@@ -53,7 +53,10 @@ t.test('JetStream resource log - the stream keeps one message per resource', asy
 t.test('JetStream resource log - a message that is not a resource change is an error naming it', async (t) => {
   const server = await startNatsServer(t);
   const { log, connection } = await openLog(t, server.url, 'node');
-  await jetstream(connection).publish(`${resourceLogNames.subjectPrefix}.${Buffer.from('gh/account/x').toString('base64url')}`, '{"resource":1}');
+  await jetstream(connection).publish(
+    `${resourceLogNames.subjectPrefix}.${Buffer.from('gh/account/x').toString('base64url')}`,
+    '{"resource":1}',
+  );
   const error = new ResourceLogError('resource log message 1 (gh/account/x) is not a resource change: {"resource":1}');
   await t.rejects(log.latest('gh/account/x'), error);
   const follower = await log.follow(0);
