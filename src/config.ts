@@ -190,6 +190,12 @@ export const replicaDefaults = {
   /** Pause before following the log again after a failure. */
   restartDelayMs: 1_000,
   /**
+   * Each pull of a replica's follower lasts this long; after nats-server restarts, the follower
+   * finds its consumer gone and makes it again within about this (docs/cluster.md, "Resource
+   * replication").
+   */
+  followPullMs: 2_000,
+  /**
    * A resource that has just become due is taken by each collecting node after a delay of its own
    * below this, so that nodes seldom race to step it (docs/cluster.md, "Due work exactly once").
    */

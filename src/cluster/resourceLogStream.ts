@@ -16,6 +16,7 @@ import {
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DueEventType } from '../../machines/resource.js';
+import { clusterDefaults, replicaDefaults } from '../config.js';
 import type { AppendResult, LoggedChange, ResourceChange } from '../store/resourceStore.js';
 import type { LogFollower, ResourceLog } from './resourceLog.js';
 
@@ -35,6 +36,17 @@ export interface JetStreamResourceLogOptions {
   replicas: number;
   /** How long a JetStream call waits for its answer. */
   requestTimeoutMs: number;
+  /**
+   * How long each pull of a follower lasts. The client library also waits this long between
+   * attempts to find its consumer again after a reconnect, so it bounds how long a follower stays
+   * stalled after nats-server restarts (docs/cluster.md, "Resource replication").
+   */
+  followPullMs: number;
+}
+
+/** The log's options from the service's defaults, on one nats-server. */
+export function defaultResourceLogOptions(): JetStreamResourceLogOptions {
+  return { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs, followPullMs: replicaDefaults.followPullMs };
 }
 
 export class ResourceLogError extends Error {}
@@ -44,12 +56,13 @@ export class JetStreamResourceLog implements ResourceLog {
   static async open(connection: NatsConnection, options: JetStreamResourceLogOptions): Promise<JetStreamResourceLog> {
     const manager = await jetstreamManager(connection, { timeout: options.requestTimeoutMs });
     await ensureStream(manager, options.replicas);
-    return new JetStreamResourceLog(manager, jetstream(connection, { timeout: options.requestTimeoutMs }));
+    return new JetStreamResourceLog(manager, jetstream(connection, { timeout: options.requestTimeoutMs }), options.followPullMs);
   }
 
   private constructor(
     private readonly manager: JetStreamManager,
     private readonly client: JetStreamClient,
+    private readonly followPullMs: number,
   ) {}
 
   async append(key: string, expectedRevision: number, change: ResourceChange): Promise<AppendResult> {
@@ -75,11 +88,11 @@ export class JetStreamResourceLog implements ResourceLog {
   /**
    * An ordered consumer from just after `afterRevision`: nats-server keeps no state for it, and
    * the client creates it again from the last sequence it delivered when it misses heartbeats or
-   * the connection comes back.
+   * finds it gone after a reconnect (nats-server 2.9 loses it when it restarts).
    */
   async follow(afterRevision: number): Promise<LogFollower> {
     const consumer = await this.client.consumers.get(resourceLogNames.stream, { opt_start_seq: afterRevision + 1 });
-    const messages = await consumer.consume();
+    const messages = await consumer.consume({ expires: this.followPullMs });
     async function* changes(): AsyncGenerator<LoggedChange> {
       for await (const message of messages) yield decode(message.seq, message.subject, message.string());
     }

@@ -4,12 +4,17 @@ import t, { type Test } from 'tap';
 import { jetstream } from '@nats-io/jetstream';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { InProcessResourceLog } from '../../src/cluster/resourceLog.js';
-import { JetStreamResourceLog, ResourceLogError, resourceLogNames } from '../../src/cluster/resourceLogStream.js';
+import {
+  defaultResourceLogOptions,
+  JetStreamResourceLog,
+  ResourceLogError,
+  resourceLogNames,
+} from '../../src/cluster/resourceLogStream.js';
 import { availableResource, pendingResource } from '../store/resourceFixtures.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { changeOf, nextChanges, resourceLogContract } from './resourceLog.contract.js';
 
-const options = { replicas: 1, requestTimeoutMs: 2_000 };
+const options = { ...defaultResourceLogOptions(), requestTimeoutMs: 2_000 };
 
 async function openLog(t: Test, url: string, name: string) {
   const connection = await connectNats({ servers: [url], name });

@@ -5,7 +5,7 @@ import type { Test } from 'tap';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { ResourceLogReplica } from '../../src/cluster/resourceLogReplica.js';
-import { JetStreamResourceLog } from '../../src/cluster/resourceLogStream.js';
+import { defaultResourceLogOptions, JetStreamResourceLog } from '../../src/cluster/resourceLogStream.js';
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
@@ -42,7 +42,7 @@ export async function openClusterNode(t: Test, url: string, name: string, dataDi
     await dbs.root.close();
   };
   t.teardown(close);
-  const log = await JetStreamResourceLog.open(connection, { replicas: 1, requestTimeoutMs: 2_000 });
+  const log = await JetStreamResourceLog.open(connection, { ...defaultResourceLogOptions(), requestTimeoutMs: 2_000 });
   const store = new ResourceStore(dbs, log);
   return {
     name,
