@@ -81,8 +81,8 @@ export class ResourceLogReplica {
   }
 
   /**
-   * An OutcomeSink that freshens the resource before `sink` records the outcome, so the outcome
-   * of a collection another node asked for meets the state that asked for it.
+   * An OutcomeSink that freshens the resource before `sink` records an outcome or ends a lease,
+   * so that the outcome of a collection another node asked for meets the state that asked for it.
    */
   freshOutcomes(sink: OutcomeSink): OutcomeSink {
     return {
@@ -90,7 +90,11 @@ export class ResourceLogReplica {
         await this.freshen(key);
         await sink.deliver(key, outcome);
       },
-      abandoned: (key: string) => sink.abandoned(key),
+      // Ending the lease is a step like any other: from a stale state it would lose, and is not retried.
+      abandoned: async (key: string) => {
+        await this.freshen(key);
+        await sink.abandoned(key);
+      },
     };
   }
 
@@ -110,8 +114,9 @@ export class ResourceLogReplica {
         const message = error instanceof Error ? error.message : String(error);
         this.logger.error({ err: error }, 'following the resource log failed; it starts again');
         this.health.report(replicaHealth, `cannot follow the resource log: ${message}`);
-        await new Promise((resolve) => setTimeout(resolve, this.options.restartDelayMs));
       }
+      // Also after a follower that ended by itself (its connection closed): never a busy loop.
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, this.options.restartDelayMs));
     }
   }
 

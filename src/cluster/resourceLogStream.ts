@@ -76,8 +76,8 @@ export class JetStreamResourceLog implements ResourceLog {
   }
 
   async latest(key: string): Promise<LoggedChange | undefined> {
-    const stream = await this.manager.streams.get(resourceLogNames.stream);
-    const message = await stream.getMessage({ last_by_subj: subjectOf(key) });
+    // One request: the stream's last message on the key's subject.
+    const message = await this.manager.streams.getMessage(resourceLogNames.stream, { last_by_subj: subjectOf(key) });
     return message ? decode(message.seq, message.subject, message.string()) : undefined;
   }
 

@@ -164,13 +164,16 @@ t.test("resource replica - an outcome for a resource another node created meets 
   const replica = await b.startReplica();
   await replica.stop(); // b's follower lags behind for as long as the test runs
   t.equal(await commitOn(a, key, pendingResource()), true);
-  const delivered: Array<StoredResource | undefined> = [];
+  const seen: Array<[string, StoredResource | undefined]> = [];
   const sink = replica.freshOutcomes({
-    deliver: async (resource) => void delivered.push(b.store.snapshot(resource)),
-    abandoned: async () => undefined,
+    deliver: async (resource) => void seen.push(['deliver', b.store.snapshot(resource)]),
+    abandoned: async (resource) => void seen.push(['abandoned', b.store.snapshot(resource)]),
   });
   await sink.deliver(key, notFound);
-  t.same(delivered, [pendingResource()], 'the sink read the resource a created');
+  t.same(seen, [['deliver', pendingResource()]], 'the sink read the resource a created');
+  t.equal(await commitOn(a, key, availableResource(1)), true);
+  await sink.abandoned(key);
+  t.same(seen[1], ['abandoned', availableResource(1)], 'and its change since, when a lease is ended');
 });
 
 t.test('resource replica - a write that fails is reported, and following starts again from the revision recorded', async (t) => {
