@@ -120,18 +120,22 @@ const keysOf = (requested: Array<[string, number]>) => requested.map(([key]) => 
 t.test('due work - two nodes scanning the same due resources at once ask for one collection each; closed, one does all', async (t) => {
   const server = await startNatsServer(t);
   const [a, b] = await Promise.all([collectingNode(t, server.url, 'a', longLeaseMs), collectingNode(t, server.url, 'b', longLeaseMs)]);
-  const start = Date.now();
   const dueNow = Array.from({ length: 40 }, (_, n) => `github/account/now${n}`);
   const dueLater = Array.from({ length: 20 }, (_, n) => `github/account/later${n}`);
-  for (const key of dueNow) await commitResource(a.store, key, undefined, undefined, dueResource(start - 1_000));
-  for (const key of dueLater) await commitResource(a.store, key, undefined, undefined, dueResource(start + 2_500));
-  await Promise.all([(await a.startReplica()).caughtUp(), (await b.startReplica()).caughtUp()]);
+  for (const key of dueNow) await commitResource(a.store, key, undefined, undefined, dueResource(Date.now() - 1_000));
+  const [, replicaOfB] = await Promise.all([a.startReplica(), b.startReplica()]);
+  await replicaOfB.caughtUp();
 
   // No spread: both nodes step every due resource as soon as they see it, and race on each.
   a.startScanning(0);
   b.startScanning(0);
   await until(() => a.requested.length + b.requested.length >= dueNow.length, 10_000, 'every resource due now asked for');
+  // Resources a records, due only after it has died.
+  const laterDueAt = Date.now() + 1_500;
+  for (const key of dueLater) await commitResource(a.store, key, undefined, undefined, dueResource(laterDueAt));
+  await replicaOfB.caughtUp();
   await a.die();
+  t.ok(Date.now() < laterDueAt, 'a died before the later ones fell due');
   await until(() => b.requested.length + a.requested.length >= dueNow.length + dueLater.length, 10_000, 'the later ones asked for');
   await new Promise((resolve) => setTimeout(resolve, 300)); // a second request, if any, has had time to come
 
@@ -159,7 +163,8 @@ t.test('due work - a node that dies between recording a lease and asking for it:
 
   dying.startScanning(0);
   await until(() => dying.requested.length === keys.length, 10_000, 'the dying node recorded every lease');
-  const leaseEnds = Math.min(...dying.requested.map(([, at]) => at)) + shortLeaseMs;
+  // The leases the dying node recorded: each resource is due again when its lease ends.
+  const leaseEnds = new Map(keys.map((key) => [key, dying.store.snapshot(key)?.context.nextDueAt ?? Number.NaN]));
   await dying.die();
   await replica.caughtUp();
   survivor.startScanning(500);
@@ -167,8 +172,8 @@ t.test('due work - a node that dies between recording a lease and asking for it:
 
   t.same(keysOf(survivor.requested).sort(), [...keys].sort());
   t.ok(
-    survivor.requested.every(([, at]) => at >= leaseEnds),
-    'not before the lease the dead node recorded ran out',
+    survivor.requested.every(([key, at]) => at >= (leaseEnds.get(key) ?? Number.POSITIVE_INFINITY)),
+    'none before the lease the dead node recorded ran out',
   );
   t.same(await queuedKeys(t, server.url), [...keys].sort(), 'one collection each');
   t.same(survivor.errors, []);
