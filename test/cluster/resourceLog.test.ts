@@ -1,7 +1,7 @@
 // The resource log against its contract, in process and on JetStream, and what only a log shared
 // by several nodes through a nats-server must do.
 import t, { type Test } from 'tap';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { InProcessResourceLog } from '../../src/cluster/resourceLog.js';
 import {
@@ -67,4 +67,17 @@ t.test('JetStream resource log - a message that is not a resource change is an e
   const follower = await log.follow(0);
   t.teardown(() => follower.stop());
   await t.rejects(nextChanges(follower, 1), error);
+});
+
+t.test("JetStream resource log - a stream left with other settings is brought to the log's own", async (t) => {
+  const server = await startNatsServer(t);
+  const connection = await connectNats({ servers: [server.url], name: 'older node' });
+  t.teardown(() => closeNats(connection, 500));
+  const manager = await jetstreamManager(connection);
+  await manager.streams.add({ name: resourceLogNames.stream, subjects: [`${resourceLogNames.subjectPrefix}.>`], max_msgs_per_subject: 5 });
+  const { log } = await openLog(t, server.url, 'node');
+  t.equal((await manager.streams.info(resourceLogNames.stream)).config.max_msgs_per_subject, 1);
+  const first = await log.append('gh/account/a', 0, changeOf(pendingResource()));
+  await log.append('gh/account/a', first.appended ? first.revision : -1, changeOf(availableResource(1)));
+  t.equal((await manager.streams.info(resourceLogNames.stream)).state.messages, 1, 'one message per resource');
 });
