@@ -210,3 +210,22 @@ export const clusterDefaults = {
   /** Pause between attempts to set the collection queue up again after a reconnect. */
   setupRetryMs: 1_000,
 } as const;
+
+/** A cluster node's replica of the resource log, and its share of due work (docs/cluster.md). */
+export const replicaDefaults = {
+  /** Changes from the log handed to LMDB and not yet written, at most; LMDB writes them in batches. */
+  maxPendingWrites: 1_000,
+  /** Pause before following the log again after a failure. */
+  restartDelayMs: 1_000,
+  /**
+   * Each pull of a replica's follower lasts this long; after nats-server restarts, the follower
+   * finds its consumer gone and makes it again within about this (docs/cluster.md, "Resource
+   * replication").
+   */
+  followPullMs: 2_000,
+  /**
+   * A resource that has just become due is taken by each collecting node after a delay of its own
+   * below this, so that nodes seldom race to step it (docs/cluster.md, "Due work exactly once").
+   */
+  dueSpreadMs: 2_000,
+} as const;

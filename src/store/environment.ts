@@ -28,6 +28,8 @@ export interface MetaRecords {
   formatVersion: number;
   upstream: UpstreamKind;
   serverClaim: ServerClaim;
+  /** A cluster node's replica: the revision of the last change of the resource log applied in order. */
+  resourceLogRevision: number;
 }
 
 export interface MetaDatabase {

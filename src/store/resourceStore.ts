@@ -1,10 +1,12 @@
 // Persistence of resource snapshots, their pre-rendered views and the due index, always
 // written together in one transaction so that no reader ever sees a torn resource, and only
 // if the snapshot is still the one the change was computed from (docs/storage.md,
-// "Conditional commits").
+// "Conditional commits"). In a cluster the condition is decided by a log every node shares,
+// and this store is the node's replica of it (docs/cluster.md, "Resource replication").
 import type { ResourceContext, DueEventType } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
 import { limits } from '../config.js';
+import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
@@ -35,6 +37,31 @@ export interface DueEntry {
   event: DueEventType;
 }
 
+/** One change of a resource: what a commit writes. */
+export interface ResourceChange {
+  resource: StoredResource;
+  view: ResourceView;
+  event: DueEventType;
+}
+
+/** A change as a shared log holds it: its revision orders it among all the log's changes. */
+export interface LoggedChange extends ResourceChange {
+  key: string;
+  /** The log's sequence number of this change; a resource's version in a replica is its revision. */
+  revision: number;
+}
+
+export type AppendResult = { appended: true; revision: number } | { appended: false; current: LoggedChange | undefined };
+
+/**
+ * The part of a cluster's resource log that decides commits (docs/cluster.md, "One writer per
+ * resource"): a change is appended only if the key's last revision is still the one it was
+ * computed from (0: the key has none). A refusal carries the change that won.
+ */
+export interface ResourceCommitLog {
+  append(key: string, expectedRevision: number, change: ResourceChange): Promise<AppendResult>;
+}
+
 export class ResourceStore {
   /**
    * Views recently read or written, so that a search of warm resources decodes nothing. A view
@@ -56,7 +83,14 @@ export class ResourceStore {
    */
   private readonly recentSnapshots = new RecentMap<string, VersionedResource>(2 * limits.maxResourcesInWork);
 
-  constructor(private readonly dbs: Databases) {
+  /**
+   * `log`: commits are decided by a cluster's shared log, and this store is the node's replica of
+   * it; without one, by this LMDB environment alone.
+   */
+  constructor(
+    private readonly dbs: Databases,
+    private readonly log?: ResourceCommitLog,
+  ) {
     this.recentViews = new RecentMap(limits.viewCacheGeneration);
     this.viewDoorkeeper = new Doorkeeper(2 * limits.viewCacheGeneration);
   }
@@ -97,20 +131,111 @@ export class ResourceStore {
     view: ResourceView,
     event: DueEventType,
   ): Promise<boolean> {
+    if (this.log) return this.commitThroughLog(this.log, key, expectedVersion, { resource: next, view, event });
     const writes = () => this.stage(key, expectedVersion, previous, next, view, event);
     const { resources } = this.dbs;
     const won = await (expectedVersion === undefined
       ? resources.ifNoExists(key, writes)
       : resources.ifVersion(key, expectedVersion, writes));
-    if (won) {
-      this.recentViews.set(key, view);
-      this.recentSnapshots.set(key, { resource: next, version: nextVersion(expectedVersion) });
-    } else {
-      // What this store remembers of the resource is older than the winner's: read it afresh.
-      this.recentViews.delete(key);
-      this.recentSnapshots.delete(key);
-    }
+    if (won) this.remember(key, nextVersion(expectedVersion), next, view);
+    else this.forget(key);
     return won;
+  }
+
+  /**
+   * Writes a change from the cluster's log into this replica, in one transaction, if it is newer
+   * than the resource's stored revision; `advanceCursor` also records its revision as the last
+   * one applied in log order, in the same transaction, so that a restart resumes after it
+   * (docs/cluster.md, "Resource replication"). Resolves whether the change was written.
+   */
+  async applyLogged(change: LoggedChange, advanceCursor: boolean): Promise<boolean> {
+    const { root, resources, meta } = this.dbs;
+    const { key, revision, resource, view, event } = change;
+    const written = await root.transaction(() => {
+      const stored = resources.getEntry(key);
+      const newer = !stored || (stored.version ?? 0) < revision;
+      if (newer) this.write(key, revision, stored?.value, resource, view, event);
+      if (advanceCursor) void meta.put('resourceLogRevision', revision);
+      // A commit through the log marks the directory as a replica, even before its follower runs.
+      else if (meta.get('resourceLogRevision') === undefined) void meta.put('resourceLogRevision', 0);
+      return newer;
+    });
+    if (written) this.remember(key, revision, resource, view);
+    return written;
+  }
+
+  /** The revision of the last change applied in log order (0: none yet, or not a cluster node). */
+  appliedRevision(): number {
+    return this.dbs.meta.get('resourceLogRevision') ?? 0;
+  }
+
+  /**
+   * Marks the directory as a cluster node's replica, and resolves the revision to follow the log
+   * from, given the revision the log ends at. Refused: a directory that holds resources committed
+   * outside a cluster (their versions count local commits, not revisions of the log), and one
+   * that applied more of the log than the log holds (NATS lost its store, and its revisions
+   * start again below this replica's) (docs/cluster.md, "Resource replication").
+   */
+  async openReplica(logHead: number): Promise<number> {
+    const { root, meta, dataDir } = this.dbs;
+    const revision = await root.transaction(() => {
+      const applied = meta.get('resourceLogRevision');
+      if (applied !== undefined || this.count() > 0) return applied;
+      void meta.put('resourceLogRevision', 0);
+      return 0;
+    });
+    if (revision === undefined) {
+      throw new DataDirectoryError(
+        `data directory ${dataDir} holds resources of a node outside a cluster: start a cluster node on an empty directory, or on a copy of another node's`,
+      );
+    }
+    if (revision > logHead) {
+      throw new DataDirectoryError(
+        `data directory ${dataDir} holds revision ${revision} of the resource log, which ends at ${logHead}: NATS lost its store; start this node on an empty directory`,
+      );
+    }
+    return revision;
+  }
+
+  /**
+   * Called once a view is durably written, by a commit that won or a change from the log, before
+   * the resource's next step can begin.
+   */
+  protected committed(_key: string, _view: ResourceView): void {}
+
+  /**
+   * A commit in a cluster: appended to the log on condition of the revision it was computed from,
+   * then written here at once, so that this node's next step of the resource starts from it. A
+   * lost append writes the winner's change here instead, so that the step computed again starts
+   * from it even while this replica's follower lags behind (docs/cluster.md, "One writer per
+   * resource").
+   */
+  private async commitThroughLog(
+    log: ResourceCommitLog,
+    key: string,
+    expectedVersion: number | undefined,
+    change: ResourceChange,
+  ): Promise<boolean> {
+    const appended = await log.append(key, expectedVersion ?? 0, change);
+    if (appended.appended) {
+      await this.applyLogged({ key, revision: appended.revision, ...change }, false);
+      return true;
+    }
+    this.forget(key);
+    if (appended.current) await this.applyLogged(appended.current, false);
+    return false;
+  }
+
+  private remember(key: string, version: number, resource: StoredResource, view: ResourceView): void {
+    this.recentViews.set(key, view);
+    this.recentSnapshots.set(key, { resource, version });
+    this.committed(key, view);
+  }
+
+  /** What this store remembers of the resource is older than another writer's: read it afresh. */
+  private forget(key: string): void {
+    this.recentViews.delete(key);
+    this.recentSnapshots.delete(key);
   }
 
   /**
@@ -125,12 +250,23 @@ export class ResourceStore {
     view: ResourceView,
     event: DueEventType,
   ): void {
+    this.write(key, nextVersion(expectedVersion), previous, next, view, event);
+  }
+
+  private write(
+    key: string,
+    version: number,
+    previous: StoredResource | undefined,
+    next: StoredResource,
+    view: ResourceView,
+    event: DueEventType,
+  ): void {
     const { resources, views, due } = this.dbs;
     if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
       due.remove([previous.context.nextDueAt, key]);
     }
     due.put([next.context.nextDueAt, key], event);
-    resources.put(key, next, nextVersion(expectedVersion));
+    resources.put(key, next, version);
     views.put(key, [view.tail, view.refreshAfter]);
   }
 

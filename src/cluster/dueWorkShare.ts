@@ -1,0 +1,34 @@
+// Due work in a cluster (docs/cluster.md, "Due work exactly once"). Every collecting node scans the
+// due index of its own replica and steps what is due through its resource host, whose commit is
+// an append on the resource's revision in the cluster's log: of nodes stepping one due resource,
+// one appends the lease and asks the collection queue for the collection; the others lose, read
+// that lease and ask for nothing. That is correct with every node scanning everything at once;
+// this index only makes the race rare: a resource due less than `spreadMs` ago is offered to a node
+// once a delay of that node's own (a hash of node and key) has passed, so one node usually steps
+// it and the others find the lease in their replica. A node that dies delays its share by at most
+// `spreadMs`: after that every node is offered it.
+import type { DueIndex, DueWork } from '../../streams/dueWork.js';
+
+export function sharedDueIndex(index: DueIndex, node: string, spreadMs: number): DueIndex {
+  if (spreadMs <= 0) return index;
+  return {
+    dueBefore(now: number, limit: number): DueWork[] {
+      const due = index.dueBefore(now, limit);
+      return due.every((entry) => entry.dueAt <= now - spreadMs)
+        ? due
+        : due.filter((entry) => entry.dueAt + delayOf(node, entry.key, spreadMs) <= now);
+    },
+  };
+}
+
+/** The node's delay for the key, in [0, spreadMs): FNV-1a of both, so every node has its own order. */
+export function delayOf(node: string, key: string, spreadMs: number): number {
+  let hash = 0x811c9dc5;
+  for (const text of [node, '\u0000', key]) {
+    for (let index = 0; index < text.length; index++) {
+      hash ^= text.charCodeAt(index);
+      hash = Math.imul(hash, 0x01000193);
+    }
+  }
+  return (hash >>> 0) % spreadMs;
+}

@@ -1,0 +1,53 @@
+// The due index a cluster node scans (docs/cluster.md, "Due work exactly once"): a resource due less
+// than the spread ago is offered to each node after a delay of that node's own; anything older is
+// offered to every node.
+import t from 'tap';
+import { delayOf, sharedDueIndex } from '../../src/cluster/dueWorkShare.js';
+import type { DueWork } from '../../streams/dueWork.js';
+
+const now = 1_000_000;
+const spreadMs = 2_000;
+const keys = Array.from({ length: 200 }, (_, n) => `github/account/user${n}`);
+const dueAt = (key: string, at: number): DueWork => ({ key, dueAt: at, event: 'REFRESH_DUE' });
+
+function offeredTo(node: string, entries: DueWork[], at: number): string[] {
+  return sharedDueIndex({ dueBefore: () => entries }, node, spreadMs)
+    .dueBefore(at, entries.length)
+    .map((entry) => entry.key);
+}
+
+t.test('shared due index - a resource due longer than the spread ago is offered to every node', async (t) => {
+  const entries = keys.map((key) => dueAt(key, now - spreadMs));
+  t.same(offeredTo('node a', entries, now), keys);
+  t.same(offeredTo('node b', entries, now), keys);
+});
+
+t.test("shared due index - a resource just due is offered to a node once that node's own delay has passed", async (t) => {
+  const entries = keys.map((key) => dueAt(key, now));
+  for (const node of ['node a', 'node b']) {
+    const delays = new Map(keys.map((key) => [key, delayOf(node, key, spreadMs)]));
+    t.ok(
+      [...delays.values()].every((delay) => delay >= 0 && delay < spreadMs),
+      `${node}: every delay is within the spread`,
+    );
+    for (const after of [0, 500, 1_000, 1_999]) {
+      t.same(
+        offeredTo(node, entries, now + after),
+        keys.filter((key) => (delays.get(key) ?? spreadMs) <= after),
+        `${node}, ${after} ms after`,
+      );
+    }
+    t.same(offeredTo(node, entries, now + spreadMs), keys, `${node}: all of them once the spread has passed`);
+  }
+});
+
+t.test('shared due index - nodes take just-due resources in different orders', async (t) => {
+  const first = keys.filter((key) => delayOf('node a', key, spreadMs) < delayOf('node b', key, spreadMs)).length;
+  t.ok(first > 60 && first < 140, `node a is first for ${first} of 200`);
+});
+
+t.test('shared due index - with no spread every node is offered everything due', async (t) => {
+  const entries = keys.map((key) => dueAt(key, now));
+  const index = { dueBefore: () => entries };
+  t.equal(sharedDueIndex(index, 'node a', 0), index);
+});

@@ -1,0 +1,218 @@
+// Each node's LMDB replica of the resource log (docs/cluster.md, "Resource replication"): what one
+// node commits reaches the others' LMDB, in order, with the revision applied recorded alongside;
+// a node resumes after that revision, a new node reads the whole log, and a lost commit leaves the
+// winner's change in the loser's replica.
+import t from 'tap';
+import { dueEventFor } from '../../machines/resource.js';
+import { InProcessResourceLog } from '../../src/cluster/resourceLog.js';
+import { ResourceLogReplica, replicaHealth } from '../../src/cluster/resourceLogReplica.js';
+import { Health } from '../../src/health.js';
+import { silentLogger } from '../../src/log.js';
+import { notFound } from '../../src/model.js';
+import type { Databases } from '../../src/store/environment.js';
+import { openDatabases } from '../../src/store/environment.js';
+import { ResourceStore, type StoredResource } from '../../src/store/resourceStore.js';
+import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
+import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
+import { tempDataDir } from '../helpers/service.js';
+import { availableResource, commitResource, pendingResource, viewOf } from '../store/resourceFixtures.js';
+import { changeOf } from './resourceLog.contract.js';
+
+const key = 'github/account/octocat';
+
+function dueEntriesOf(dbs: Databases, resource: string): Array<[number, string]> {
+  dbs.root.resetReadTxn();
+  return [...dbs.due.getRange()].map((entry) => entry.key).filter((due) => due[1] === resource);
+}
+
+/** Commits `next` on `node` as the successor of what its replica holds. */
+async function commitOn(node: ClusterNode, resource: string, next: StoredResource): Promise<boolean> {
+  const stored = node.store.snapshotEntry(resource);
+  return commitResource(node.store, resource, stored?.version, stored?.resource, next);
+}
+
+t.test('resource replica - a change committed on one node reaches the other: snapshot at its revision, view, one due entry', async (t) => {
+  const server = await startNatsServer(t);
+  const [a, b] = await Promise.all([openClusterNode(t, server.url, 'a'), openClusterNode(t, server.url, 'b')]);
+  const replica = await b.startReplica();
+  t.equal(await commitOn(a, key, pendingResource()), true);
+  await replica.untilApplied(1);
+  t.same(b.store.snapshotEntry(key), { resource: pendingResource(), version: 1 });
+  t.same(b.store.view(key), viewOf(pendingResource()));
+
+  t.equal(await commitOn(a, key, availableResource(7)), true);
+  await replica.untilApplied(2);
+  t.same(b.store.snapshotEntry(key), { resource: availableResource(7), version: 2 });
+  t.same(b.store.view(key), viewOf(availableResource(7)));
+  t.same(dueEntriesOf(b.dbs, key), [[availableResource(7).context.nextDueAt, key]], 'the old due entry is gone');
+  t.same(dueEntriesOf(a.dbs, key), dueEntriesOf(b.dbs, key), 'the writer holds the same');
+  t.equal(b.store.appliedRevision(), 2, 'the revision applied is recorded');
+  t.same(b.health.problems(), []);
+});
+
+t.test('resource replica - a node that restarts resumes after the revision its LMDB recorded', async (t) => {
+  const server = await startNatsServer(t);
+  const a = await openClusterNode(t, server.url, 'a');
+  const b = await openClusterNode(t, server.url, 'b');
+  await commitOn(a, 'gh/account/1', pendingResource());
+  await commitOn(a, 'gh/account/2', pendingResource());
+  await (await b.startReplica()).untilApplied(2);
+  await b.close();
+
+  for (const name of ['3', '4', '5']) await commitOn(a, `gh/account/${name}`, pendingResource());
+  await commitOn(a, 'gh/account/1', availableResource(1));
+  const again = await openClusterNode(t, server.url, 'b again', b.dataDir);
+  const followedFrom: number[] = [];
+  const follow = again.log.follow.bind(again.log);
+  again.log.follow = (after) => {
+    followedFrom.push(after);
+    return follow(after);
+  };
+  const replica = await again.startReplica();
+  await replica.untilApplied(6);
+  t.same(followedFrom, [2], 'no rebuild: it follows from the revision it had');
+  t.same(
+    ['1', '2', '3', '4', '5'].map((name) => again.store.snapshotEntry(`gh/account/${name}`)?.version),
+    [6, 2, 3, 4, 5],
+  );
+  t.same(again.store.snapshot('gh/account/1'), availableResource(1));
+});
+
+t.test('resource replica - a new node reads the whole log: the last change of every resource', async (t) => {
+  const server = await startNatsServer(t);
+  const a = await openClusterNode(t, server.url, 'a');
+  const keys = Array.from({ length: 30 }, (_, n) => `gh/account/${n}`);
+  for (const resource of keys) await commitOn(a, resource, pendingResource());
+  for (const [n, resource] of keys.entries()) await commitOn(a, resource, availableResource(n));
+  const joining = await openClusterNode(t, server.url, 'joining');
+  const replica = await joining.startReplica();
+  await replica.caughtUp();
+  t.equal(replica.appliedRevision, 60);
+  t.equal(joining.store.count(), 30);
+  t.same(
+    keys.map((resource) => joining.store.snapshotEntry(resource)),
+    keys.map((resource) => a.store.snapshotEntry(resource)),
+  );
+  t.same(
+    keys.map((resource) => dueEntriesOf(joining.dbs, resource).length),
+    keys.map(() => 1),
+  );
+});
+
+t.test("resource replica - a lost commit leaves the winner's change in the loser's replica, ahead of its follower", async (t) => {
+  const server = await startNatsServer(t);
+  const [a, b] = await Promise.all([openClusterNode(t, server.url, 'a'), openClusterNode(t, server.url, 'b')]);
+  t.equal(await commitOn(a, key, pendingResource()), true);
+  t.equal(await commitOn(b, key, availableResource(3)), false, 'b computed a creation: the resource exists');
+  t.same(b.store.snapshotEntry(key), { resource: pendingResource(), version: 1 }, 'b now holds what a wrote');
+  t.equal(await commitOn(b, key, availableResource(3)), true, 'and its step from there goes in');
+  t.equal(await commitOn(a, key, availableResource(4)), false, "a's replica has not seen it: lost");
+  t.same(a.store.snapshotEntry(key), { resource: availableResource(3), version: 2 });
+  t.same(a.store.view(key), viewOf(availableResource(3)), 'the view it serves moved too');
+  t.same(dueEntriesOf(a.dbs, key), [[availableResource(3).context.nextDueAt, key]]);
+  t.equal(a.store.appliedRevision(), 0, 'the revision applied in order is only ever the follower’s');
+});
+
+t.test('resource replica - a directory with resources from outside a cluster, or ahead of the log, is refused', async (t) => {
+  const server = await startNatsServer(t);
+  const single = tempDataDir(t);
+  const dbs = openDatabases(single);
+  await new ResourceStore(dbs).commit(key, undefined, undefined, pendingResource(), viewOf(pendingResource()), dueEventFor.pending);
+  await dbs.root.close();
+  const outsider = await openClusterNode(t, server.url, 'outsider', single);
+  await t.rejects(outsider.startReplica(), {
+    name: 'DataDirectoryError',
+    message: `data directory ${single} holds resources of a node outside a cluster: start a cluster node on an empty directory, or on a copy of another node's`,
+  });
+
+  const a = await openClusterNode(t, server.url, 'a');
+  await commitOn(a, key, pendingResource());
+  await commitOn(a, key, availableResource(1));
+  await (await a.startReplica()).untilApplied(2);
+  await a.close();
+  const emptied = await startNatsServer(t);
+  const again = await openClusterNode(t, emptied.url, 'a on an empty nats-server', a.dataDir);
+  await t.rejects(again.startReplica(), {
+    name: 'DataDirectoryError',
+    message: `data directory ${a.dataDir} holds revision 2 of the resource log, which ends at 0: NATS lost its store; start this node on an empty directory`,
+  });
+});
+
+t.test('resource replica - it follows on after nats-server is killed -9 and restarted on its store', async (t) => {
+  const server = await startNatsServer(t);
+  const [a, b] = await Promise.all([openClusterNode(t, server.url, 'a'), openClusterNode(t, server.url, 'b')]);
+  const replica = await b.startReplica();
+  await commitOn(a, 'gh/account/1', pendingResource());
+  await replica.untilApplied(1);
+  // As with every stream, a write confirmed in the last milliseconds before a kill may be lost
+  // (docs/cluster.md, "Durability"); this one had time to reach the OS.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const reconnected = Promise.all([untilReconnected(a.connection), untilReconnected(b.connection)]);
+  await server.kill();
+  await server.restart();
+  await reconnected;
+  t.equal(await commitOn(a, 'gh/account/1', availableResource(2)), true, 'the revision survived the restart');
+  await commitOn(a, 'gh/account/2', pendingResource());
+  await replica.untilApplied(3);
+  t.same(b.store.snapshotEntry('gh/account/1'), { resource: availableResource(2), version: 2 });
+  t.equal(b.store.snapshotEntry('gh/account/2')?.version, 3);
+});
+
+t.test("resource replica - an outcome for a resource another node created meets that node's state, not a lagging copy", async (t) => {
+  const server = await startNatsServer(t);
+  const [a, b] = await Promise.all([openClusterNode(t, server.url, 'a'), openClusterNode(t, server.url, 'b')]);
+  const replica = await b.startReplica();
+  await replica.stop(); // b's follower lags behind for as long as the test runs
+  t.equal(await commitOn(a, key, pendingResource()), true);
+  const seen: Array<[string, StoredResource | undefined]> = [];
+  const sink = replica.freshOutcomes({
+    deliver: async (resource) => void seen.push(['deliver', b.store.snapshot(resource)]),
+    abandoned: async (resource) => void seen.push(['abandoned', b.store.snapshot(resource)]),
+  });
+  await sink.deliver(key, notFound);
+  t.same(seen, [['deliver', pendingResource()]], 'the sink read the resource a created');
+  t.equal(await commitOn(a, key, availableResource(1)), true);
+  await sink.abandoned(key);
+  t.same(seen[1], ['abandoned', availableResource(1)], 'and its change since, when a lease is ended');
+});
+
+t.test('resource replica - a write that fails is reported, and following starts again from the revision recorded', async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const log = new InProcessResourceLog();
+  const store = new ResourceStore(dbs, log);
+  const health = new Health();
+  const followedFrom: number[] = [];
+  const follow = log.follow.bind(log);
+  log.follow = (after) => {
+    followedFrom.push(after);
+    return follow(after);
+  };
+  const apply = store.applyLogged.bind(store);
+  let failures = 1;
+  store.applyLogged = (change, advanceCursor) => {
+    if (change.revision === 2 && failures-- > 0) return Promise.reject(new Error('MDB_MAP_FULL'));
+    return apply(change, advanceCursor);
+  };
+  const replica = await ResourceLogReplica.start(log, store, { maxPendingWrites: 1, restartDelayMs: 100 }, health, silentLogger);
+  t.teardown(() => replica.stop());
+  for (const name of ['1', '2', '3']) await log.append(`gh/account/${name}`, 0, changeOf(pendingResource()));
+  await until(() => health.problems().length > 0);
+  t.same(
+    health.problems().map((problem) => [problem.component, problem.message]),
+    [[replicaHealth, 'cannot follow the resource log: MDB_MAP_FULL']],
+  );
+  await replica.untilApplied(3);
+  t.same(followedFrom, [0, 1], 'again from revision 1, the last one written');
+  t.equal(store.count(), 3);
+  await log.append('gh/account/4', 0, changeOf(pendingResource()));
+  await replica.untilApplied(4);
+  t.same(health.problems(), [], 'cleared once changes are written again');
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5_000) throw new Error('not within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
