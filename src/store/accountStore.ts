@@ -1,6 +1,7 @@
 // Accounts and their tokens. Written by the CLI, read by the server; every change bumps
 // `authVersion` so a running server notices it within one poll (docs/operations.md#commands).
 import type { PlanName, RatePolicy } from '../config.js';
+import { DailyUsage } from './dailyUsage.js';
 import type { Databases } from './environment.js';
 
 export interface AccountRecord {
@@ -147,6 +148,7 @@ export class AccountStore {
         this.dbs.tokenDigests.remove(token.digest);
       }
       for (const { key } of this.dbs.usage.getRange({ start: [name], end: [name, '\uffff'] })) this.dbs.usage.remove(key);
+      new DailyUsage(this.dbs).removeAccount(name);
       this.dbs.accounts.remove(name);
       this.bumpAuthVersion();
       return tokens.length;

@@ -57,6 +57,8 @@ export interface Databases {
   tokenDigests: Database<string, string>;
   /** [account name, 'YYYY-MM'] -> requests counted that month */
   usage: Database<number, [string, string]>;
+  /** [account name, 'YYYY-MM-DD'] -> requests counted that UTC day (dailyUsage.ts) */
+  dailyUsage: Database<number, [string, string]>;
   meta: MetaDatabase;
 }
 
@@ -113,6 +115,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     tokens: root.openDB({ name: 'tokens' }),
     tokenDigests: root.openDB({ name: 'tokenDigests' }),
     usage: root.openDB({ name: 'usage', keyEncoding: 'ordered-binary' }),
+    dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
     meta,
   };
   return dbs;
