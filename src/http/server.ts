@@ -3,6 +3,7 @@
 import { limits } from '../config.js';
 import { apiErrors } from './errors.js';
 import type { RequestMetrics } from '../metrics/metrics.js';
+import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import { type AccessEntry, createAccessLog } from './accessLog.js';
 import { createCors, type CorsOrigins } from './cors.js';
 import { registerPublicRoutes } from './publicRoutes.js';
@@ -38,6 +39,8 @@ export interface HttpOptions {
   readiness?: readonly ReadinessCheck[];
   /** Told of every answer on the API's routes and every refusal at admission; none when absent. */
   metrics?: RequestMetrics | undefined;
+  /** What each platform's collection is doing, for the operator console's pages (docs/operations.md, "Platform status"). */
+  platformStatus?: PlatformStatusSource | undefined;
 }
 
 /** Problems /readyz reports while the server stops. */
