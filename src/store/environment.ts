@@ -119,7 +119,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     tokenDigests: root.openDB({ name: 'tokenDigests' }),
     usage: root.openDB({ name: 'usage', keyEncoding: 'ordered-binary' }),
     dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
-    history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary' }),
+    history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
     meta,
   };
   return dbs;
