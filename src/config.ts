@@ -112,6 +112,18 @@ export const limits = {
     ticketTtlMs: 30_000,
     ticketSlots: 65_536,
   },
+  /**
+   * Transitions kept per resource for whoever debugs its machine (docs/storage.md, "Transition
+   * history"); each costs one small entry written in the resource's commit.
+   */
+  resourceHistoryLength: 20,
+  /**
+   * The operator console's platform status (docs/operations.md, "Platform status"): minutes of
+   * per-minute collection counts, errors kept per platform, and how often edge threads get it.
+   */
+  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000 },
+  /** Days of per-day request counts kept per account, today included (docs/storage.md, "Daily usage"). */
+  dailyUsageDays: 90,
 } as const;
 
 export interface RatePolicy {
@@ -177,6 +189,8 @@ export const flagBounds = {
   rateWindowMs: { min: 1_000, max: 31 * 86_400_000 },
   /** `datapoints resources list` prints at most this many resources unless told otherwise. */
   resourcesListed: { default: 50, max: 10_000 },
+  /** `datapoints accounts usage --days`: the days printed, at most the days kept. */
+  usageDays: { default: 30, max: limits.dailyUsageDays },
 } as const;
 
 /** Tokens as the command line shows them (docs/operations.md, "Tokens"). */
@@ -185,6 +199,9 @@ export const tokenDisplay = {
   shownChars: 8,
   maxNoteLength: 200,
 } as const;
+
+/** `datapoints accounts suspend --reason` (docs/operations.md, "Accounts"). */
+export const accountSuspension = { maxReasonLength: 200 } as const;
 
 /** How often a server started by npm checks that npm is still there (src/cli/parentWatch.ts). */
 export const parentCheckMs = 500;

@@ -1,5 +1,5 @@
 // The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
-import { defaultPolicy, flagBounds, serveDefaults } from '../config.js';
+import { accountSuspension, defaultPolicy, flagBounds, serveDefaults } from '../config.js';
 import { formatDuration } from './flags.js';
 
 const dataLine = `  --data DIR        data directory (env DATAPOINTS_DATA; default ${serveDefaults.dataDir})`;
@@ -9,7 +9,7 @@ const overview = `usage: datapoints <command> [arguments] [flags]
 commands:
   serve                         run the service (npm start runs this)
   emulator                      run the platform emulator on loopback
-  accounts create|show|list|update|delete
+  accounts create|show|list|update|suspend|resume|usage|delete
                                 manage accounts
   tokens create|list|revoke     manage API tokens
   backup DIR                    copy the data store of a running server into DIR
@@ -59,6 +59,9 @@ flags:
   datapoints accounts show NAME
   datapoints accounts list
   datapoints accounts update NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION]
+  datapoints accounts suspend NAME [--reason TEXT]
+  datapoints accounts resume NAME
+  datapoints accounts usage NAME [--days N]
   datapoints accounts delete NAME --yes
 
 flags:
@@ -66,10 +69,14 @@ flags:
                     plan's unless given
   --quota N|none    requests a calendar month (default: the plan's)
   --rate N/D        N requests per window D, e.g. 60/1m (default: the plan's; window ${range(flagBounds.rateWindowMs)})
+  --reason TEXT     suspend: why, for operators (one line, at most ${accountSuspension.maxReasonLength} characters)
+  --days N          usage: the last N UTC days, today included, one JSON line each
+                    (default ${flagBounds.usageDays.default}; at most ${flagBounds.usageDays.max}, the days kept)
   --yes             delete: confirms removing the account, its tokens and its usage
 ${dataLine}
 
-Changes take effect on a running server within one second.`,
+A suspended account's searches are refused with 403 until it is resumed; its tokens, limits
+and usage are kept. Changes take effect on a running server within one second.`,
 
   tokens: `usage:
   datapoints tokens create NAME [--note TEXT]

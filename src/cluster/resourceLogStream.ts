@@ -18,6 +18,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { DueEventType } from '../../machines/resource.js';
 import { clusterDefaults, replicaDefaults } from '../config.js';
 import type { AppendResult, LoggedChange, ResourceChange } from '../store/resourceStore.js';
+import { isTransitionCause, type TransitionCause } from '../store/transitionHistory.js';
 import type { LogFollower, ResourceLog } from './resourceLog.js';
 
 /** Names every node of a cluster shares (docs/cluster.md, "Streams, consumers, subjects"). */
@@ -128,8 +129,8 @@ function subjectOf(key: string): string {
   return `${resourceLogNames.subjectPrefix}.${Buffer.from(key).toString('base64url')}`;
 }
 
-function encode({ resource, view, event }: ResourceChange): string {
-  return JSON.stringify({ resource, view: [view.tail, view.refreshAfter], event });
+function encode({ resource, view, event, cause }: ResourceChange): string {
+  return JSON.stringify({ resource, view: [view.tail, view.refreshAfter], event, cause });
 }
 
 /** A message of the stream as a change, or a ResourceLogError naming it when it is not one. */
@@ -142,8 +143,8 @@ function decode(revision: number, subject: string, text: string): LoggedChange {
     parsed = undefined;
   }
   if (isEncodedChange(parsed)) {
-    const { resource, view, event } = parsed;
-    return { key, revision, resource, view: { tail: view[0], refreshAfter: view[1] }, event };
+    const { resource, view, event, cause } = parsed;
+    return { key, revision, resource, view: { tail: view[0], refreshAfter: view[1] }, event, cause };
   }
   throw new ResourceLogError(`resource log message ${revision} (${key}) is not a resource change: ${text.slice(0, 200)}`);
 }
@@ -152,6 +153,8 @@ interface EncodedChange {
   resource: ResourceChange['resource'];
   view: [string, number];
   event: DueEventType;
+  /** Absent when the committing node kept no transition history. */
+  cause?: TransitionCause;
 }
 
 /**
@@ -160,8 +163,9 @@ interface EncodedChange {
  */
 function isEncodedChange(value: unknown): value is EncodedChange {
   if (!isRecord(value)) return false;
-  const { resource, view, event } = value;
+  const { resource, view, event, cause } = value;
   if (!isRecord(resource) || !isRecord(resource.context)) return false;
+  if (cause !== undefined && !isTransitionCause(cause)) return false;
   return (
     typeof resource.value === 'string' &&
     typeof resource.context.nextDueAt === 'number' &&

@@ -20,6 +20,8 @@ export const admissionMessages = {
   quotaExhausted: (quota: number, resetsOn: string) => `Monthly quota of ${quota} requests exhausted; it resets on ${resetsOn}`,
   rateLimited: (retryAfterSeconds: number) => `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`,
   noAccountRoom: 'This server admits requests for no more accounts; try again later',
+  /** docs/api.md#a-53: the operator's reason stays with the operator. */
+  accountSuspended: 'This account is suspended; its requests are refused until the operator resumes it',
 } as const;
 
 export const apiErrors = {
@@ -31,6 +33,7 @@ export const apiErrors = {
     ['WWW-Authenticate', `${realm}, error="invalid_token", error_description="The bearer token is unknown or revoked"`],
   ]),
   quotaExhausted: (quota: number, resetsOn: string) => single('403 Forbidden', admissionMessages.quotaExhausted(quota, resetsOn)),
+  accountSuspended: single('403 Forbidden', admissionMessages.accountSuspended),
   rateLimited: (retryAfterSeconds: number) =>
     single('429 Too Many Requests', admissionMessages.rateLimited(retryAfterSeconds), [['Retry-After', String(retryAfterSeconds)]]),
   /** `drained` false: the rest of the body is not read, so the connection closes after the answer. */

@@ -3,6 +3,7 @@
 import { limits } from '../config.js';
 import { apiErrors } from './errors.js';
 import type { RequestMetrics } from '../metrics/metrics.js';
+import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import { type AccessEntry, createAccessLog } from './accessLog.js';
 import { createCors, type CorsOrigins } from './cors.js';
 import { registerPublicRoutes } from './publicRoutes.js';
@@ -41,6 +42,8 @@ export interface HttpOptions {
   metrics?: RequestMetrics | undefined;
   /** The WebSocket stream of resource changes (docs/push.md); no stream routes when absent. */
   stream?: StreamWiring | undefined;
+  /** What each platform's collection is doing, for the operator console's pages (docs/operations.md, "Platform status"). */
+  platformStatus?: PlatformStatusSource | undefined;
 }
 
 /** Problems /readyz reports while the server stops. */

@@ -4,6 +4,7 @@
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { limits } from '../config.js';
+import { admissionMessages } from '../http/errors.js';
 
 /**
  * What every client message must be before its resources are looked at: an object with a known
@@ -47,6 +48,7 @@ export const closeCodes = {
   tooBig: { code: 1009, reason: `Message exceeds the limit of ${limits.push.maxMessageBytes} bytes` },
   revoked: { code: 4001, reason: 'The bearer token is unknown or revoked' },
   slowConsumer: { code: 4002, reason: `More than ${limits.push.maxBufferedBytes} bytes unread; read faster` },
+  suspended: { code: 4003, reason: admissionMessages.accountSuspended },
 } as const;
 
 /** The rate and quota headers of an admitted or refused subscribe, as one object (docs/api.md#a-48). */

@@ -94,6 +94,10 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
       connection.send(errorMessage(429, admissionMessages.rateLimited(decision.retryAfterSeconds), headers));
       return;
     }
+    if (decision.kind === 'suspended') {
+      connection.send(errorMessage(403, admissionMessages.accountSuspended));
+      return;
+    }
     if (decision.kind === 'noRoom') {
       connection.send(errorMessage(503, admissionMessages.noAccountRoom));
       return;

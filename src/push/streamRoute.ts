@@ -61,15 +61,15 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
   // One look per token, however many connections it holds; the authenticator's cache makes it cheap.
   const check = () => {
     const now = deps.now();
-    const valid = new Map<string, boolean>();
+    const standing = new Map<string, Standing>();
     for (const connection of open) {
-      let ok = valid.get(connection.digest);
-      if (ok === undefined) {
-        ok = deps.authenticator.authenticateDigest(connection.digest, now).kind === 'authenticated';
-        valid.set(connection.digest, ok);
+      let found = standing.get(connection.digest);
+      if (found === undefined) {
+        found = standingOf(deps.authenticator.authenticateDigest(connection.digest, now));
+        standing.set(connection.digest, found);
       }
-      if (ok) connection.checkBacklog();
-      else connection.end(closeCodes.revoked);
+      if (found === 'valid') connection.checkBacklog();
+      else connection.end(closeCodes[found]);
     }
   };
   const checking = setInterval(check, limits.push.checkMs);
@@ -182,6 +182,14 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
       for (const connection of open) connection.end(closeCodes.goingAway);
     },
   };
+}
+
+/** What an open connection's token is now worth: a suspended account's connections close too (docs/push.md, "Close codes"). */
+type Standing = 'valid' | 'revoked' | 'suspended';
+
+function standingOf(authentication: Authentication): Standing {
+  if (authentication.kind !== 'authenticated') return 'revoked';
+  return authentication.account.suspended === undefined ? 'valid' : 'suspended';
 }
 
 function refuse(res: HttpResponse, exchange: Exchange, authentication: Exclude<Authentication, { kind: 'authenticated' }>): void {

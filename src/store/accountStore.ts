@@ -1,6 +1,7 @@
 // Accounts and their tokens. Written by the CLI, read by the server; every change bumps
 // `authVersion` so a running server notices it within one poll (docs/operations.md#commands).
 import type { PlanName, RatePolicy } from '../config.js';
+import { DailyUsage } from './dailyUsage.js';
 import type { Databases } from './environment.js';
 
 export interface AccountRecord {
@@ -9,6 +10,15 @@ export interface AccountRecord {
   quota: number | null;
   rate: RatePolicy;
   createdAt: string;
+  /** Present while the operator has suspended the account: its searches are refused (docs/api.md#a-53). */
+  suspended?: AccountSuspension;
+}
+
+export interface AccountSuspension {
+  /** When it was suspended (ISO time). */
+  at: string;
+  /** The operator's reason, for operators only: it is never shown to the account's callers. */
+  reason: string | null;
 }
 
 export interface TokenRecord {
@@ -97,6 +107,35 @@ export class AccountStore {
   }
 
   /**
+   * Suspends the account (docs/operations.md, "Accounts"). An account already suspended keeps
+   * its time; a `reason` given replaces the one it had. Undefined when there is no such account.
+   */
+  suspendAccount(name: string, at: string, reason: string | null): Promise<AccountRecord | undefined> {
+    return this.dbs.root.transaction(() => {
+      const account = this.account(name);
+      if (!account) return undefined;
+      const suspended: AccountSuspension = { at: account.suspended?.at ?? at, reason: reason ?? account.suspended?.reason ?? null };
+      const updated: AccountRecord = { ...account, suspended };
+      this.dbs.accounts.put(name, updated);
+      this.bumpAuthVersion();
+      return updated;
+    });
+  }
+
+  /** Lifts a suspension; an account not suspended is left as it is. Undefined when there is no such account. */
+  resumeAccount(name: string): Promise<AccountRecord | undefined> {
+    return this.dbs.root.transaction(() => {
+      const account = this.account(name);
+      if (!account) return undefined;
+      if (!account.suspended) return account;
+      const { suspended: _lifted, ...resumed } = account;
+      this.dbs.accounts.put(name, resumed);
+      this.bumpAuthVersion();
+      return resumed;
+    });
+  }
+
+  /**
    * Removes the account with its tokens and usage counts, so that a later account of the same
    * name starts afresh. Resolves the number of tokens removed, or undefined when there was none.
    */
@@ -109,6 +148,7 @@ export class AccountStore {
         this.dbs.tokenDigests.remove(token.digest);
       }
       for (const { key } of this.dbs.usage.getRange({ start: [name], end: [name, '\uffff'] })) this.dbs.usage.remove(key);
+      new DailyUsage(this.dbs).removeAccount(name);
       this.dbs.accounts.remove(name);
       this.bumpAuthVersion();
       return tokens.length;

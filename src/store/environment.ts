@@ -8,6 +8,7 @@ import type { AccountRecord, TokenRecord } from './accountStore.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { prepareFormat } from './formatVersion.js';
 import type { StoredResource } from './resourceStore.js';
+import type { StoredTransition } from './transitionHistory.js';
 
 /** A server's claim on its data directory (dataDirectoryClaim.ts). */
 export interface ServerClaim {
@@ -59,6 +60,10 @@ export interface Databases {
   tokenDigests: Database<string, string>;
   /** [account name, 'YYYY-MM'] -> requests counted that month */
   usage: Database<number, [string, string]>;
+  /** [account name, 'YYYY-MM-DD'] -> requests counted that UTC day (dailyUsage.ts) */
+  dailyUsage: Database<number, [string, string]>;
+  /** [resource key, version] -> the transition that commit made (transitionHistory.ts) */
+  history: Database<StoredTransition, [string, number]>;
   meta: MetaDatabase;
 }
 
@@ -115,6 +120,8 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     tokens: root.openDB({ name: 'tokens' }),
     tokenDigests: root.openDB({ name: 'tokenDigests' }),
     usage: root.openDB({ name: 'usage', keyEncoding: 'ordered-binary' }),
+    dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
+    history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
     meta,
   };
   return dbs;

@@ -11,6 +11,7 @@ import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
 import { RecentMap } from './recentMap.js';
+import { type Transition, type TransitionCause, TransitionHistory } from './transitionHistory.js';
 
 export interface StoredResource {
   value: ResourceStatus;
@@ -42,6 +43,8 @@ export interface ResourceChange {
   resource: StoredResource;
   view: ResourceView;
   event: DueEventType;
+  /** What caused it, for the resource's transition history; absent in changes logged before it was kept. */
+  cause?: TransitionCause | undefined;
 }
 
 /** A change as a shared log holds it: its revision orders it among all the log's changes. */
@@ -82,6 +85,7 @@ export class ResourceStore {
    * instead of a decode. Snapshots are never mutated: every machine step builds new ones.
    */
   private readonly recentSnapshots = new RecentMap<string, VersionedResource>(2 * limits.maxResourcesInWork);
+  private readonly transitions: TransitionHistory;
 
   /**
    * `log`: commits are decided by a cluster's shared log, and this store is the node's replica of
@@ -93,6 +97,12 @@ export class ResourceStore {
   ) {
     this.recentViews = new RecentMap(limits.viewCacheGeneration);
     this.viewDoorkeeper = new Doorkeeper(2 * limits.viewCacheGeneration);
+    this.transitions = new TransitionHistory(dbs);
+  }
+
+  /** The resource's last transitions, oldest first (docs/storage.md, "Transition history"). */
+  history(key: string): Transition[] {
+    return this.transitions.history(key);
   }
 
   snapshot(key: string): StoredResource | undefined {
@@ -118,10 +128,11 @@ export class ResourceStore {
   }
 
   /**
-   * Writes snapshot, view and due entry in one transaction only if the stored version is still
-   * `expectedVersion` (undefined: only if the resource does not exist yet). Resolves false, having
-   * written nothing, when another writer got there first. LMDB checks the version inside the
-   * write transaction, which every process on the directory takes in turn.
+   * Writes snapshot, view, due entry and the transition `cause` made in one transaction only if
+   * the stored version is still `expectedVersion` (undefined: only if the resource does not
+   * exist yet). Resolves false, having written nothing, when another writer got there first.
+   * LMDB checks the version inside the write transaction, which every process on the directory
+   * takes in turn.
    */
   async commit(
     key: string,
@@ -130,9 +141,10 @@ export class ResourceStore {
     next: StoredResource,
     view: ResourceView,
     event: DueEventType,
+    cause: TransitionCause,
   ): Promise<boolean> {
-    if (this.log) return this.commitThroughLog(this.log, key, expectedVersion, { resource: next, view, event });
-    const writes = () => this.stage(key, expectedVersion, previous, next, view, event);
+    if (this.log) return this.commitThroughLog(this.log, key, expectedVersion, { resource: next, view, event, cause });
+    const writes = () => this.stage(key, expectedVersion, previous, next, view, event, cause);
     const { resources } = this.dbs;
     const won = await (expectedVersion === undefined
       ? resources.ifNoExists(key, writes)
@@ -150,11 +162,12 @@ export class ResourceStore {
    */
   async applyLogged(change: LoggedChange, advanceCursor: boolean): Promise<boolean> {
     const { root, resources, meta } = this.dbs;
-    const { key, revision, resource, view, event } = change;
+    const { key, revision, resource, view, event, cause } = change;
     const written = await root.transaction(() => {
       const stored = resources.getEntry(key);
       const newer = !stored || (stored.version ?? 0) < revision;
-      if (newer) this.write(key, revision, stored?.value, resource, view, event);
+      // A resource's revisions in the log are not consecutive: its history is bounded by reading it.
+      if (newer) this.write(key, revision, stored?.value, resource, view, event, cause, false);
       if (advanceCursor) void meta.put('resourceLogRevision', revision);
       // A commit through the log marks the directory as a replica, even before its follower runs.
       else if (meta.get('resourceLogRevision') === undefined) void meta.put('resourceLogRevision', 0);
@@ -240,7 +253,8 @@ export class ResourceStore {
 
   /**
    * The writes of one resource change, unconditionally, for a caller that runs them in its own
-   * transaction (the benchmark seeder, before any server runs on the directory).
+   * transaction (the benchmark seeder, before any server runs on the directory). Without a
+   * `cause` no transition is recorded: the seeder's resources never made one.
    */
   stage(
     key: string,
@@ -249,8 +263,9 @@ export class ResourceStore {
     next: StoredResource,
     view: ResourceView,
     event: DueEventType,
+    cause?: TransitionCause,
   ): void {
-    this.write(key, nextVersion(expectedVersion), previous, next, view, event);
+    this.write(key, nextVersion(expectedVersion), previous, next, view, event, cause);
   }
 
   private write(
@@ -260,6 +275,8 @@ export class ResourceStore {
     next: StoredResource,
     view: ResourceView,
     event: DueEventType,
+    cause: TransitionCause | undefined,
+    consecutive = true,
   ): void {
     const { resources, views, due } = this.dbs;
     if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
@@ -268,6 +285,7 @@ export class ResourceStore {
     due.put([next.context.nextDueAt, key], event);
     resources.put(key, next, version);
     views.put(key, [view.tail, view.refreshAfter]);
+    if (cause) this.transitions.record(key, version, { ...cause, from: previous?.value ?? null, to: next.value }, consecutive);
   }
 
   /** Due work in due order, oldest first, at most `limit` entries. */
