@@ -120,6 +120,20 @@ t.test('stream - a revoked token loses its connections within 1 s, with 4001', a
   t.ok(Date.now() - revokedAt < 1_000, `closed ${Date.now() - revokedAt} ms after the revocation`);
 });
 
+t.test('stream - a suspended account loses its connections with 4003, and its subscribes are refused with the 403 message', async (t) => {
+  const { url, service, tokenFor } = await startTestService(t);
+  const token = await tokenFor('paused');
+  const open = await StreamClient.open(t, url, token);
+  const suspendedAt = Date.now();
+  await service.accounts.suspendAccount('paused', new Date().toISOString(), 'unpaid invoice');
+  const suspended = 'This account is suspended; its requests are refused until the operator resumes it';
+  t.same(await open.closed, { code: 4003, reason: suspended }, 'the reason stays with the operator');
+  t.ok(Date.now() - suspendedAt < 1_000, `closed ${Date.now() - suspendedAt} ms after the suspension`);
+  const late = await StreamClient.open(t, url, token);
+  late.send({ type: 'subscribe', resources: [octocat] });
+  t.same(await late.next(), { type: 'error', status: 403, error: suspended });
+});
+
 t.test('stream - at most 100 connections per account on a server; the next upgrade is 429', async (t) => {
   const { url, tokenFor } = await startTestService(t);
   const token = await tokenFor('crowd');
