@@ -38,6 +38,9 @@ import { UsageStore } from './store/usageStore.js';
 import { startEdges } from './threads/edges.js';
 import { PublishedHealth } from './threads/publishedHealth.js';
 import { PublishingResourceStore } from './threads/publishingStore.js';
+import type { OperatorData } from './web/operatorData.js';
+import { transitionsOf } from './web/resourceHistory.js';
+import { webPages } from './web/webPages.js';
 
 export interface ServiceOptions {
   host: string;
@@ -60,6 +63,8 @@ export interface ServiceOptions {
   threads?: number;
   /** Where to serve Prometheus metrics (`--metrics`); none when absent. */
   metrics?: MetricsAddress | undefined;
+  /** Mark the dashboard's session cookie Secure (`--secure-cookies`, docs/dashboard.md, "Cookies"). */
+  secureCookies?: boolean;
 }
 
 export interface RunningService {
@@ -164,6 +169,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // With edge threads each edge has its own, and this thread needs none.
   const startOneThread = async (): Promise<HttpServer> => {
     const authenticator = new Authenticator(accounts, log);
+    const operatorData: OperatorData = {
+      resources: { snapshot: (key) => store.snapshot(key), transitions: (key) => transitionsOf(store.snapshot(key)) },
+    };
+    const pages = webPages({ dbs, operatorData, log, secureCookies: options.secureCookies === true });
     const server = await startHttpServer(
       options.host,
       options.port,
@@ -176,7 +185,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         nextRequestId: requestIdSource(),
         now: Date.now,
       },
-      { cors: options.cors, readiness: [storageCheck(dbs.root), healthCheck(health)], metrics },
+      { cors: options.cors, readiness: [storageCheck(dbs.root), healthCheck(health)], metrics, pages },
     );
     return { ...server, close: () => server.close().finally(() => authenticator.close()) };
   };
@@ -188,6 +197,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           port: options.port,
           dataDir: options.dataDir,
           cors: options.cors,
+          secureCookies: options.secureCookies === true,
           accountTable,
           authVersions: new AuthVersionBoard(),
           store,

@@ -7,9 +7,9 @@ import { type AccessEntry, createAccessLog } from './accessLog.js';
 import { createCors, type CorsOrigins } from './cors.js';
 import { registerPublicRoutes } from './publicRoutes.js';
 import type { ReadinessCheck } from './readiness.js';
-import { beginExchange, writeReply } from './reply.js';
+import { beginExchange, type Exchange, writeReply } from './reply.js';
 import { searchRoute, type SearchRouteDeps } from './searchRoute.js';
-import uWS, { type HttpRequest, type us_listen_socket } from './uws.js';
+import uWS, { type HttpRequest, type TemplatedApp, type us_listen_socket } from './uws.js';
 
 export const searchPath = '/api/v1/resources/search';
 
@@ -38,6 +38,8 @@ export interface HttpOptions {
   readiness?: readonly ReadinessCheck[];
   /** Told of every answer on the API's routes and every refusal at admission; none when absent. */
   metrics?: RequestMetrics | undefined;
+  /** Adds the dashboard and console pages (src/web/webPages.ts, docs/dashboard.md); none when absent. */
+  pages?: ((app: TemplatedApp, begin: (req: HttpRequest) => Exchange) => void) | undefined;
 }
 
 /** Problems /readyz reports while the server stops. */
@@ -91,6 +93,7 @@ export function startHttpServer(
     const exchange = beginSearch(req);
     writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
   });
+  options.pages?.(app, begin);
   app.any('/*', (res, req) => {
     const exchange = begin(req);
     writeReply(res, exchange, apiErrors.notFound(exchange.method, exchange.path));

@@ -9,6 +9,8 @@ export interface AccountRecord {
   quota: number | null;
   rate: RatePolicy;
   createdAt: string;
+  /** Whether the account may use the operator console (docs/dashboard.md, "Operator role"); absent: no. */
+  operator?: boolean;
 }
 
 export interface TokenRecord {
@@ -25,7 +27,7 @@ export interface TokenRecord {
 }
 
 /** What `accounts update` may change. */
-export type AccountChanges = Partial<Pick<AccountRecord, 'plan' | 'quota' | 'rate'>>;
+export type AccountChanges = Partial<Pick<AccountRecord, 'plan' | 'quota' | 'rate' | 'operator'>>;
 
 export class AccountStore {
   constructor(private readonly dbs: Databases) {}
@@ -109,6 +111,8 @@ export class AccountStore {
         this.dbs.tokenDigests.remove(token.digest);
       }
       for (const { key } of this.dbs.usage.getRange({ start: [name], end: [name, '\uffff'] })) this.dbs.usage.remove(key);
+      // A later account of the same name must not inherit the dashboard password.
+      this.dbs.passwords.remove(name);
       this.dbs.accounts.remove(name);
       this.bumpAuthVersion();
       return tokens.length;
