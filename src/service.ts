@@ -65,6 +65,8 @@ export interface ServiceOptions {
   metrics?: MetricsAddress | undefined;
   /** Mark the dashboard's session cookie Secure (`--secure-cookies`, docs/dashboard.md, "Cookies"). */
   secureCookies?: boolean;
+  /** How a throttled dashboard sign-in waits (docs/dashboard.md, "Rate limits"); a timer when absent. */
+  signinWait?: (ms: number) => Promise<void>;
 }
 
 export interface RunningService {
@@ -172,7 +174,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const operatorData: OperatorData = {
       resources: { snapshot: (key) => store.snapshot(key), transitions: (key) => transitionsOf(store.snapshot(key)) },
     };
-    const pages = webPages({ dbs, operatorData, log, secureCookies: options.secureCookies === true });
+    const pages = webPages({ dbs, operatorData, log, secureCookies: options.secureCookies === true, sleep: options.signinWait });
     const server = await startHttpServer(
       options.host,
       options.port,

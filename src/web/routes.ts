@@ -98,7 +98,8 @@ function writeAnswer(res: HttpResponse, exchange: Exchange, request: WebRequest,
     }
     if (answer.kind === 'redirect') {
       res.writeHeader('Location', answer.location);
-      res.endWithoutBody();
+      // An empty body with its Content-Length (0): endWithoutBody would leave the client waiting for one.
+      res.end();
     } else {
       res.writeHeader('Content-Type', 'text/html; charset=utf-8');
       res.end(answer.body.text);

@@ -36,6 +36,8 @@ export interface WebPagesOptions extends WebRouteOptions {
   operatorData: OperatorData;
   log: Logger;
   now?: () => number;
+  /** How a throttled sign-in waits; a real timer unless a test records the waits instead. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** What the HTTP server calls once, before its catch-all route, to add the pages. */
@@ -53,7 +55,7 @@ export function webPages(options: WebPagesOptions): PageRegistration {
     operatorData: options.operatorData,
     log: options.log,
     now,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   };
   // The drawing depends on the machine's shape only, which no policy changes.
   const shape = machineShape(createResourceMachine(defaultPolicy));
