@@ -35,8 +35,8 @@ ${status.lastErrors.length === 0 ? html`<p>No recent errors.</p>` : html`<h3>Las
 /** The part of the page that server-sent events replace. */
 export function livePlatforms(context: WebContext): SafeHtml {
   const source = context.operatorData.platforms;
-  if (!source) return html`<p>This server reports no platform status.</p>`;
-  return html`<p class="muted">As of <time>${new Date(context.now()).toISOString()}</time></p>${source.platforms().map(platformSection)}`;
+  const asOf = html`<p class="muted">As of <time>${new Date(context.now()).toISOString()}</time></p>`;
+  return source ? html`${asOf}${source.platforms().map(platformSection)}` : html`${asOf}<p>This server reports no platform status.</p>`;
 }
 
 export function showPlatforms(context: WebContext, viewer: Viewer): WebAnswer {
