@@ -158,6 +158,9 @@ export const tokenDisplay = {
   maxNoteLength: 200,
 } as const;
 
+/** `datapoints accounts suspend --reason` (docs/operations.md, "Accounts"). */
+export const accountSuspension = { maxReasonLength: 200 } as const;
+
 /** How often a server started by npm checks that npm is still there (src/cli/parentWatch.ts). */
 export const parentCheckMs = 500;
 

@@ -1,5 +1,5 @@
-// The checks between a valid token and the request body (docs/api.md#a-45): quota (403), then
-// rate limit (429); a request that passes both is counted against both. Each account's checks
+// The checks between a valid token and the request body (docs/api.md#a-45): a suspended account
+// (403), quota (403), then rate limit (429); a request that passes both is counted against both. Each account's checks
 // and counts happen under its slot's lock in the table every thread shares, so they hold for
 // the whole server however many threads admit at once (docs/guarantees.md, "Quota and rate
 // across threads"). An account with no reserved unit in hand waits for its next reservation.
@@ -15,6 +15,8 @@ export type Decision =
   | { kind: 'admitted'; headers: Array<[string, string]> }
   | { kind: 'quotaExhausted'; headers: Array<[string, string]>; quota: number; resetsOn: string }
   | { kind: 'rateLimited'; headers: Array<[string, string]>; retryAfterSeconds: number }
+  /** The operator suspended the account (docs/api.md#a-53): refused before any count, without limit headers. */
+  | { kind: 'suspended' }
   /** This server admits for as many accounts as its table has slots (limits.accountSlots). */
   | { kind: 'noRoom' };
 
@@ -32,6 +34,9 @@ export interface AdmissionsDeps {
 
 type Step = Decision | { kind: 'wait'; seen: number };
 
+/** One decision for every refused suspended account: the refusal allocates nothing. */
+const suspended: Decision = { kind: 'suspended' };
+
 export class Admissions {
   private readonly quota: QuotaMeter;
   private readonly rate: RateLimiter;
@@ -44,6 +49,8 @@ export class Admissions {
   }
 
   admit(account: AccountRecord, now: number): Admission {
+    // Before the slot: a suspended account takes no room in the table and counts nothing.
+    if (account.suspended !== undefined) return suspended;
     const base = this.table.slotOf(account.name);
     if (base < 0) return { kind: 'noRoom' };
     const step = this.step(base, account, now);

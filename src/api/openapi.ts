@@ -81,7 +81,7 @@ const searchOperation = {
   description:
     `Looks up to ${limits.maxResourcesPerRequest} resources up. A resource new to the service answers \`pending\` and is ` +
     'collected in the background; its datapoints appear on a later request. Checks run in this order: token (401), ' +
-    'monthly quota (403), rate limit (429), body (413, 422). A request counts once it passes the token check and is ' +
+    'a suspended account (403), monthly quota (403), rate limit (429), body (413, 422). A request counts once it passes the token check and is ' +
     `not refused with 403 or 429. Accepted platforms and types: ${acceptedPairs}; the syntax of each identifier is ` +
     'the schema `Identifier.<platform>.<type>`.',
   security: [{ bearerToken: [] }],
@@ -95,11 +95,12 @@ const searchOperation = {
       ...requestIdHeader,
       ...documented({ 'WWW-Authenticate': headers.wwwAuthenticate }, true),
     }),
-    '403': answer('The monthly quota is exhausted; the message gives its size and reset date', 'Error', {
-      ...requestIdHeader,
-      ...documented(rateLimitHeaders, true),
-      ...documented(quotaHeaders, true),
-    }),
+    // docs/api.md#a-53: a suspended account's 403 carries no limit headers; the quota's carries them all.
+    '403': answer(
+      'The monthly quota is exhausted (the message gives its size and reset date, with every limit header), or the account is suspended (no limit headers)',
+      'Error',
+      { ...requestIdHeader, ...documented(rateLimitHeaders, false), ...documented(quotaHeaders, false) },
+    ),
     '413': answer(`The body is larger than ${limits.maxBodyBytes} bytes`, 'Error', limitHeaders),
     '422': answer('The body is not a valid search; every problem is listed', 'ValidationErrors', limitHeaders),
     '429': answer('The rate limit is exhausted; retry after Retry-After seconds', 'Error', {

@@ -1,9 +1,9 @@
-// `datapoints accounts create|show|list|update|delete` (docs/operations.md#commands; docs/operations.md,
+// `datapoints accounts create|show|list|update|suspend|resume|delete` (docs/operations.md#commands; docs/operations.md,
 // "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
 // a second, because the store bumps the auth version the server polls.
 import { monthOf, nextMonthStart } from '../access/calendar.js';
 import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
-import { flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
+import { accountSuspension, flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
 import { AccountStore, type AccountRecord } from '../store/accountStore.js';
 import type { Databases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
@@ -46,6 +46,15 @@ export function settingsFrom(values: { plan?: string; quota?: string; rate?: str
   };
 }
 
+/** The operator's reason for a suspension: one line, bounded like a token's note. */
+export function checkReason(reason: string | undefined): string | null {
+  if (reason === undefined) return null;
+  if (reason.length === 0 || reason.length > accountSuspension.maxReasonLength || /\p{Cc}/u.test(reason)) {
+    throw new UsageError(`invalid --reason: give one line of 1 to ${accountSuspension.maxReasonLength} characters`);
+  }
+  return reason;
+}
+
 export function describeAccount(account: AccountRecord, used: number, now: number) {
   return {
     name: account.name,
@@ -59,6 +68,7 @@ export function describeAccount(account: AccountRecord, used: number, now: numbe
       resets_on: nextMonthStart(now),
     },
     created_at: account.createdAt,
+    suspended: account.suspended ? { at: account.suspended.at, reason: account.suspended.reason } : null,
     ...(account.operator ? { operator: true } : {}),
   };
 }
@@ -114,6 +124,22 @@ export async function accountsCommand(args: string[], print: (line: string) => v
       print(describe(dbs, account));
     });
   }
+  if (action === 'suspend' || action === 'resume') {
+    const flags = action === 'suspend' ? ({ ...dataFlag, reason: { type: 'string' } } as const) : dataFlag;
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, flags);
+    noMorePositionals(`accounts ${action}`, positionals, 1);
+    const name = checkAccountName(positionals[0]);
+    const reason = 'reason' in values && typeof values.reason === 'string' ? checkReason(values.reason) : null;
+    return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {
+      const accounts = new AccountStore(dbs);
+      const account =
+        action === 'suspend'
+          ? await accounts.suspendAccount(name, new Date(now).toISOString(), reason)
+          : await accounts.resumeAccount(name);
+      if (!account) throw new UsageError(`no account named '${name}'`);
+      print(describe(dbs, account));
+    });
+  }
   if (action === 'delete') {
     const { values, positionals } = parseFlags('accounts delete', rest, { ...dataFlag, yes: { type: 'boolean' } });
     noMorePositionals('accounts delete', positionals, 1);
@@ -134,5 +160,5 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     noMorePositionals('accounts invite', positionals, 1);
     return inviteAccount(checkAccountName(positionals[0]), values, print);
   }
-  throw new UsageError(`unknown accounts command '${action ?? ''}': use create, show, list, update, delete or invite`);
+  throw new UsageError(`unknown accounts command '${action ?? ''}': use create, show, list, update, suspend, resume, delete or invite`);
 }

@@ -1,5 +1,5 @@
 // The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
-import { defaultPolicy, flagBounds, serveDefaults } from '../config.js';
+import { accountSuspension, defaultPolicy, flagBounds, serveDefaults } from '../config.js';
 import { formatDuration } from './flags.js';
 
 const dataLine = `  --data DIR        data directory (env DATAPOINTS_DATA; default ${serveDefaults.dataDir})`;
@@ -9,7 +9,7 @@ const overview = `usage: datapoints <command> [arguments] [flags]
 commands:
   serve                         run the service (npm start runs this)
   emulator                      run the platform emulator on loopback
-  accounts create|show|list|update|delete|invite
+  accounts create|show|list|update|suspend|resume|delete|invite
                                 manage accounts
   tokens create|list|revoke     manage API tokens
   backup DIR                    copy the data store of a running server into DIR
@@ -61,6 +61,8 @@ flags:
   datapoints accounts show NAME
   datapoints accounts list
   datapoints accounts update NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION] [--operator true|false]
+  datapoints accounts suspend NAME [--reason TEXT]
+  datapoints accounts resume NAME
   datapoints accounts delete NAME --yes
   datapoints accounts invite NAME [--url URL]
 
@@ -69,6 +71,7 @@ flags:
                     plan's unless given
   --quota N|none    requests a calendar month (default: the plan's)
   --rate N/D        N requests per window D, e.g. 60/1m (default: the plan's; window ${range(flagBounds.rateWindowMs)})
+  --reason TEXT     suspend: why, for operators (one line, at most ${accountSuspension.maxReasonLength} characters)
   --yes             delete: confirms removing the account, its tokens and its usage
   --operator        create: the account may use the operator console (/console);
                     update: --operator true or false
@@ -76,7 +79,8 @@ flags:
                     (default DATAPOINTS_URL, else http://localhost:8080)
 ${dataLine}
 
-Changes take effect on a running server within one second.`,
+A suspended account's searches are refused with 403 until it is resumed; its tokens, limits
+and usage are kept. Changes take effect on a running server within one second.`,
 
   tokens: `usage:
   datapoints tokens create NAME [--note TEXT]

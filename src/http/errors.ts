@@ -25,6 +25,8 @@ export const apiErrors = {
   ]),
   quotaExhausted: (quota: number, resetsOn: string) =>
     single('403 Forbidden', `Monthly quota of ${quota} requests exhausted; it resets on ${resetsOn}`),
+  /** docs/api.md#a-53: the operator's reason stays with the operator. */
+  accountSuspended: single('403 Forbidden', 'This account is suspended; its requests are refused until the operator resumes it'),
   rateLimited: (retryAfterSeconds: number) =>
     single('429 Too Many Requests', `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`, [
       ['Retry-After', String(retryAfterSeconds)],

@@ -1,5 +1,5 @@
 // POST /api/v1/resources/search. Checks run in the order of docs/api.md#a-45: token (401),
-// quota (403), rate limit (429), body (413/422), then the answer (200). A request is admitted
+// a suspended account (403), quota (403), rate limit (429), body (413/422), then the answer (200). A request is admitted
 // only against quota already reserved on disk, so no answer is ever free after a crash
 // (docs/guarantees.md, "Quota and rate across threads"); an account with none in hand waits
 // for its next reservation while its body is read.
@@ -124,17 +124,19 @@ const refusalReasons: Record<Exclude<Decision, { kind: 'admitted' }>['kind'], Re
   quotaExhausted: 'quota_exhausted',
   rateLimited: 'rate_limited',
   noRoom: 'no_account_room',
+  suspended: 'account_suspended',
 };
 
 /** The answer to a request refused at admission (its limit headers go with it). */
 function refusal(decision: Exclude<Decision, { kind: 'admitted' }>): Reply {
   if (decision.kind === 'quotaExhausted') return apiErrors.quotaExhausted(decision.quota, decision.resetsOn);
   if (decision.kind === 'rateLimited') return apiErrors.rateLimited(decision.retryAfterSeconds);
+  if (decision.kind === 'suspended') return apiErrors.accountSuspended;
   return apiErrors.noAccountRoom;
 }
 
 function limitHeaders(decision: Decision): Array<[string, string]> | undefined {
-  return decision.kind === 'noRoom' ? undefined : decision.headers;
+  return decision.kind === 'noRoom' || decision.kind === 'suspended' ? undefined : decision.headers;
 }
 
 function answer(body: BodyResult, deps: SearchRouteDeps): Reply {

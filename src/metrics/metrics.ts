@@ -4,7 +4,13 @@
 import type { CollectionOutcome, PlatformCode } from '../model.js';
 
 /** Why a request was refused before its body was read (docs/operations-endpoints.md, "Metrics"). */
-export type RefusalReason = 'missing_token' | 'invalid_token' | 'quota_exhausted' | 'rate_limited' | 'no_account_room';
+export type RefusalReason =
+  | 'missing_token'
+  | 'invalid_token'
+  | 'quota_exhausted'
+  | 'rate_limited'
+  | 'no_account_room'
+  | 'account_suspended';
 
 /** What the HTTP routes tell: an edge thread's recorder has only these (./edgeMetrics.ts). */
 export interface RequestMetrics {

@@ -30,7 +30,14 @@ const outcomeLabels: Record<CollectionOutcome['kind'], string> = {
   deferred: 'deferred',
 };
 const outcomeKinds: ReadonlyArray<CollectionOutcome['kind']> = ['found', 'notFound', 'rateLimited', 'failed'];
-const refusalReasons: readonly RefusalReason[] = ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited', 'no_account_room'];
+const refusalReasons: readonly RefusalReason[] = [
+  'missing_token',
+  'invalid_token',
+  'quota_exhausted',
+  'rate_limited',
+  'no_account_room',
+  'account_suspended',
+];
 const breakerStates: readonly BreakerState[] = ['closed', 'open', 'halfOpen'];
 
 export class PrometheusMetrics implements Metrics {

@@ -11,6 +11,15 @@ export interface AccountRecord {
   createdAt: string;
   /** Whether the account may use the operator console (docs/dashboard.md, "Operator role"); absent: no. */
   operator?: boolean;
+  /** Present while the operator has suspended the account: its searches are refused (docs/api.md#a-53). */
+  suspended?: AccountSuspension;
+}
+
+export interface AccountSuspension {
+  /** When it was suspended (ISO time). */
+  at: string;
+  /** The operator's reason, for operators only: it is never shown to the account's callers. */
+  reason: string | null;
 }
 
 export interface TokenRecord {
@@ -95,6 +104,35 @@ export class AccountStore {
       this.dbs.accounts.put(name, updated);
       this.bumpAuthVersion();
       return updated;
+    });
+  }
+
+  /**
+   * Suspends the account (docs/operations.md, "Accounts"). An account already suspended keeps
+   * its time; a `reason` given replaces the one it had. Undefined when there is no such account.
+   */
+  suspendAccount(name: string, at: string, reason: string | null): Promise<AccountRecord | undefined> {
+    return this.dbs.root.transaction(() => {
+      const account = this.account(name);
+      if (!account) return undefined;
+      const suspended: AccountSuspension = { at: account.suspended?.at ?? at, reason: reason ?? account.suspended?.reason ?? null };
+      const updated: AccountRecord = { ...account, suspended };
+      this.dbs.accounts.put(name, updated);
+      this.bumpAuthVersion();
+      return updated;
+    });
+  }
+
+  /** Lifts a suspension; an account not suspended is left as it is. Undefined when there is no such account. */
+  resumeAccount(name: string): Promise<AccountRecord | undefined> {
+    return this.dbs.root.transaction(() => {
+      const account = this.account(name);
+      if (!account) return undefined;
+      if (!account.suspended) return account;
+      const { suspended: _lifted, ...resumed } = account;
+      this.dbs.accounts.put(name, resumed);
+      this.bumpAuthVersion();
+      return resumed;
     });
   }
 

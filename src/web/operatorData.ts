@@ -15,14 +15,6 @@ export interface DailyUsage {
   daily(account: string, days: number, now: number): DailyCount[];
 }
 
-export interface Suspensions {
-  /** Why the account is suspended, or undefined when it is not. */
-  suspension(account: string): { reason: string; at: string } | undefined;
-  /** Resolves false when there is no such account. */
-  suspend(account: string, reason: string, now: number): Promise<boolean>;
-  resume(account: string): Promise<boolean>;
-}
-
 export interface PlatformStatus {
   platform: string;
   enabled: boolean;
@@ -58,7 +50,6 @@ export interface ResourceInspection {
 
 export interface OperatorData {
   dailyUsage?: DailyUsage | undefined;
-  suspensions?: Suspensions | undefined;
   platforms?: PlatformStatusSource | undefined;
   resources: ResourceInspection;
 }

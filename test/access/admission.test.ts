@@ -160,3 +160,17 @@ t.test('admission - an account beyond the table gets no room, the others keep th
   t.same(admissions[0]!.admit(account('three', null), clock.now), { kind: 'noRoom' });
   t.equal((await decided(admissions[0]!.admit(account('one', null), clock.now))).kind, 'admitted');
 });
+
+t.test('admission - a suspended account is refused before its slot, and nothing is counted (docs/api.md#a-53)', async (t) => {
+  const ledger = new MemoryLedger();
+  const { clock, table, admissions } = threadsOn(ledger, 1, undefined, 2);
+  const suspended = { ...account('held', 5), suspended: { at: new Date(clock.now).toISOString(), reason: 'unpaid' } };
+  for (let request = 0; request < 3; request++) t.same(admissions[0]!.admit(suspended, clock.now), { kind: 'suspended' });
+  t.same([...table.claimed()], [], 'no slot of the table was taken');
+  await turns();
+  t.same(ledger.writes, [], 'no quota was reserved');
+  const { suspended: _lifted, ...resumed } = suspended;
+  const decision = await decided(admissions[0]!.admit(resumed, clock.now));
+  t.equal(decision.kind, 'admitted', 'once resumed it is admitted');
+  t.equal(header(decision, 'X-Quota-Remaining'), '4', 'the refused requests counted nothing');
+});

@@ -38,7 +38,7 @@ export function decided(admission: Admission): Promise<Decision> {
 }
 
 export function header(decision: Decision, name: string): string | undefined {
-  return decision.kind === 'noRoom' ? undefined : decision.headers.find(([key]) => key === name)?.[1];
+  return decision.kind === 'noRoom' || decision.kind === 'suspended' ? undefined : decision.headers.find(([key]) => key === name)?.[1];
 }
 
 /** Lets every callback already due run (a few turns, for chained promises and waitAsync). */

@@ -185,3 +185,59 @@ t.test('accounts - update, delete and revoke-by-secret take effect on a running 
   t.equal(await searchStatus(server.url, spare), 200, "the account's other token still works");
   t.equal((await server.stop()).code, 0);
 });
+
+t.test('accounts - suspend and resume, shown by show, in force on a running server within 1 s', async (t) => {
+  const data = tempDataDir(t);
+  cli(['accounts', 'create', 'acme', '--data', data]);
+  const secret = lastLine(cli(['tokens', 'create', 'acme', '--data', data]).stdout);
+  t.equal(JSON.parse(cli(['accounts', 'show', 'acme', '--data', data]).stdout).suspended, null, 'not suspended at first');
+  const server = await startServer(t, ['--data', data, '--upstream', 'emulator']);
+  t.equal(await searchStatus(server.url, secret), 200);
+
+  const suspended = cli(['accounts', 'suspend', 'acme', '--reason', 'unpaid invoice', '--data', data]);
+  t.equal(suspended.status, 0, suspended.stderr);
+  const shown = JSON.parse(suspended.stdout);
+  t.match(shown, { name: 'acme', suspended: { at: /^\d{4}-\d{2}-\d{2}T/, reason: 'unpaid invoice' } });
+  t.equal(
+    await eventually(
+      () => searchStatus(server.url, secret),
+      (status) => status === 403,
+      1_000,
+    ),
+    403,
+    'refused within 1 s',
+  );
+  const again = JSON.parse(cli(['accounts', 'suspend', 'acme', '--data', data]).stdout);
+  t.same(again.suspended, shown.suspended, 'suspending again keeps the time and the reason');
+  t.same(JSON.parse(cli(['accounts', 'show', 'acme', '--data', data]).stdout).suspended, shown.suspended);
+
+  const resumed = cli(['accounts', 'resume', 'acme', '--data', data]);
+  t.equal(resumed.status, 0, resumed.stderr);
+  t.equal(JSON.parse(resumed.stdout).suspended, null);
+  t.equal(
+    await eventually(
+      () => searchStatus(server.url, secret),
+      (status) => status === 200,
+      1_000,
+    ),
+    200,
+    'served within 1 s',
+  );
+  t.equal(JSON.parse(cli(['accounts', 'resume', 'acme', '--data', data]).stdout).suspended, null, 'resuming again changes nothing');
+  t.equal((await server.stop()).code, 0);
+
+  for (const [args, message] of [
+    [['accounts', 'suspend', 'nobody'], "datapoints: no account named 'nobody'\n"],
+    [['accounts', 'resume', 'nobody'], "datapoints: no account named 'nobody'\n"],
+    [['accounts', 'suspend', 'acme', '--reason', 'two\nlines'], 'datapoints: invalid --reason: give one line of 1 to 200 characters\n'],
+    [['accounts', 'suspend', 'acme', '--reason', 'x'.repeat(201)], 'datapoints: invalid --reason: give one line of 1 to 200 characters\n'],
+    [['accounts', 'resume', 'acme', '--reason', 'why'], null],
+    [['accounts', 'suspend'], 'datapoints: an account NAME is required\n'],
+  ] as const) {
+    const result = cli([...args, '--data', data]);
+    t.equal(result.status, 2, args.join(' '));
+    if (message) t.equal(result.stderr, message, args.join(' '));
+    else t.match(result.stderr, /^datapoints: unknown flag '--reason' for accounts resume/, args.join(' '));
+  }
+  t.equal(JSON.parse(cli(['accounts', 'show', 'acme', '--data', data]).stdout).suspended, null, 'refused commands changed nothing');
+});

@@ -1,6 +1,6 @@
 // Tokens, quota and rate limit over HTTP (docs/api.md#a-35, docs/api.md#limits, docs/api.md#order-of-checks).
 import t from 'tap';
-import { startTestService } from '../helpers/service.js';
+import { eventually, startTestService } from '../helpers/service.js';
 
 const body = { resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] };
 
@@ -95,4 +95,29 @@ t.test('access - a revoked token is refused at once, a new token works (within 1
   t.equal(refused.status, 401);
   t.match(refused.headers.get('www-authenticate'), /error="invalid_token"/);
   t.equal((await search(await tokenFor('alice'), body)).status, 200);
+});
+
+t.test('access - a suspended account is refused with 403, uncounted, until it is resumed (docs/api.md#a-53)', async (t) => {
+  const { search, tokenFor, service } = await startTestService(t);
+  const token = await tokenFor('alice', { quota: 100 });
+  let served = 0;
+  const counted = async () => {
+    const answer = await search(token, body);
+    if (answer.status === 200) served += 1;
+    return answer;
+  };
+  await counted();
+  await service.accounts.suspendAccount('alice', new Date().toISOString(), 'chargeback 4411');
+  const refused = await eventually(counted, (answer) => answer.status === 403, 1_000);
+  t.equal(refused.status, 403, 'refused within one second');
+  t.same(refused.body, { error: 'This account is suspended; its requests are refused until the operator resumes it' });
+  t.notMatch(JSON.stringify(refused.body), /chargeback/, 'the reason stays with the operator');
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-quota-limit', 'x-quota-remaining']) {
+    t.equal(refused.headers.get(name), null, `no ${name}`);
+  }
+  t.equal((await search(token, { resources: [] })).status, 403, 'refused before the body is judged');
+  await service.accounts.resumeAccount('alice');
+  const resumed = await eventually(counted, (answer) => answer.status === 200, 1_000);
+  t.equal(resumed.status, 200, 'served again within one second');
+  t.equal(resumed.headers.get('x-quota-remaining'), String(100 - served), 'only the requests served were counted');
 });

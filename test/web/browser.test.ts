@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Page } from 'playwright-core';
 import t from 'tap';
+import { issueToken } from '../../src/access/provisioning.js';
 import { eventually, startTestService } from '../helpers/service.js';
 import { inviteLinkFor } from './webClient.js';
 
@@ -141,22 +142,38 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   t.equal(service.accounts.account('bob'), undefined, 'a refused form creates nothing');
   await shot(console, '07-console-accounts');
 
+  // Suspend alice from the console: her searches are refused within a second; resume lets them through.
+  const fresh = (await issueToken(service.accounts, 'alice', Date.now(), 'suspension check')).secret;
+  t.equal((await search(fresh)).status, 200);
+  await console.goto(`${url}/console/accounts`);
+  await console.getByLabel('Reason (optional)').first().fill('unpaid invoice <b>');
+  await console.getByRole('button', { name: 'Suspend alice' }).click();
+  await console.getByText('Account alice suspended: its searches are refused.').waitFor();
+  const suspended = await eventually(() => search(fresh), (answer) => answer.status === 403, 1_000);
+  t.equal(suspended.status, 403, 'a suspended account is refused');
+  t.same(await suspended.json(), { error: 'This account is suspended; its requests are refused until the operator resumes it' });
+  t.match(await console.locator('tr', { hasText: 'alice' }).first().textContent(), 'suspended since');
+  await shot(console, '08-console-suspended');
+  await console.getByRole('button', { name: 'Resume alice' }).click();
+  await console.getByText('Account alice resumed.').waitFor();
+  t.equal((await eventually(() => search(fresh), (answer) => answer.status === 200, 1_000)).status, 200, 'resumed');
+
   await console.goto(`${url}/console/resources?platform=github&type=account&identifier=octocat`);
   await console.waitForSelector('#transitions');
   t.equal(await console.textContent('#state'), 'available');
   t.match(await console.textContent('#transitions tbody tr'), /COLLECTEDpendingavailable/);
   t.equal(await console.locator('svg.machine .state.current').count(), 1, 'the current state is marked');
-  await shot(console, '08-console-resource');
+  await shot(console, '09-console-resource');
 
   await console.goto(`${url}/console/platforms`);
   const first = await console.textContent('#live time');
   await console.waitForFunction((before) => document.querySelector('#live time')?.textContent !== before, first, { timeout: 5_000 });
   t.pass('the platforms page updated itself without a reload');
-  await shot(console, '09-console-platforms');
+  await shot(console, '10-console-platforms');
 
   const alicePage = await page.goto(`${url}/console/accounts`);
   t.equal(alicePage?.status(), 403, 'a non-operator is refused the console');
-  await shot(page, '10-console-refused');
+  await shot(page, '11-console-refused');
   t.same(violations, [], 'no console errors (CSP violations included)');
   t.same(pageErrors, [], 'no script errors');
 });

@@ -22,7 +22,7 @@ export function showUsage(context: WebContext, viewer: Viewer): WebAnswer {
       ? html`<p class="figure"><strong id="used">${used}</strong> requests this month (no monthly limit)</p>`
       : html`<p class="figure"><strong id="used">${used}</strong> of <strong>${account.quota}</strong> requests this month</p>
 <progress max="${account.quota}" value="${Math.min(used, account.quota)}" aria-label="Share of the monthly quota used">${used} of ${account.quota}</progress>`;
-  const suspension = context.operatorData.suspensions?.suspension(account.name);
+  const suspension = account.suspended;
   const daily = context.operatorData.dailyUsage?.daily(account.name, webLimits.usageChartDays, now);
   const history = daily
     ? html`<section aria-labelledby="daily-heading"><h2 id="daily-heading">Requests per day, last ${webLimits.usageChartDays} days</h2>
@@ -37,7 +37,7 @@ ${barChart(
     layout(
       'Usage',
       viewer,
-      html`${suspension ? html`<p class="error" role="alert">This account is suspended: ${suspension.reason}. Its searches are refused.</p>` : ''}
+      html`${suspension ? html`<p class="error" role="alert">This account is suspended: its searches are refused. Ask your operator.</p>` : ''}
 <dl class="facts"><dt>Plan</dt><dd>${account.plan}</dd><dt>Rate limit</dt><dd>${account.rate.limit} requests per ${formatDuration(account.rate.windowMs)}</dd>
 <dt>Month</dt><dd>${monthOf(now)} (UTC); the count starts again on ${nextMonthStart(now)}</dd></dl>
 ${standing}${history}`,

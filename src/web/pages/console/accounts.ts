@@ -1,9 +1,10 @@
 // The console's accounts (docs/dashboard.md, "Operator console"): create, change plan, quota
 // and rate, suspend and resume, and invite, through the same code and rules as `datapoints
-// accounts`. A refused value changes nothing and says why, in the CLI's words.
+// accounts` (suspension: docs/api.md#a-53). A refused value changes nothing and says why, in the CLI's words.
 import { monthOf } from '../../../access/calendar.js';
 import { createAccount, updateAccount } from '../../../access/provisioning.js';
-import { checkAccountName, settingsFrom } from '../../../cli/accountCommands.js';
+import { checkAccountName, checkReason, settingsFrom } from '../../../cli/accountCommands.js';
+import { accountSuspension } from '../../../config.js';
 import { formatDuration } from '../../../cli/flags.js';
 import { UsageError } from '../../../cli/usageError.js';
 import type { AccountRecord } from '../../../store/accountStore.js';
@@ -32,22 +33,19 @@ function settingValues(form: URLSearchParams) {
 
 function accountRow(context: WebContext, viewer: Viewer, account: AccountRecord, now: number): SafeHtml {
   const used = context.usage.used(account.name, monthOf(now));
-  const suspensions = context.operatorData.suspensions;
-  const suspension = suspensions?.suspension(account.name);
+  const suspension = account.suspended;
   const form = (action: string, label: string, extra: SafeHtml = html``) =>
     html`<form method="post" action="${consoleAccountsPath}/${action}" class="inline">${csrfField(viewer.session)}<input type="hidden" name="name" value="${account.name}">${extra}<button type="submit">${label}</button></form>`;
-  const suspendControl = !suspensions
-    ? html``
-    : suspension
-      ? form('resume', `Resume ${account.name}`)
-      : form(
-          'suspend',
-          `Suspend ${account.name}`,
-          html`<label for="reason-${account.name}">Reason</label><input id="reason-${account.name}" name="reason" maxlength="200" required>`,
-        );
+  const suspendControl = suspension
+    ? form('resume', `Resume ${account.name}`)
+    : form(
+        'suspend',
+        `Suspend ${account.name}`,
+        html`<label for="reason-${account.name}">Reason (optional)</label><input id="reason-${account.name}" name="reason" maxlength="${accountSuspension.maxReasonLength}">`,
+      );
   return html`<tr><th scope="row">${account.name}${account.operator ? html` <span class="badge">operator</span>` : ''}</th>
 <td>${account.plan}</td><td>${account.quota ?? 'none'}</td><td>${account.rate.limit}/${formatDuration(account.rate.windowMs)}</td><td>${used}</td>
-<td>${suspension ? html`<span class="badge bad">suspended</span> ${suspension.reason}` : 'active'}</td>
+<td>${suspension ? html`<span class="badge bad">suspended</span> since ${suspension.at.slice(0, 16).replace('T', ' ')}${suspension.reason === null ? '' : `: ${suspension.reason}`}` : 'active'}</td>
 <td class="actions">${suspendControl} ${form('invite', `Invite ${account.name}`)}
 <details><summary>Change ${account.name}</summary>${form(
     'update',
@@ -131,15 +129,17 @@ export async function updateAccountFromConsole(context: WebContext, request: Web
 export async function suspendFromConsole(context: WebContext, request: WebRequest, viewer: Viewer, suspend: boolean): Promise<WebAnswer> {
   const named = namedAccount(context, request, viewer);
   if ('answer' in named) return named.answer;
-  const suspensions = context.operatorData.suspensions;
-  if (!suspensions) return refused(context, viewer, 'This server cannot suspend accounts.');
   if (suspend) {
-    const reason = (request.form.get('reason') ?? '').trim();
-    if (reason === '' || reason.length > 200 || /\p{Cc}/u.test(reason))
-      return refused(context, viewer, 'Give a reason of one line, at most 200 characters.');
-    await suspensions.suspend(named.name, reason, context.now());
+    const given = (request.form.get('reason') ?? '').trim();
+    let reason: string | null;
+    try {
+      reason = checkReason(given === '' ? undefined : given);
+    } catch (error) {
+      return refused(context, viewer, refusal(error));
+    }
+    await context.accounts.suspendAccount(named.name, new Date(context.now()).toISOString(), reason);
   } else {
-    await suspensions.resume(named.name);
+    await context.accounts.resumeAccount(named.name);
   }
   context.log.info(
     { account: named.name, by: viewer.account },
