@@ -149,14 +149,28 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   await console.getByLabel('Reason (optional)').first().fill('unpaid invoice <b>');
   await console.getByRole('button', { name: 'Suspend alice' }).click();
   await console.getByText('Account alice suspended: its searches are refused.').waitFor();
-  const suspended = await eventually(() => search(fresh), (answer) => answer.status === 403, 1_000);
+  const suspended = await eventually(
+    () => search(fresh),
+    (answer) => answer.status === 403,
+    1_000,
+  );
   t.equal(suspended.status, 403, 'a suspended account is refused');
   t.same(await suspended.json(), { error: 'This account is suspended; its requests are refused until the operator resumes it' });
   t.match(await console.locator('tr', { hasText: 'alice' }).first().textContent(), 'suspended since');
   await shot(console, '08-console-suspended');
   await console.getByRole('button', { name: 'Resume alice' }).click();
   await console.getByText('Account alice resumed.').waitFor();
-  t.equal((await eventually(() => search(fresh), (answer) => answer.status === 200, 1_000)).status, 200, 'resumed');
+  t.equal(
+    (
+      await eventually(
+        () => search(fresh),
+        (answer) => answer.status === 200,
+        1_000,
+      )
+    ).status,
+    200,
+    'resumed',
+  );
 
   await console.goto(`${url}/console/resources?platform=github&type=account&identifier=octocat`);
   await console.waitForSelector('#transitions');
