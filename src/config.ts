@@ -84,6 +84,8 @@ export const limits = {
    * `waitMs` is answered 500.
    */
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
+  /** Days of per-day request counts kept per account, today included (docs/storage.md, "Daily usage"). */
+  dailyUsageDays: 90,
 } as const;
 
 export interface RatePolicy {
@@ -149,6 +151,8 @@ export const flagBounds = {
   rateWindowMs: { min: 1_000, max: 31 * 86_400_000 },
   /** `datapoints resources list` prints at most this many resources unless told otherwise. */
   resourcesListed: { default: 50, max: 10_000 },
+  /** `datapoints accounts usage --days`: the days printed, at most the days kept. */
+  usageDays: { default: 30, max: limits.dailyUsageDays },
 } as const;
 
 /** Tokens as the command line shows them (docs/operations.md, "Tokens"). */
@@ -216,6 +220,6 @@ export const webLimits = {
   liveEventMs: 1_000,
   /** A live stream ends after this long; the browser reconnects at once, through the session check. */
   liveStreamMs: 30_000,
-  /** Days in the dashboard's usage chart. */
-  usageChartDays: 90,
+  /** Days in the dashboard's usage chart: every day kept. */
+  usageChartDays: limits.dailyUsageDays,
 } as const;

@@ -1,15 +1,16 @@
-// `datapoints accounts create|show|list|update|suspend|resume|delete` (docs/operations.md#commands; docs/operations.md,
+// `datapoints accounts create|show|list|update|suspend|resume|usage|delete` (docs/operations.md#commands; docs/operations.md,
 // "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
 // a second, because the store bumps the auth version the server polls.
 import { monthOf, nextMonthStart } from '../access/calendar.js';
 import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
 import { accountSuspension, flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
 import { AccountStore, type AccountRecord } from '../store/accountStore.js';
+import { DailyUsage } from '../store/dailyUsage.js';
 import type { Databases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
 import { inviteAccount, inviteFlags } from './inviteCommand.js';
-import { noMorePositionals, parseBoundedDuration, parseFlags } from './flags.js';
+import { noMorePositionals, parseBoundedDuration, parseFlags, parseWholeNumber } from './flags.js';
 import { UsageError } from './usageError.js';
 
 const accountName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -140,6 +141,19 @@ export async function accountsCommand(args: string[], print: (line: string) => v
       print(describe(dbs, account));
     });
   }
+  if (action === 'usage') {
+    const { values, positionals } = parseFlags('accounts usage', rest, { ...dataFlag, days: { type: 'string' } });
+    noMorePositionals('accounts usage', positionals, 1);
+    const name = checkAccountName(positionals[0]);
+    const days =
+      values.days === undefined
+        ? flagBounds.usageDays.default
+        : parseWholeNumber({ text: values.days, source: '--days' }, 1, flagBounds.usageDays.max);
+    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => {
+      if (!new AccountStore(dbs).account(name)) throw new UsageError(`no account named '${name}'`);
+      for (const count of new DailyUsage(dbs).lastDays(name, days, now)) print(JSON.stringify(count));
+    });
+  }
   if (action === 'delete') {
     const { values, positionals } = parseFlags('accounts delete', rest, { ...dataFlag, yes: { type: 'boolean' } });
     noMorePositionals('accounts delete', positionals, 1);
@@ -160,5 +174,5 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     noMorePositionals('accounts invite', positionals, 1);
     return inviteAccount(checkAccountName(positionals[0]), values, print);
   }
-  throw new UsageError(`unknown accounts command '${action ?? ''}': use create, show, list, update, suspend, resume, delete or invite`);
+  throw new UsageError(`unknown accounts command '${action ?? ''}': use create, show, list, update, suspend, resume, usage, delete or invite`);
 }

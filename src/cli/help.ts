@@ -9,7 +9,7 @@ const overview = `usage: datapoints <command> [arguments] [flags]
 commands:
   serve                         run the service (npm start runs this)
   emulator                      run the platform emulator on loopback
-  accounts create|show|list|update|suspend|resume|delete|invite
+  accounts create|show|list|update|suspend|resume|usage|delete|invite
                                 manage accounts
   tokens create|list|revoke     manage API tokens
   backup DIR                    copy the data store of a running server into DIR
@@ -63,6 +63,7 @@ flags:
   datapoints accounts update NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION] [--operator true|false]
   datapoints accounts suspend NAME [--reason TEXT]
   datapoints accounts resume NAME
+  datapoints accounts usage NAME [--days N]
   datapoints accounts delete NAME --yes
   datapoints accounts invite NAME [--url URL]
 
@@ -72,6 +73,8 @@ flags:
   --quota N|none    requests a calendar month (default: the plan's)
   --rate N/D        N requests per window D, e.g. 60/1m (default: the plan's; window ${range(flagBounds.rateWindowMs)})
   --reason TEXT     suspend: why, for operators (one line, at most ${accountSuspension.maxReasonLength} characters)
+  --days N          usage: the last N UTC days, today included, one JSON line each
+                    (default ${flagBounds.usageDays.default}; at most ${flagBounds.usageDays.max}, the days kept)
   --yes             delete: confirms removing the account, its tokens and its usage
   --operator        create: the account may use the operator console (/console);
                     update: --operator true or false

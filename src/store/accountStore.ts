@@ -1,6 +1,7 @@
 // Accounts and their tokens. Written by the CLI, read by the server; every change bumps
 // `authVersion` so a running server notices it within one poll (docs/operations.md#commands).
 import type { PlanName, RatePolicy } from '../config.js';
+import { DailyUsage } from './dailyUsage.js';
 import type { Databases } from './environment.js';
 
 export interface AccountRecord {
@@ -151,6 +152,7 @@ export class AccountStore {
       for (const { key } of this.dbs.usage.getRange({ start: [name], end: [name, '\uffff'] })) this.dbs.usage.remove(key);
       // A later account of the same name must not inherit the dashboard password.
       this.dbs.passwords.remove(name);
+      new DailyUsage(this.dbs).removeAccount(name);
       this.dbs.accounts.remove(name);
       this.bumpAuthVersion();
       return tokens.length;

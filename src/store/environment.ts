@@ -66,6 +66,8 @@ export interface Databases {
   sessions: Database<SessionRecord, string>;
   /** 'account:NAME' or 'address:IP' -> failed sign-ins in the current window */
   signinAttempts: Database<AttemptRecord, string>;
+  /** [account name, 'YYYY-MM-DD'] -> requests counted that UTC day (dailyUsage.ts) */
+  dailyUsage: Database<number, [string, string]>;
   meta: MetaDatabase;
 }
 
@@ -126,6 +128,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     invites: root.openDB({ name: 'invites' }),
     sessions: root.openDB({ name: 'sessions' }),
     signinAttempts: root.openDB({ name: 'signinAttempts' }),
+    dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
     meta,
   };
   return dbs;

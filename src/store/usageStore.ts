@@ -1,11 +1,21 @@
 // Monthly usage per account, as the LMDB quota ledger (src/store/quotaLedger.ts): each entry
 // holds the units reserved for the month by every server on this directory, spent or not.
 // A clean stop gives unspent units back, so at rest it is the number of requests counted.
+// Every change is also told, in the same transaction, to the per-day counts (dailyUsage.ts).
+import { DailyUsage } from './dailyUsage.js';
 import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
 import type { Databases } from './environment.js';
 
 export class UsageStore implements QuotaLedger {
-  constructor(private readonly dbs: Databases) {}
+  private readonly days: DailyUsage;
+
+  /** `now`: the clock that dates each change for the per-day counts. */
+  constructor(
+    private readonly dbs: Databases,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.days = new DailyUsage(dbs);
+  }
 
   used(account: string, month: string): number {
     return this.dbs.usage.get([account, month]) ?? 0;
@@ -27,6 +37,7 @@ export class UsageStore implements QuotaLedger {
       const current = this.used(account, month);
       if (current !== revision) return { swapped: false, current: { granted: current, revision: current } };
       this.dbs.usage.put([account, month], granted);
+      this.days.record(account, month, granted - current, this.now());
       return { swapped: true, entry: { granted, revision: granted } };
     });
   }

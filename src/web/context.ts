@@ -1,6 +1,7 @@
 // What every dashboard and console handler may use, built once per server thread.
 import type { Logger } from '../log.js';
 import type { AccountStore } from '../store/accountStore.js';
+import type { DailyUsage } from '../store/dailyUsage.js';
 import type { UsageStore } from '../store/usageStore.js';
 import type { WebStore } from '../store/webStore.js';
 import type { WebRequest } from './answers.js';
@@ -12,6 +13,7 @@ import type { SigninThrottle } from './signinThrottle.js';
 export interface WebContext {
   accounts: AccountStore;
   usage: UsageStore;
+  daily: DailyUsage;
   store: WebStore;
   sessions: Sessions;
   throttle: SigninThrottle;

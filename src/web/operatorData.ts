@@ -1,19 +1,8 @@
-// What the console and the usage page read besides accounts and tokens, as small interfaces
-// the wiring fills (docs/dashboard.md, "Operator console"): daily usage counts, account
-// suspension, the platforms' live status, and a resource's snapshot and transitions.
+// What the console reads besides what every thread's store holds, as small interfaces the
+// wiring fills (docs/dashboard.md, "Operator console"): the platforms' live status, and a
+// resource's snapshot and transitions.
 import type { ResourceStatus } from '../model.js';
 import type { StoredResource } from '../store/resourceStore.js';
-
-export interface DailyCount {
-  /** 'YYYY-MM-DD' (UTC) */
-  day: string;
-  requests: number;
-}
-
-export interface DailyUsage {
-  /** Requests of `account` on each of the `days` days up to the day of `now`, oldest first, every day present. */
-  daily(account: string, days: number, now: number): DailyCount[];
-}
 
 export interface PlatformStatus {
   platform: string;
@@ -49,7 +38,6 @@ export interface ResourceInspection {
 }
 
 export interface OperatorData {
-  dailyUsage?: DailyUsage | undefined;
   platforms?: PlatformStatusSource | undefined;
   resources: ResourceInspection;
 }

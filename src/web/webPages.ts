@@ -5,6 +5,7 @@ import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../config.js';
 import type { Logger } from '../log.js';
 import { AccountStore } from '../store/accountStore.js';
+import { DailyUsage } from '../store/dailyUsage.js';
 import type { Databases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
 import { WebStore } from '../store/webStore.js';
@@ -49,6 +50,7 @@ export function webPages(options: WebPagesOptions): PageRegistration {
   const context: WebContext = {
     accounts: new AccountStore(options.dbs),
     usage: new UsageStore(options.dbs),
+    daily: new DailyUsage(options.dbs),
     store,
     sessions: new Sessions(store, now),
     throttle: new SigninThrottle(store, now),

@@ -241,3 +241,32 @@ t.test('accounts - suspend and resume, shown by show, in force on a running serv
   }
   t.equal(JSON.parse(cli(['accounts', 'show', 'acme', '--data', data]).stdout).suspended, null, 'refused commands changed nothing');
 });
+
+t.test('accounts - usage prints the requests of each of the last days, counted by a server', async (t) => {
+  const data = tempDataDir(t);
+  cli(['accounts', 'create', 'acme', '--data', data]);
+  const secret = lastLine(cli(['tokens', 'create', 'acme', '--data', data]).stdout);
+  const server = await startServer(t, ['--data', data, '--upstream', 'emulator']);
+  for (let request = 0; request < 3; request++) t.equal(await searchStatus(server.url, secret), 200);
+  t.equal((await server.stop()).code, 0, 'a clean stop gives unspent quota back');
+  const today = new Date().toISOString().slice(0, 10);
+  const days = jsonLines(cli(['accounts', 'usage', 'acme', '--data', data]).stdout);
+  t.equal(days.length, 30, '30 days unless told');
+  t.same(days.at(-1), { day: today, requests: 3 });
+  t.same(
+    days.slice(0, -1).filter((day) => day.requests !== 0),
+    [],
+    'nothing on the days before',
+  );
+  t.same(jsonLines(cli(['accounts', 'usage', 'acme', '--days', '1', '--data', data]).stdout), [{ day: today, requests: 3 }]);
+  t.equal(JSON.parse(cli(['accounts', 'show', 'acme', '--data', data]).stdout).usage.used, 3, 'the days add up to the month');
+  for (const [args, message] of [
+    [['accounts', 'usage', 'acme', '--days', '91'], "datapoints: invalid --days '91': give a whole number 1-90\n"],
+    [['accounts', 'usage', 'acme', '--days', '0'], "datapoints: invalid --days '0': give a whole number 1-90\n"],
+    [['accounts', 'usage', 'nobody'], "datapoints: no account named 'nobody'\n"],
+  ] as const) {
+    const result = cli([...args, '--data', data]);
+    t.equal(result.status, 2, args.join(' '));
+    t.equal(result.stderr, message, args.join(' '));
+  }
+});

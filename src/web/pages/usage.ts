@@ -23,16 +23,14 @@ export function showUsage(context: WebContext, viewer: Viewer): WebAnswer {
       : html`<p class="figure"><strong id="used">${used}</strong> of <strong>${account.quota}</strong> requests this month</p>
 <progress max="${account.quota}" value="${Math.min(used, account.quota)}" aria-label="Share of the monthly quota used">${used} of ${account.quota}</progress>`;
   const suspension = account.suspended;
-  const daily = context.operatorData.dailyUsage?.daily(account.name, webLimits.usageChartDays, now);
-  const history = daily
-    ? html`<section aria-labelledby="daily-heading"><h2 id="daily-heading">Requests per day, last ${webLimits.usageChartDays} days</h2>
+  const daily = context.daily.lastDays(account.name, webLimits.usageChartDays, now);
+  const history = html`<section aria-labelledby="daily-heading"><h2 id="daily-heading">Requests per day, last ${webLimits.usageChartDays} days</h2>
 ${barChart(
   `Requests per day over the last ${webLimits.usageChartDays} days`,
   daily.map((day) => ({ label: day.day, parts: [{ value: day.requests, className: 'requests' }] })),
 )}
 <details><summary>The same figures as a table</summary><table><caption>Requests per day</caption><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Requests</th></tr></thead>
-<tbody>${daily.map((day) => html`<tr><td>${day.day}</td><td>${day.requests}</td></tr>`)}</tbody></table></details></section>`
-    : html`<p>This server keeps no daily counts.</p>`;
+<tbody>${daily.map((day) => html`<tr><td>${day.day}</td><td>${day.requests}</td></tr>`)}</tbody></table></details></section>`;
   return page(
     layout(
       'Usage',

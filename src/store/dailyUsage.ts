@@ -1,0 +1,105 @@
+// Requests counted per account and UTC day, for the last `limits.dailyUsageDays` days
+// (docs/storage.md, "Daily usage"). They are written inside the quota ledger's own write
+// transaction (usageStore.ts): a reservation adds its units to the day it lands on, a give-back
+// takes its units from the latest days of the month, which is where they were added. So no
+// search costs a write of its own, and the days of a month add up to its count in `usage`.
+import { limits } from '../config.js';
+import type { Databases } from './environment.js';
+
+export interface DayCount {
+  /** 'YYYY-MM-DD', UTC */
+  day: string;
+  requests: number;
+}
+
+const dayMs = 86_400_000;
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+/** 'YYYY-MM-DD' of a time (ms since the epoch), in UTC. */
+export function dayOf(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+/** Midnight UTC of a 'YYYY-MM-DD' day; NaN when it is not a real day. */
+function startOf(day: string): number {
+  if (!dayPattern.test(day)) return Number.NaN;
+  const start = Date.parse(`${day}T00:00:00Z`);
+  return dayOf(start) === day ? start : Number.NaN;
+}
+
+export class DailyUsage {
+  constructor(private readonly dbs: Databases) {}
+
+  /**
+   * Every day from `fromDay` to `toDay` (both 'YYYY-MM-DD', inclusive), oldest first, with 0 for
+   * a day nothing was counted on. Throws a RangeError for a malformed day, a range that runs
+   * backwards, or one longer than the days kept.
+   */
+  dailyUsage(account: string, fromDay: string, toDay: string): DayCount[] {
+    const from = startOf(fromDay);
+    const to = startOf(toDay);
+    if (Number.isNaN(from) || Number.isNaN(to)) throw new RangeError(`days are written YYYY-MM-DD: got '${fromDay}' to '${toDay}'`);
+    if (to < from) throw new RangeError(`the range ${fromDay} to ${toDay} runs backwards`);
+    if ((to - from) / dayMs >= limits.dailyUsageDays) throw new RangeError(`at most ${limits.dailyUsageDays} days are kept`);
+    const stored = new Map<string, number>();
+    for (const { key, value } of this.dbs.dailyUsage.getRange({ start: [account, fromDay], end: [account, `${toDay}~`] })) {
+      stored.set(key[1], value);
+    }
+    const days: DayCount[] = [];
+    for (let time = from; time <= to; time += dayMs) {
+      const day = dayOf(time);
+      days.push({ day, requests: stored.get(day) ?? 0 });
+    }
+    return days;
+  }
+
+  /** The last `days` UTC days up to the day of `now`, oldest first (a chart's "last 90 days"). */
+  lastDays(account: string, days: number, now: number): DayCount[] {
+    return this.dailyUsage(account, dayOf(now - (days - 1) * dayMs), dayOf(now));
+  }
+
+  /**
+   * Inside the ledger's write transaction: `units` more (or, negative, fewer) for `account` in
+   * `month` ('YYYY-MM'), at `now`. Units added count on today, or on the month's last day for a
+   * reservation of a month that has just ended; units given back come off the latest days first.
+   */
+  record(account: string, month: string, units: number, now: number): void {
+    if (units === 0) return;
+    const today = dayOf(now);
+    const day = today.startsWith(month) ? today : lastDayOf(month);
+    if (units > 0) {
+      const before = this.dbs.dailyUsage.get([account, day]);
+      this.dbs.dailyUsage.put([account, day], (before ?? 0) + units);
+      // A new day for this account: the one time a day that its oldest days are looked at.
+      if (before === undefined) this.prune(account, now);
+      return;
+    }
+    let owed = -units;
+    // Read before writing: the loop changes the entries it walks over.
+    const latestFirst = [...this.dbs.dailyUsage.getRange({ start: [account, day], end: [account, `${month}-00`], reverse: true })];
+    for (const { key, value } of latestFirst) {
+      const taken = Math.min(owed, value);
+      if (taken === value) this.dbs.dailyUsage.remove(key);
+      else this.dbs.dailyUsage.put(key, value - taken);
+      owed -= taken;
+      if (owed === 0) return;
+    }
+  }
+
+  /** Removes every day of the account; part of deleting it (accountStore.ts). */
+  removeAccount(account: string): void {
+    const keys = [...this.dbs.dailyUsage.getKeys({ start: [account], end: [account, '~'] })];
+    for (const key of keys) this.dbs.dailyUsage.remove(key);
+  }
+
+  private prune(account: string, now: number): void {
+    const oldestKept = dayOf(now - (limits.dailyUsageDays - 1) * dayMs);
+    const expired = [...this.dbs.dailyUsage.getKeys({ start: [account], end: [account, oldestKept] })];
+    for (const key of expired) this.dbs.dailyUsage.remove(key);
+  }
+}
+
+function lastDayOf(month: string): string {
+  const [year, monthNumber] = month.split('-').map(Number);
+  return dayOf(Date.UTC(year!, monthNumber!, 1) - dayMs);
+}
