@@ -36,7 +36,7 @@ td.actions details { margin-top: 4px; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
 .figure { font-size: 20px; } progress { width: 100%; max-width: 420px; height: 16px; }
-svg.chart { width: 100%; height: 180px; background: #fff; border: 1px solid var(--line); }
+svg.chart { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); }
 svg .axis { stroke: #99a; } svg .tick { font-size: 11px; fill: var(--muted); }
 svg .requests { fill: var(--accent); }
 .outcome-found { fill: #1e7b34; background: #1e7b34; } .outcome-notFound { fill: #7a869a; background: #7a869a; }

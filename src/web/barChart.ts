@@ -29,7 +29,7 @@ export function barChart(title: string, bars: readonly Bar[]): SafeHtml {
   });
   const first = bars[0]?.label ?? '';
   const last = bars.at(-1)?.label ?? '';
-  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${title}" preserveAspectRatio="none">
+  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${title}">
 <line class="axis" x1="${axis}" y1="${height - 20}" x2="${width}" y2="${height - 20}"></line>
 <text class="tick" x="${axis - 4}" y="14" text-anchor="end">${highest}</text><text class="tick" x="${axis - 4}" y="${height - 20}" text-anchor="end">0</text>
 ${rects}<text class="tick" x="${axis}" y="${height - 4}">${first}</text><text class="tick" x="${width}" y="${height - 4}" text-anchor="end">${last}</text></svg>`;

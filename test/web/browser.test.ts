@@ -107,6 +107,10 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   t.equal(await page.locator('td', { hasText: '<script>alert(1)</script> laptop' }).count(), 1, 'the note is shown as text');
   await page.goto(`${url}/dashboard/usage`);
   t.equal(await page.textContent('#used'), '1', 'the usage moved');
+  const today = new Date().toISOString().slice(0, 10);
+  t.equal(await page.locator('details table tbody tr').count(), 90, 'one row a day for 90 days');
+  t.equal(await page.locator('details table tbody tr').last().textContent(), `${today}1`, "today's bar counts the search");
+  t.equal(await page.locator('svg.chart rect.requests').count(), 1, 'one bar drawn: the only day with requests');
   await shot(page, '04-usage');
 
   // Revoke with a confirmation; the token is refused within a second.
