@@ -15,7 +15,7 @@ t.test('accounts invite - prints a one-time link with the secret in its fragment
   const [first, link] = invited.stdout.trim().split('\n');
   t.match(first, /^invite for account alice, valid until \d{4}-\d\d-\d\dT[\d:.]+Z; it works once:$/);
   const match = /^https:\/\/dp\.example\.org:8443\/dashboard\/invite#([A-Za-z0-9_-]{43})$/.exec(link!);
-  t.ok(match, link);
+  t.ok(match, `the link: ${link}`);
   const secret = match![1]!;
   const dbs = openDatabases(dir, { create: false });
   const invite = dbs.invites.get(digestSecret(secret));
