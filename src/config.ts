@@ -84,6 +84,11 @@ export const limits = {
    * `waitMs` is answered 500.
    */
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
+  /**
+   * Transitions kept per resource for whoever debugs its machine (docs/storage.md, "Transition
+   * history"); each costs one small entry written in the resource's commit.
+   */
+  resourceHistoryLength: 20,
   /** Days of per-day request counts kept per account, today included (docs/storage.md, "Daily usage"). */
   dailyUsageDays: 90,
 } as const;

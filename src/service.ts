@@ -38,8 +38,6 @@ import { UsageStore } from './store/usageStore.js';
 import { startEdges } from './threads/edges.js';
 import { PublishedHealth } from './threads/publishedHealth.js';
 import { PublishingResourceStore } from './threads/publishingStore.js';
-import type { OperatorData } from './web/operatorData.js';
-import { transitionsOf } from './web/resourceHistory.js';
 import { webPages } from './web/webPages.js';
 
 export interface ServiceOptions {
@@ -171,10 +169,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // With edge threads each edge has its own, and this thread needs none.
   const startOneThread = async (): Promise<HttpServer> => {
     const authenticator = new Authenticator(accounts, log);
-    const operatorData: OperatorData = {
-      resources: { snapshot: (key) => store.snapshot(key), transitions: (key) => transitionsOf(store.snapshot(key)) },
-    };
-    const pages = webPages({ dbs, operatorData, log, secureCookies: options.secureCookies === true, sleep: options.signinWait });
+    const pages = webPages({ dbs, log, secureCookies: options.secureCookies === true, sleep: options.signinWait });
     const server = await startHttpServer(
       options.host,
       options.port,

@@ -8,6 +8,7 @@ import { platformCodes } from '../platforms/registry.js';
 import { parseResourceKey, resourceKey, type PlatformCode, type ResourceStatus, type ResourceType } from '../model.js';
 import type { Databases } from '../store/environment.js';
 import type { StoredResource } from '../store/resourceStore.js';
+import { TransitionHistory } from '../store/transitionHistory.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
 import { formatDuration, noMorePositionals, parseFlags, parseWholeNumber, setting } from './flags.js';
 import { UsageError } from './usageError.js';
@@ -46,6 +47,10 @@ function describeResource(dbs: Databases, key: string, stored: StoredResource, n
       why: dueReason(stored, event),
     },
     context: stored.context,
+    // docs/storage.md, "Transition history": the last steps of its machine, oldest first.
+    transitions: new TransitionHistory(dbs)
+      .history(key)
+      .map(({ at, event, from, to }) => ({ at: new Date(at).toISOString(), event, from, to })),
   };
 }
 

@@ -11,6 +11,7 @@ import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../m
 import { limits } from '../config.js';
 import type { CollectionOutcome } from '../model.js';
 import type { ResourceStore, StoredResource, VersionedResource } from '../store/resourceStore.js';
+import type { TransitionCause } from '../store/transitionHistory.js';
 import type { ResourceDemand } from './demand.js';
 import { renderView } from './view.js';
 import type { WorkRegistry } from './workRegistry.js';
@@ -70,7 +71,7 @@ export class ResourceHost implements ResourceDemand {
       if (!stored || stored.resource.context.nextDueAt <= at) return;
       const { value, context } = stored.resource;
       // Lost to another writer: the stored due time is no longer this collection's lease.
-      await this.commit(key, stored, { value, context: { ...context, nextDueAt: at } });
+      await this.commit(key, stored, { value, context: { ...context, nextDueAt: at } }, { event: 'LEASE_ENDED', at });
     });
   }
 
@@ -83,7 +84,7 @@ export class ResourceHost implements ResourceDemand {
     if (this.options.store.snapshotEntry(key)) return this.apply(key, { type: 'REFRESH_DUE', at });
     const [snapshot, actions] = this.step.initial(at);
     // Lost: another writer created the resource, and asked for its collection itself.
-    if (await this.commit(key, undefined, storedFrom(snapshot))) this.act(key, actions);
+    if (await this.commit(key, undefined, storedFrom(snapshot), { event: 'CREATED', at })) this.act(key, actions);
   }
 
   /**
@@ -97,7 +98,7 @@ export class ResourceHost implements ResourceDemand {
       if (!stored) return;
       const snapshot = this.options.machine.resolveState(stored.resource);
       const [next, actions] = this.step.next(snapshot, event);
-      if (next === snapshot || (await this.commit(key, stored, storedFrom(next)))) {
+      if (next === snapshot || (await this.commit(key, stored, storedFrom(next), { event: event.type, at: event.at }))) {
         this.act(key, actions);
         return;
       }
@@ -107,9 +108,9 @@ export class ResourceHost implements ResourceDemand {
     }
   }
 
-  private commit(key: string, stored: VersionedResource | undefined, next: StoredResource): Promise<boolean> {
+  private commit(key: string, stored: VersionedResource | undefined, next: StoredResource, cause: TransitionCause): Promise<boolean> {
     const view = renderView(next.value, next.context);
-    return this.options.store.commit(key, stored?.version, stored?.resource, next, view, dueEventFor[next.value]);
+    return this.options.store.commit(key, stored?.version, stored?.resource, next, view, dueEventFor[next.value], cause);
   }
 
   private act(key: string, actions: ReadonlyArray<{ type: string }>): void {

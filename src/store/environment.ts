@@ -9,6 +9,7 @@ import { DataDirectoryError } from './dataDirectoryError.js';
 import { prepareFormat } from './formatVersion.js';
 import type { StoredResource } from './resourceStore.js';
 import type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from './webStore.js';
+import type { StoredTransition } from './transitionHistory.js';
 
 /** A server's claim on its data directory (dataDirectoryClaim.ts). */
 export interface ServerClaim {
@@ -68,6 +69,8 @@ export interface Databases {
   signinAttempts: Database<AttemptRecord, string>;
   /** [account name, 'YYYY-MM-DD'] -> requests counted that UTC day (dailyUsage.ts) */
   dailyUsage: Database<number, [string, string]>;
+  /** [resource key, version] -> the transition that commit made (transitionHistory.ts) */
+  history: Database<StoredTransition, [string, number]>;
   meta: MetaDatabase;
 }
 
@@ -129,6 +132,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     sessions: root.openDB({ name: 'sessions' }),
     signinAttempts: root.openDB({ name: 'signinAttempts' }),
     dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
+    history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary' }),
     meta,
   };
   return dbs;

@@ -9,6 +9,7 @@ import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
 import { RecentMap } from './recentMap.js';
+import { type Transition, type TransitionCause, TransitionHistory } from './transitionHistory.js';
 
 export interface StoredResource {
   value: ResourceStatus;
@@ -55,10 +56,17 @@ export class ResourceStore {
    * instead of a decode. Snapshots are never mutated: every machine step builds new ones.
    */
   private readonly recentSnapshots = new RecentMap<string, VersionedResource>(2 * limits.maxResourcesInWork);
+  private readonly transitions: TransitionHistory;
 
   constructor(private readonly dbs: Databases) {
     this.recentViews = new RecentMap(limits.viewCacheGeneration);
     this.viewDoorkeeper = new Doorkeeper(2 * limits.viewCacheGeneration);
+    this.transitions = new TransitionHistory(dbs);
+  }
+
+  /** The resource's last transitions, oldest first (docs/storage.md, "Transition history"). */
+  history(key: string): Transition[] {
+    return this.transitions.history(key);
   }
 
   snapshot(key: string): StoredResource | undefined {
@@ -84,10 +92,11 @@ export class ResourceStore {
   }
 
   /**
-   * Writes snapshot, view and due entry in one transaction only if the stored version is still
-   * `expectedVersion` (undefined: only if the resource does not exist yet). Resolves false, having
-   * written nothing, when another writer got there first. LMDB checks the version inside the
-   * write transaction, which every process on the directory takes in turn.
+   * Writes snapshot, view, due entry and the transition `cause` made in one transaction only if
+   * the stored version is still `expectedVersion` (undefined: only if the resource does not
+   * exist yet). Resolves false, having written nothing, when another writer got there first.
+   * LMDB checks the version inside the write transaction, which every process on the directory
+   * takes in turn.
    */
   async commit(
     key: string,
@@ -96,8 +105,9 @@ export class ResourceStore {
     next: StoredResource,
     view: ResourceView,
     event: DueEventType,
+    cause: TransitionCause,
   ): Promise<boolean> {
-    const writes = () => this.stage(key, expectedVersion, previous, next, view, event);
+    const writes = () => this.stage(key, expectedVersion, previous, next, view, event, cause);
     const { resources } = this.dbs;
     const won = await (expectedVersion === undefined
       ? resources.ifNoExists(key, writes)
@@ -115,7 +125,8 @@ export class ResourceStore {
 
   /**
    * The writes of one resource change, unconditionally, for a caller that runs them in its own
-   * transaction (the benchmark seeder, before any server runs on the directory).
+   * transaction (the benchmark seeder, before any server runs on the directory). Without a
+   * `cause` no transition is recorded: the seeder's resources never made one.
    */
   stage(
     key: string,
@@ -124,14 +135,17 @@ export class ResourceStore {
     next: StoredResource,
     view: ResourceView,
     event: DueEventType,
+    cause?: TransitionCause,
   ): void {
     const { resources, views, due } = this.dbs;
     if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
       due.remove([previous.context.nextDueAt, key]);
     }
     due.put([next.context.nextDueAt, key], event);
-    resources.put(key, next, nextVersion(expectedVersion));
+    const version = nextVersion(expectedVersion);
+    resources.put(key, next, version);
     views.put(key, [view.tail, view.refreshAfter]);
+    if (cause) this.transitions.record(key, version, { ...cause, from: previous?.value ?? null, to: next.value });
   }
 
   /** Due work in due order, oldest first, at most `limit` entries. */

@@ -18,8 +18,6 @@ import { UsageStore } from '../store/usageStore.js';
 import { DemandMessenger } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
-import type { OperatorData } from '../web/operatorData.js';
-import { transitionsOf } from '../web/resourceHistory.js';
 import { webPages } from '../web/webPages.js';
 
 const setup: EdgeSetup = workerData;
@@ -35,10 +33,6 @@ try {
   // docs/operations-endpoints.md, "Readiness with threads": as the resource thread last told.
   let resourceProblems: readonly ReadinessProblem[] = [];
   const metrics = setup.metrics ? new EdgeMetrics() : undefined;
-  // The console reads resources from this thread's handle; the resource thread writes them.
-  const operatorData: OperatorData = {
-    resources: { snapshot: (key) => dbs.resources.get(key), transitions: (key) => transitionsOf(dbs.resources.get(key)) },
-  };
   const postMetrics = () => {
     const counts = metrics?.drain();
     if (counts) tell({ type: 'metrics', counts });
@@ -60,7 +54,7 @@ try {
       cors: setup.cors,
       readiness: [storageCheck(dbs.root), () => resourceProblems],
       metrics,
-      pages: webPages({ dbs, operatorData, log, secureCookies: setup.secureCookies }),
+      pages: webPages({ dbs, log, secureCookies: setup.secureCookies }),
     },
   );
   control.on('message', (message: ToEdge) => {

@@ -7,6 +7,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { DueEventType } from '../../machines/resource.js';
 import type { Databases } from '../store/environment.js';
 import { ResourceStore, type ResourceView, type StoredResource } from '../store/resourceStore.js';
+import type { TransitionCause } from '../store/transitionHistory.js';
 
 /** [key, tail, refreshAfter]: a committed view as posted to the edges. */
 export type PostedView = [key: string, tail: string, refreshAfter: number];
@@ -30,8 +31,9 @@ export class PublishingResourceStore extends ResourceStore {
     next: StoredResource,
     view: ResourceView,
     event: DueEventType,
+    cause: TransitionCause,
   ): Promise<boolean> {
-    const won = await super.commit(key, expectedVersion, previous, next, view, event);
+    const won = await super.commit(key, expectedVersion, previous, next, view, event, cause);
     if (won) {
       const posted: PostedView = [key, view.tail, view.refreshAfter];
       for (const edge of this.edges) edge.postMessage(posted);

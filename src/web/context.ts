@@ -2,11 +2,12 @@
 import type { Logger } from '../log.js';
 import type { AccountStore } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
+import type { ResourceStore } from '../store/resourceStore.js';
 import type { UsageStore } from '../store/usageStore.js';
 import type { WebStore } from '../store/webStore.js';
 import type { WebRequest } from './answers.js';
 import type { Viewer } from './layout.js';
-import type { OperatorData } from './operatorData.js';
+import type { PlatformStatusSource } from './platformStatus.js';
 import type { Sessions } from './sessions.js';
 import type { SigninThrottle } from './signinThrottle.js';
 
@@ -14,10 +15,12 @@ export interface WebContext {
   accounts: AccountStore;
   usage: UsageStore;
   daily: DailyUsage;
+  /** Snapshots and transition histories, read for the resource inspector. */
+  resources: ResourceStore;
   store: WebStore;
   sessions: Sessions;
   throttle: SigninThrottle;
-  operatorData: OperatorData;
+  platforms: PlatformStatusSource | undefined;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   now(): number;
   /** Holds a throttled sign-in's answer (docs/dashboard.md, "Rate limits"). */

@@ -68,9 +68,11 @@ export function machineDiagram(shape: MachineShape, current: string | undefined)
     const dy = to.y - from.y;
     const shrink = Math.min(Math.abs((box.width / 2 + 4) / (dx || 1e-9)), Math.abs((box.height / 2 + 4) / (dy || 1e-9)));
     const end = { x: to.x - dx * shrink, y: to.y - dy * shrink };
-    const label = { x: from.x + dx * 0.5, y: from.y + dy * 0.5 + (index % 2 === 0 ? -4 : 12) };
+    // Labels of arrows between states sit nearer their start, clear of the "any state" box in the middle.
+    const along = edge.from === '*' ? 0.5 : 0.3;
+    const label = { x: from.x + dx * along + 6, y: from.y + dy * along + (index % 2 === 0 ? -4 : 12) };
     return html`<g class="edge${edge.from === '*' ? ' any' : ''}"><line x1="${from.x.toFixed(0)}" y1="${from.y.toFixed(0)}" x2="${end.x.toFixed(0)}" y2="${end.y.toFixed(0)}" marker-end="url(#arrow)"></line>
-<text x="${label.x.toFixed(0)}" y="${label.y.toFixed(0)}" text-anchor="middle">${edge.event}</text></g>`;
+<text x="${label.x.toFixed(0)}" y="${label.y.toFixed(0)}" text-anchor="start">${edge.event}</text></g>`;
   });
   const nodes = [...places].map(([state, place]) => {
     const isCurrent = state === current;

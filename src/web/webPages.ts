@@ -6,6 +6,7 @@ import { defaultPolicy } from '../config.js';
 import type { Logger } from '../log.js';
 import { AccountStore } from '../store/accountStore.js';
 import { DailyUsage } from '../store/dailyUsage.js';
+import { ResourceStore } from '../store/resourceStore.js';
 import type { Databases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
 import { WebStore } from '../store/webStore.js';
@@ -14,7 +15,7 @@ import type { HttpRequest, TemplatedApp } from '../http/uws.js';
 import type { WebContext } from './context.js';
 import { invitePath } from './invites.js';
 import { machineShape } from './machineDiagram.js';
-import type { OperatorData } from './operatorData.js';
+import type { PlatformStatusSource } from './platformStatus.js';
 import {
   consoleAccountsPath,
   createAccountFromConsole,
@@ -34,7 +35,8 @@ import { SigninThrottle } from './signinThrottle.js';
 
 export interface WebPagesOptions extends WebRouteOptions {
   dbs: Databases;
-  operatorData: OperatorData;
+  /** The platforms' live status, where this thread can know it; the console says so when absent. */
+  platforms?: PlatformStatusSource | undefined;
   log: Logger;
   now?: () => number;
   /** How a throttled sign-in waits; a real timer unless a test records the waits instead. */
@@ -51,10 +53,11 @@ export function webPages(options: WebPagesOptions): PageRegistration {
     accounts: new AccountStore(options.dbs),
     usage: new UsageStore(options.dbs),
     daily: new DailyUsage(options.dbs),
+    resources: new ResourceStore(options.dbs),
     store,
     sessions: new Sessions(store, now),
     throttle: new SigninThrottle(store, now),
-    operatorData: options.operatorData,
+    platforms: options.platforms,
     log: options.log,
     now,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),

@@ -51,12 +51,21 @@ t.test('resources - show and list explain state and next due time, read while th
     context: { failures: 0, metrics: { followers: { status: 'available' } } },
   });
   t.equal(Date.parse(available.next_due.at), available.context.nextDueAt);
+  t.match(available.transitions, [
+    { at: /^\d{4}-\d{2}-\d{2}T/, event: 'CREATED', from: null, to: 'pending' },
+    { at: /^\d{4}-\d{2}-\d{2}T/, event: 'COLLECTED', from: 'pending', to: 'available' },
+  ]);
+  t.equal(available.transitions.length, 2, 'created, then collected');
 
   const failing = JSON.parse(cli(['resources', 'show', 'github', 'account', 'broken', '--data', data]).stdout);
   t.match(failing, {
     resource: 'github/account/broken',
     state: 'unavailable',
     next_due: { event: 'RETRY_DUE', why: /^retry after \d+ failed collection\(s\) in a row \(last: .+\)$/ },
+    transitions: [
+      { event: 'CREATED', from: null, to: 'pending' },
+      { event: 'FAILED', from: 'pending', to: 'unavailable' },
+    ],
   });
 
   const listed = cli(['resources', 'list', '--status', 'unavailable', '--data', data])

@@ -4,6 +4,7 @@ import { initialTransition, transition } from 'xstate';
 import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { renderView } from '../../src/resources/view.js';
+import type { TransitionCause } from '../../src/store/transitionHistory.js';
 import type { ResourceStore, ResourceView, StoredResource } from '../../src/store/resourceStore.js';
 
 const machine = createResourceMachine(defaultPolicy);
@@ -30,13 +31,17 @@ export function availableResource(followers: number): StoredResource {
 
 export const viewOf = (resource: StoredResource): ResourceView => renderView(resource.value, resource.context);
 
-/** Commits `next` as the successor of `previous` at `version` (undefined: a new resource). */
+/**
+ * Commits `next` as the successor of `previous` at `version` (undefined: a new resource), as the
+ * transition `cause` made (by default a creation, or a collection).
+ */
 export function commitResource(
   store: ResourceStore,
   key: string,
   version: number | undefined,
   previous: StoredResource | undefined,
   next: StoredResource,
+  cause: TransitionCause = { event: version === undefined ? 'CREATED' : 'COLLECTED', at: Date.now() },
 ) {
-  return store.commit(key, version, previous, next, viewOf(next), dueEventFor[next.value]);
+  return store.commit(key, version, previous, next, viewOf(next), dueEventFor[next.value], cause);
 }

@@ -179,7 +179,9 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   await console.goto(`${url}/console/resources?platform=github&type=account&identifier=octocat`);
   await console.waitForSelector('#transitions');
   t.equal(await console.textContent('#state'), 'available');
-  t.match(await console.textContent('#transitions tbody tr'), /COLLECTEDpendingavailable/);
+  const rows = await console.locator('#transitions tbody tr').allTextContents();
+  t.match(rows[0], /^\d{4}-\d\d-\d\dT[\d:.]+ZCOLLECTEDpendingavailable$/, 'newest first: collected');
+  t.match(rows.at(-1), /^\d{4}-\d\d-\d\dT[\d:.]+ZCREATED—pending$/, 'oldest: created');
   t.equal(await console.locator('svg.machine .state.current').count(), 1, 'the current state is marked');
   await shot(console, '09-console-resource');
 

@@ -7,7 +7,7 @@ import { barChart } from '../../barChart.js';
 import type { WebContext } from '../../context.js';
 import { html, type SafeHtml } from '../../html.js';
 import { layout, type Viewer } from '../../layout.js';
-import type { PlatformStatus } from '../../operatorData.js';
+import type { PlatformStatus } from '../../platformStatus.js';
 
 export const consolePlatformsPath = '/console/platforms';
 export const consoleEventsPath = '/console/events';
@@ -34,7 +34,7 @@ ${status.lastErrors.length === 0 ? html`<p>No recent errors.</p>` : html`<h3>Las
 
 /** The part of the page that server-sent events replace. */
 export function livePlatforms(context: WebContext): SafeHtml {
-  const source = context.operatorData.platforms;
+  const source = context.platforms;
   const asOf = html`<p class="muted">As of <time>${new Date(context.now()).toISOString()}</time></p>`;
   return source ? html`${asOf}${source.platforms().map(platformSection)}` : html`${asOf}<p>This server reports no platform status.</p>`;
 }

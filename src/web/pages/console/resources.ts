@@ -50,22 +50,22 @@ export function showResource(context: WebContext, request: WebRequest, viewer: V
     type: type as ResourceType,
     identifier: syntax.rule.normalize(identifier),
   });
-  const { resources } = context.operatorData;
+  const { resources } = context;
   const stored = resources.snapshot(key);
   if (!stored)
     return answer(notice('error', html`Resource <code>${key}</code> is not tracked: no search has asked for it.`), '404 Not Found');
   const now = context.now();
   const due = stored.context.nextDueAt;
-  const transitions = resources.transitions(key);
+  const transitions = resources.history(key);
   const history =
     transitions.length === 0
       ? html`<p>No transitions recorded yet.</p>`
-      : html`<table id="transitions"><caption>Last ${transitions.length} transition(s), newest first</caption><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Reason</th></tr></thead>
+      : html`<table id="transitions"><caption>Last ${transitions.length} transition(s), newest first</caption><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">From</th><th scope="col">To</th></tr></thead>
 <tbody>${[...transitions]
           .reverse()
           .map(
             (transition) =>
-              html`<tr><td><time datetime="${isoOf(transition.at)}">${isoOf(transition.at)}</time></td><td>${transition.event}</td><td>${transition.from ?? '—'}</td><td>${transition.to}</td><td>${transition.reason ?? ''}</td></tr>`,
+              html`<tr><td><time datetime="${isoOf(transition.at)}">${isoOf(transition.at)}</time></td><td>${transition.event}</td><td>${transition.from ?? '—'}</td><td>${transition.to}</td></tr>`,
           )}</tbody></table>`;
   return answer(html`<h2>${key}</h2>
 <dl class="facts"><dt>State</dt><dd id="state">${stored.value}</dd>
