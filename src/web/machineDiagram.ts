@@ -60,7 +60,7 @@ export function machineDiagram(shape: MachineShape, current: string | undefined)
     const angle = -Math.PI / 2 + (2 * Math.PI * index) / shape.states.length;
     places.set(state, { x: centre.x + Math.cos(angle) * 290, y: centre.y + Math.sin(angle) * 165 });
   });
-  const arrows = shape.edges.map((edge, index) => {
+  const arrows = shape.edges.map((edge) => {
     const from = places.get(edge.from)!;
     const to = places.get(edge.to)!;
     // Stop the arrow at the target box's edge, along the line between centres.
@@ -69,10 +69,11 @@ export function machineDiagram(shape: MachineShape, current: string | undefined)
     const shrink = Math.min(Math.abs((box.width / 2 + 4) / (dx || 1e-9)), Math.abs((box.height / 2 + 4) / (dy || 1e-9)));
     const end = { x: to.x - dx * shrink, y: to.y - dy * shrink };
     // Labels of arrows between states sit nearer their start, clear of the "any state" box in the middle.
-    const along = edge.from === '*' ? 0.5 : 0.3;
-    const label = { x: from.x + dx * along + 6, y: from.y + dy * along + (index % 2 === 0 ? -4 : 12) };
+    const fromAny = edge.from === '*';
+    const along = fromAny ? 0.5 : 0.3;
+    const label = { x: from.x + dx * along + (fromAny ? 0 : 6), y: from.y + dy * along + (fromAny ? -8 : 0) };
     return html`<g class="edge${edge.from === '*' ? ' any' : ''}"><line x1="${from.x.toFixed(0)}" y1="${from.y.toFixed(0)}" x2="${end.x.toFixed(0)}" y2="${end.y.toFixed(0)}" marker-end="url(#arrow)"></line>
-<text x="${label.x.toFixed(0)}" y="${label.y.toFixed(0)}" text-anchor="start">${edge.event}</text></g>`;
+<text x="${label.x.toFixed(0)}" y="${label.y.toFixed(0)}" text-anchor="${fromAny ? 'middle' : 'start'}">${edge.event}</text></g>`;
   });
   const nodes = [...places].map(([state, place]) => {
     const isCurrent = state === current;
