@@ -150,8 +150,9 @@ export class AccountStore {
         this.dbs.tokenDigests.remove(token.digest);
       }
       for (const { key } of this.dbs.usage.getRange({ start: [name], end: [name, '\uffff'] })) this.dbs.usage.remove(key);
-      // A later account of the same name must not inherit the dashboard password.
+      // A later account of the same name must not inherit the dashboard password or sessions.
       this.dbs.passwords.remove(name);
+      for (const { key, value } of this.dbs.sessions.getRange()) if (value.account === name) this.dbs.sessions.remove(key);
       new DailyUsage(this.dbs).removeAccount(name);
       this.dbs.accounts.remove(name);
       this.bumpAuthVersion();

@@ -218,3 +218,20 @@ t.test('dashboard - a token secret appears in the answer that created it and now
   t.notOk(lines.join('').includes(password), 'nor the password');
   t.match(lines.join(''), '"msg":"token created on the dashboard"');
 });
+
+t.test('dashboard - deleting an account ends its sessions and forgets its password', async (t) => {
+  const { client, dataDir, service } = await dashboard(t);
+  await signedIn(client, dataDir, 'alice', password);
+  t.equal((await client.get('/dashboard/tokens')).status, 200);
+  await service.accounts.deleteAccount('alice');
+  await service.accounts.createAccount({
+    name: 'alice',
+    plan: 'free',
+    quota: 5,
+    rate: { limit: 5, windowMs: 60_000 },
+    createdAt: new Date().toISOString(),
+  });
+  t.equal((await client.get('/dashboard/tokens')).status, 303, 'the old session signs nobody into the new account');
+  const again = await client.submit('/dashboard/signin', '/dashboard/signin', { name: 'alice', password });
+  t.equal(again.status, 401, 'nor does the old password');
+});
