@@ -89,6 +89,11 @@ export const limits = {
    * history"); each costs one small entry written in the resource's commit.
    */
   resourceHistoryLength: 20,
+  /**
+   * The operator console's platform status (docs/operations.md, "Platform status"): minutes of
+   * per-minute collection counts, errors kept per platform, and how often edge threads get it.
+   */
+  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000 },
   /** Days of per-day request counts kept per account, today included (docs/storage.md, "Daily usage"). */
   dailyUsageDays: 90,
 } as const;

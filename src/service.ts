@@ -3,7 +3,7 @@
 // each part does and how they meet is in docs/architecture.md.
 import { asyncScheduler } from 'rxjs';
 import { createResourceMachine, type ResourcePolicy } from '../machines/resource.js';
-import type { BreakerPolicy, BreakerState } from '../streams/circuitBreaker.js';
+import type { BreakerPolicy } from '../streams/circuitBreaker.js';
 import { collectResources } from '../streams/collection.js';
 import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
@@ -23,7 +23,7 @@ import type { Logger } from './log.js';
 import type { MetricsAddress } from './metrics/metricsAddress.js';
 import { startMetricsListener } from './metrics/metricsListener.js';
 import { PrometheusMetrics } from './metrics/prometheusMetrics.js';
-import type { PlatformCode } from './model.js';
+import { PlatformStatusBoard } from './operations/platformStatus.js';
 import { createCollectors } from './platforms/collectors.js';
 import { createUpstreamHttp } from './platforms/http.js';
 import { startDueScheduler } from './resources/dueScheduler.js';
@@ -76,6 +76,8 @@ export interface RunningService {
   health: Health;
   /** The metrics listener's port, when metrics were asked for. */
   metricsPort?: number;
+  /** What each platform's collection is doing (docs/operations.md, "Platform status"). */
+  platformStatus: PlatformStatusBoard;
   stop(): Promise<void>;
 }
 
@@ -109,11 +111,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
   });
 
-  // Each platform's breaker as it last announced itself; closed until it opens.
-  const breakerStates = new Map<PlatformCode, BreakerState>([...collectors.keys()].map((platform) => [platform, 'closed']));
+  const platformStatus = new PlatformStatusBoard(collectors, Date.now, () => queue.depth);
+  // Each collector call is counted against its platform's budget.
+  const countedCollectors = new Map(
+    [...collectors].map(([platform, { collector, budget }]) => [
+      platform,
+      { collector: platformStatus.counted(platform, collector), budget },
+    ]),
+  );
   const metrics = options.metrics
     ? new PrometheusMetrics({
-        breakerStates: () => breakerStates,
+        breakerStates: () => platformStatus.breakerStates(),
         queueDepths: () => [
           ['collection', queue.depth],
           ['in_work', work.size],
@@ -127,18 +135,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     queue,
     sink: resourceHost,
     claims: work,
-    collect: (keys) =>
+    collect: platformStatus.watched((keys) =>
       collectResources(keys, {
-        collectors,
+        collectors: countedCollectors,
         scheduler: asyncScheduler,
         timeoutMs: collectionTimeoutMs,
         batchWindowMs: collectionDefaults.batchWindowMs,
         breaker: options.breaker ?? collectionDefaults.breaker,
         onBreakerChange: (platform, change) => {
-          breakerStates.set(platform, change.state);
+          platformStatus.breakerChanged(platform, change);
           log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
         },
       }),
+    ),
     maxCollecting: limits.maxResourcesInWork,
     pollMs: limits.collectionPollMs,
     restartDelayMs: limits.pipelineRestartMs,
@@ -169,7 +178,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // With edge threads each edge has its own, and this thread needs none.
   const startOneThread = async (): Promise<HttpServer> => {
     const authenticator = new Authenticator(accounts, log);
-    const pages = webPages({ dbs, log, secureCookies: options.secureCookies === true, sleep: options.signinWait });
+    const pages = webPages({
+      dbs,
+      log,
+      secureCookies: options.secureCookies === true,
+      sleep: options.signinWait,
+      platforms: platformStatus,
+    });
     const server = await startHttpServer(
       options.host,
       options.port,
@@ -203,6 +218,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           logLevel: log.level,
           health,
           metrics,
+          platformStatus,
         })
       : await startOneThread();
   // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
@@ -215,6 +231,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(emulator ? { emulator } : {}),
     health,
     ...(metricsListener ? { metricsPort: metricsListener.port } : {}),
+    platformStatus,
     // docs/architecture.md, "Stopping": owed answers are written while the collections out
     // finish or are given back, so that a restart collects them at once.
     async stop() {

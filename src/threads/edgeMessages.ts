@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CorsOrigins } from '../http/cors.js';
 import type { ReadinessProblem } from '../http/readiness.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
+import type { PlatformStatusSnapshot } from '../operations/platformStatus.js';
 
 export interface EdgeSetup {
   index: number;
@@ -29,7 +30,9 @@ export interface EdgeSetup {
 export type ToEdge =
   | { type: 'stop' }
   /** The resource thread's health problems, each time they change (src/threads/publishedHealth.ts). */
-  | { type: 'health'; problems: ReadinessProblem[] };
+  | { type: 'health'; problems: ReadinessProblem[] }
+  /** What each platform's collection is doing, every `limits.platformStatus.postMs` (src/operations/platformStatus.ts). */
+  | { type: 'platformStatus'; snapshot: PlatformStatusSnapshot };
 
 /** From an edge to the resource thread. */
 export type FromEdge =

@@ -12,6 +12,7 @@ import { startHttpServer } from '../http/server.js';
 import { requestIdSource } from '../http/requestIds.js';
 import { createLogger, logFormatNamed } from '../log.js';
 import { EdgeMetrics } from '../metrics/edgeMetrics.js';
+import { PostedPlatformStatus } from '../operations/platformStatus.js';
 import { AccountStore } from '../store/accountStore.js';
 import { openDatabases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
@@ -33,6 +34,8 @@ try {
   // docs/operations-endpoints.md, "Readiness with threads": as the resource thread last told.
   let resourceProblems: readonly ReadinessProblem[] = [];
   const metrics = setup.metrics ? new EdgeMetrics() : undefined;
+  // docs/operations.md, "Platform status": as the resource thread last posted it.
+  const platformStatus = new PostedPlatformStatus();
   const postMetrics = () => {
     const counts = metrics?.drain();
     if (counts) tell({ type: 'metrics', counts });
@@ -54,12 +57,16 @@ try {
       cors: setup.cors,
       readiness: [storageCheck(dbs.root), () => resourceProblems],
       metrics,
-      pages: webPages({ dbs, log, secureCookies: setup.secureCookies }),
+      pages: webPages({ dbs, log, secureCookies: setup.secureCookies, platforms: platformStatus }),
     },
   );
   control.on('message', (message: ToEdge) => {
     if (message.type === 'health') {
       resourceProblems = message.problems;
+      return;
+    }
+    if (message.type === 'platformStatus') {
+      platformStatus.take(message.snapshot);
       return;
     }
     // Owed answers are written, then keep-alive clients still sending get 503 with

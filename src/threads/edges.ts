@@ -9,7 +9,9 @@ import type { AccountTable } from '../access/accountTable.js';
 import type { AuthVersionBoard } from '../access/authVersionBoard.js';
 import type { CorsOrigins } from '../http/cors.js';
 import type { Logger } from '../log.js';
+import { limits } from '../config.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
+import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import { receiveDemand } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
@@ -35,6 +37,8 @@ export interface EdgeOptions {
   health: PublishedHealth;
   /** Adds up what the edges counted; the edges count nothing when absent. */
   metrics?: { addEdgeCounts(counts: EdgeCounts): void } | undefined;
+  /** Posted to every edge every `limits.platformStatus.postMs`, so that any edge can show it. */
+  platformStatus: PlatformStatusSource;
 }
 
 export interface RunningEdges {
@@ -65,7 +69,22 @@ export async function startEdges(options: EdgeOptions): Promise<RunningEdges> {
     await stopAll(edges.slice(0, -1));
     throw error;
   }
-  return { port, close: () => stopAll(edges) };
+  const postStatus = () => {
+    const snapshot = options.platformStatus.snapshot();
+    if (!snapshot) return;
+    const message: ToEdge = { type: 'platformStatus', snapshot };
+    for (const edge of edges) edge.worker.postMessage(message);
+  };
+  postStatus();
+  const posting = setInterval(postStatus, limits.platformStatus.postMs);
+  posting.unref();
+  return {
+    port,
+    close: () => {
+      clearInterval(posting);
+      return stopAll(edges);
+    },
+  };
 }
 
 async function stopAll(edges: Edge[]): Promise<void> {

@@ -49,6 +49,10 @@ svg.machine .state.current rect { fill: #ffe8a3; stroke: #c77700; stroke-width: 
 svg.machine text { font-size: 12px; fill: var(--ink); } svg.machine .stays { fill: var(--muted); font-size: 11px; }
 svg.machine line { stroke: #5b6475; stroke-width: 1.4; } svg.machine .any line { stroke-dasharray: 5 4; }
 svg.machine marker path { fill: #5b6475; }
+.platforms { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 8px 24px; }
+.platform { margin: 8px 0; background: #fff; border: 1px solid var(--line); padding: 4px 12px; }
+.platform h2 { margin: 4px 0; } .platform dl.facts, .platform .legend { font-size: 13px; }
+.platform table { font-size: 12px; table-layout: fixed; } .platform th, .platform td { padding: 3px 2px; overflow-wrap: anywhere; }
 pre { background: #fff; border: 1px solid var(--line); padding: 8px; overflow: auto; }
 `;
 

@@ -7,7 +7,7 @@ import type { UsageStore } from '../store/usageStore.js';
 import type { WebStore } from '../store/webStore.js';
 import type { WebRequest } from './answers.js';
 import type { Viewer } from './layout.js';
-import type { PlatformStatusSource } from './platformStatus.js';
+import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import type { Sessions } from './sessions.js';
 import type { SigninThrottle } from './signinThrottle.js';
 

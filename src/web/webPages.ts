@@ -15,7 +15,7 @@ import type { HttpRequest, TemplatedApp } from '../http/uws.js';
 import type { WebContext } from './context.js';
 import { invitePath } from './invites.js';
 import { machineShape } from './machineDiagram.js';
-import type { PlatformStatusSource } from './platformStatus.js';
+import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import {
   consoleAccountsPath,
   createAccountFromConsole,

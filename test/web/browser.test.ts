@@ -189,6 +189,9 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   const first = await console.textContent('#live time');
   await console.waitForFunction((before) => document.querySelector('#live time')?.textContent !== before, first, { timeout: 5_000 });
   t.pass('the platforms page updated itself without a reload');
+  const github = console.locator('section.platform', { has: console.locator('#platform-github') });
+  t.equal(await github.locator('table tbody td').first().textContent(), '1', 'the collection of octocat is counted as found');
+  t.match(await github.locator('dl').textContent(), 'Circuit breakerclosed');
   await shot(console, '10-console-platforms');
 
   const alicePage = await page.goto(`${url}/console/accounts`);

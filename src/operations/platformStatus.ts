@@ -1,0 +1,268 @@
+// What each platform's collection is doing, for the operator console (docs/operations.md,
+// "Platform status"): enabled or why not, its circuit breaker, its budget in use, the resources
+// out to it, collections per minute by outcome over the last hour, and its last errors. The
+// resource thread's collection path tells the board as it goes (counters and fixed rings, no
+// allocation per collection but an error's record); `snapshot()` copies it out as plain data,
+// which edge threads receive once a second (src/threads/edges.ts).
+import { defer, finalize, type Observable, tap } from 'rxjs';
+import { limits } from '../config.js';
+import type { CollectionOutcome, PlatformCode, ResourceRef } from '../model.js';
+
+export type OutcomeKind = CollectionOutcome['kind'];
+export const outcomeKinds: readonly OutcomeKind[] = ['found', 'notFound', 'rateLimited', 'failed', 'deferred'];
+
+/** Collections that ended in one minute, by outcome. */
+export type MinuteCounts = { minute: number } & Record<OutcomeKind, number>;
+
+export interface CollectionError {
+  /** ms since the epoch */
+  at: number;
+  resource: string;
+  message: string;
+}
+
+export interface PlatformStatus {
+  platform: PlatformCode;
+  /** Why the platform cannot collect at all (missing credentials); null when it can. */
+  disabledReason: string | null;
+  /** As the breaker last announced itself: `open` until a trial call succeeds. */
+  breaker: { state: 'closed' | 'open'; since: number | null; trialAt: number | null; failures: number | null };
+  /** Collector calls (a batch is one call) in flight and made in the last 60 s, against the platform's budget. */
+  budget: { concurrency: number; perMinute: number | null; inFlight: number; callsLastMinute: number };
+  /** Resources handed to the platform's pipeline and not yet answered: waiting for budget, batch or answer. */
+  collecting: number;
+  /** The last `platformStatus.minutes` minutes, oldest first; the last is the current minute, still running. */
+  perMinute: MinuteCounts[];
+  /** Failed and rate-limited collections, newest first, at most `platformStatus.lastErrors`. */
+  lastErrors: CollectionError[];
+}
+
+export interface PlatformStatusSnapshot {
+  /** When it was taken (ms since the epoch). */
+  at: number;
+  /** Collection requests waiting in the queue, not yet taken, for every platform together. */
+  queueWaiting: number;
+  platforms: PlatformStatus[];
+}
+
+/** Where the HTTP layer reads the status from, on whichever thread it runs. */
+export interface PlatformStatusSource {
+  /** The latest snapshot; undefined on an edge thread before the first post. */
+  snapshot(): PlatformStatusSnapshot | undefined;
+}
+
+/** What the board needs to know of a platform at the start. */
+export interface PlatformSetup {
+  budget: { concurrency: number; perMinute: number };
+  disabledReason?: string | undefined;
+}
+
+/** A result of the collection pipeline (streams/collection.ts, CollectionResult). */
+export interface PipelineResult {
+  key: string;
+  outcome: CollectionOutcome;
+}
+
+/** A breaker's announcement (streams/circuitBreaker.ts, BreakerChange). */
+export type BreakerAnnouncement = { state: 'open'; at: number; trialAt: number; failures: number } | { state: 'closed'; at: number };
+
+/** A platform's collector as the board counts it (src/platforms/types.ts, Collector): each call, in flight until it settles. */
+export interface BatchCalls {
+  readonly maxBatch: number;
+  collect(refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]>;
+}
+
+const { minutes, lastErrors: errorsKept } = limits.platformStatus;
+const minuteMs = 60_000;
+const secondMs = 1_000;
+const slash = '/'.charCodeAt(0);
+
+/** One platform's counters: per-minute outcome counts and per-second calls in rings, stamped with their period. */
+class PlatformRecord {
+  breaker: PlatformStatus['breaker'] = { state: 'closed', since: null, trialAt: null, failures: null };
+  inFlight = 0;
+  collecting = 0;
+  readonly outcomes = new Int32Array(minutes * outcomeKinds.length);
+  readonly minuteStamps = new Float64Array(minutes).fill(-1);
+  readonly calls = new Int32Array(60);
+  readonly secondStamps = new Float64Array(60).fill(-1);
+  /** A ring of the last errors; `nextError` is where the next one goes. */
+  readonly errors: CollectionError[] = [];
+  nextError = 0;
+
+  constructor(
+    readonly platform: PlatformCode,
+    readonly setup: PlatformSetup,
+  ) {}
+
+  countOutcome(kind: OutcomeKind, now: number): void {
+    const minute = Math.floor(now / minuteMs);
+    const slot = minute % minutes;
+    if (this.minuteStamps[slot] !== minute) {
+      this.minuteStamps[slot] = minute;
+      this.outcomes.fill(0, slot * outcomeKinds.length, (slot + 1) * outcomeKinds.length);
+    }
+    this.outcomes[slot * outcomeKinds.length + outcomeKinds.indexOf(kind)]! += 1;
+  }
+
+  countCall(now: number): void {
+    const second = Math.floor(now / secondMs);
+    const slot = second % 60;
+    if (this.secondStamps[slot] !== second) {
+      this.secondStamps[slot] = second;
+      this.calls[slot] = 0;
+    }
+    this.calls[slot]! += 1;
+  }
+
+  addError(error: CollectionError): void {
+    this.errors[this.nextError] = error;
+    this.nextError = (this.nextError + 1) % errorsKept;
+  }
+
+  status(now: number): PlatformStatus {
+    const minute = Math.floor(now / minuteMs);
+    const perMinute: MinuteCounts[] = [];
+    for (let at = minute - minutes + 1; at <= minute; at++) {
+      const slot = at % minutes;
+      const counts: MinuteCounts = { minute: at * minuteMs, found: 0, notFound: 0, rateLimited: 0, failed: 0, deferred: 0 };
+      if (this.minuteStamps[slot] === at) {
+        for (const [index, kind] of outcomeKinds.entries()) counts[kind] = this.outcomes[slot * outcomeKinds.length + index]!;
+      }
+      perMinute.push(counts);
+    }
+    const second = Math.floor(now / secondMs);
+    let callsLastMinute = 0;
+    for (let slot = 0; slot < 60; slot++) if (this.secondStamps[slot]! > second - 60) callsLastMinute += this.calls[slot]!;
+    const lastErrors: CollectionError[] = [];
+    for (let back = 1; back <= this.errors.length; back++) {
+      lastErrors.push({ ...this.errors[(this.nextError - back + errorsKept) % errorsKept]! });
+    }
+    const { concurrency, perMinute: callsPerMinute } = this.setup.budget;
+    return {
+      platform: this.platform,
+      disabledReason: this.setup.disabledReason ?? null,
+      breaker: { ...this.breaker },
+      budget: {
+        concurrency,
+        perMinute: Number.isFinite(callsPerMinute) ? callsPerMinute : null,
+        inFlight: this.inFlight,
+        callsLastMinute,
+      },
+      collecting: this.collecting,
+      perMinute,
+      lastErrors,
+    };
+  }
+}
+
+export class PlatformStatusBoard implements PlatformStatusSource {
+  private readonly records = new Map<PlatformCode, PlatformRecord>();
+
+  constructor(
+    platforms: Iterable<readonly [PlatformCode, PlatformSetup]>,
+    private readonly now: () => number,
+    /** Requests waiting in the collection queue. */
+    private readonly queueWaiting: () => number,
+  ) {
+    for (const [platform, setup] of platforms) this.records.set(platform, new PlatformRecord(platform, setup));
+  }
+
+  /**
+   * The same collection pipeline (streams/collection.ts), watched: each resource handed to it
+   * counts as collecting on its platform until its result comes out, and each result is
+   * counted by outcome. A pipeline that ends (a failure, a stop) takes its unanswered
+   * resources off the counts.
+   */
+  watched(collect: (keys: Observable<string>) => Observable<PipelineResult>): (keys: Observable<string>) => Observable<PipelineResult> {
+    return (keys) =>
+      defer(() => {
+        const unanswered = new Map<PlatformRecord, number>();
+        const handed = (key: string) => {
+          const record = this.recordOf(key);
+          if (!record) return;
+          record.collecting += 1;
+          unanswered.set(record, (unanswered.get(record) ?? 0) + 1);
+        };
+        const answered = ({ key, outcome }: PipelineResult) => {
+          const record = this.recordOf(key);
+          if (!record) return;
+          record.collecting -= 1;
+          unanswered.set(record, unanswered.get(record)! - 1);
+          this.collectionEnded(record, key, outcome);
+        };
+        return collect(keys.pipe(tap(handed))).pipe(
+          tap(answered),
+          finalize(() => {
+            for (const [record, count] of unanswered) record.collecting -= count;
+          }),
+        );
+      });
+  }
+
+  private collectionEnded(record: PlatformRecord, key: string, outcome: CollectionOutcome): void {
+    const now = this.now();
+    record.countOutcome(outcome.kind, now);
+    if (outcome.kind === 'failed') record.addError({ at: now, resource: key, message: outcome.reason });
+    if (outcome.kind === 'rateLimited') {
+      record.addError({ at: now, resource: key, message: `rate limited until ${new Date(outcome.retryAt).toISOString()}` });
+    }
+  }
+
+  breakerChanged(platform: PlatformCode, change: BreakerAnnouncement): void {
+    const record = this.records.get(platform);
+    if (!record) return;
+    record.breaker =
+      change.state === 'open'
+        ? { state: 'open', since: change.at, trialAt: change.trialAt, failures: change.failures }
+        : { state: 'closed', since: change.at, trialAt: null, failures: null };
+  }
+
+  /** The same collector, with each of its calls counted against the platform's budget. */
+  counted(platform: PlatformCode, collector: BatchCalls): BatchCalls {
+    const record = this.records.get(platform);
+    if (!record) return collector;
+    return {
+      maxBatch: collector.maxBatch,
+      collect: (refs, signal) => {
+        record.inFlight += 1;
+        record.countCall(this.now());
+        return collector.collect(refs, signal).finally(() => {
+          record.inFlight -= 1;
+        });
+      },
+    };
+  }
+
+  /** Each platform's breaker as last announced (for the metrics). */
+  *breakerStates(): Generator<readonly [PlatformCode, 'closed' | 'open']> {
+    for (const [platform, record] of this.records) yield [platform, record.breaker.state];
+  }
+
+  snapshot(): PlatformStatusSnapshot {
+    const now = this.now();
+    return { at: now, queueWaiting: this.queueWaiting(), platforms: [...this.records.values()].map((record) => record.status(now)) };
+  }
+
+  /** The record of a resource key's platform, found without building a string. */
+  private recordOf(key: string): PlatformRecord | undefined {
+    for (const record of this.records.values()) {
+      const { length } = record.platform;
+      if (key.charCodeAt(length) === slash && key.startsWith(record.platform)) return record;
+    }
+    return undefined;
+  }
+}
+
+/** On an edge thread: the snapshot the resource thread posted last. */
+export class PostedPlatformStatus implements PlatformStatusSource {
+  private latest: PlatformStatusSnapshot | undefined;
+
+  take(snapshot: PlatformStatusSnapshot): void {
+    this.latest = snapshot;
+  }
+
+  snapshot(): PlatformStatusSnapshot | undefined {
+    return this.latest;
+  }
+}
