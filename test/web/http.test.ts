@@ -235,3 +235,22 @@ t.test('dashboard - deleting an account ends its sessions and forgets its passwo
   const again = await client.submit('/dashboard/signin', '/dashboard/signin', { name: 'alice', password });
   t.equal(again.status, 401, 'nor does the old password');
 });
+
+t.test('dashboard - the live events: refused to non-operators, a stream of the live section to operators', async (t) => {
+  const { client, dataDir, service, url } = await dashboard(t);
+  await signedIn(client, dataDir, 'alice', password);
+  t.equal((await client.get('/console/events')).status, 403);
+  t.equal((await new WebClient(url).get('/console/events')).status, 303, 'a visitor is sent to sign in');
+  await service.accounts.updateAccount('alice', { operator: true });
+  const abort = new AbortController();
+  const stream = await fetch(`${url}/console/events`, { headers: { cookie: `dp_session=${client.session}` }, signal: abort.signal });
+  t.equal(stream.status, 200);
+  t.equal(stream.headers.get('content-type'), 'text/event-stream');
+  const reader = stream.body!.getReader();
+  let received = '';
+  while (!received.includes('\n\ndata: ')) received += new TextDecoder().decode((await reader.read()).value);
+  while (!/data: [^\n]*<\/div>\n\n/.test(received)) received += new TextDecoder().decode((await reader.read()).value);
+  t.match(received, /^retry: 1000\n\ndata: <p class="muted">As of <time>\d{4}-[^<]+<\/time><\/p>\n/);
+  t.match(received, '<h2 id="platform-github">github</h2>');
+  abort.abort();
+});
