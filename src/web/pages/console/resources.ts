@@ -4,8 +4,8 @@
 // its definition with the current state marked.
 import { dueEventFor } from '../../../../machines/resource.js';
 import { identifierSyntax } from '../../../api/schema.js';
-import { platforms } from '../../../platforms/registry.js';
-import { type PlatformCode, type ResourceType, resourceKey } from '../../../model.js';
+import { platformCodes, platforms } from '../../../platforms/registry.js';
+import { resourceKey, resourceTypes } from '../../../model.js';
 import { page, type WebAnswer, type WebRequest } from '../../answers.js';
 import type { WebContext } from '../../context.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -21,7 +21,7 @@ function lookupForm(platform: string, type: string, identifier: string): SafeHtm
     (definition) =>
       html`<option value="${definition.code}"${definition.code === platform ? html` selected` : ''}>${definition.code}</option>`,
   );
-  const types = ['account', 'organization', 'post'].map((name) => html`<option${name === type ? html` selected` : ''}>${name}</option>`);
+  const types = resourceTypes.map((name) => html`<option${name === type ? html` selected` : ''}>${name}</option>`);
   return html`<form method="get" action="${consoleResourcesPath}" class="row">
 <label for="platform">Platform</label><select id="platform" name="platform">${platformOptions}</select>
 <label for="type">Type</label><select id="type" name="type">${types}</select>
@@ -36,8 +36,12 @@ export function showResource(context: WebContext, request: WebRequest, viewer: V
   const form = lookupForm(platform, type, identifier.slice(0, 300));
   const answer = (content: SafeHtml, status = '200 OK') => page(layout('Resource inspector', viewer, html`${form}${content}`), status);
   if (identifier === '') return answer(machineDiagram(shape, undefined));
+  // Found in the lists rather than cast: the names are then typed as what they are.
+  const platformCode = platformCodes.find((code) => code === platform);
+  const resourceType = resourceTypes.find((name) => name === type);
   const syntax = identifierSyntax(platform, type);
-  if (!syntax) return answer(notice('error', `There is no resource type '${type}' on platform '${platform}'.`), '422 Unprocessable Entity');
+  if (!syntax || !platformCode || !resourceType)
+    return answer(notice('error', `There is no resource type '${type}' on platform '${platform}'.`), '422 Unprocessable Entity');
   if (!syntax.isValid(identifier)) {
     return answer(
       notice('error', html`<code>${identifier.slice(0, 300)}</code> is not a valid ${platform} ${type} identifier.`),
@@ -45,11 +49,7 @@ export function showResource(context: WebContext, request: WebRequest, viewer: V
     );
   }
   // Normalized as the API normalizes it, so the operator may paste what a client sent.
-  const key = resourceKey({
-    platform: platform as PlatformCode,
-    type: type as ResourceType,
-    identifier: syntax.rule.normalize(identifier),
-  });
+  const key = resourceKey({ platform: platformCode, type: resourceType, identifier: syntax.rule.normalize(identifier) });
   const { resources } = context;
   const stored = resources.snapshot(key);
   if (!stored)
