@@ -73,9 +73,14 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   t.equal(new URL(page.url()).hash, '', 'the invite leaves the address bar');
   t.same(await unlabelled(page), []);
   await shot(page, '01-invite');
-  await page.getByLabel('New password').fill(password);
-  await page.getByLabel('The same password again').fill(password);
-  await page.getByRole('button', { name: 'Set password' }).click();
+  // Keyboard only: past the skip link to the first field, Tab between fields, Enter submits.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  t.equal(await page.evaluate(() => document.activeElement?.id), 'password');
+  await page.keyboard.type(password);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(password);
+  await page.keyboard.press('Enter');
   await page.waitForURL(`${url}/dashboard/signin?password=set`);
   t.equal(await page.getByRole('status').textContent(), 'Your password is set. Sign in with it.');
   // Keyboard only: Tab to each field, type, Enter submits.
@@ -117,7 +122,8 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   await page.goto(`${url}/dashboard/tokens`);
   await page.getByRole('link', { name: 'Revoke…' }).click();
   await shot(page, '05-revoke-confirm');
-  await page.getByRole('button', { name: 'Revoke this token' }).click();
+  await page.getByRole('button', { name: 'Revoke this token' }).focus();
+  await page.keyboard.press('Enter');
   await page.waitForURL(/\/dashboard\/tokens\?revoked=/);
   const revokedAt = Date.now();
   const refused = await eventually(
@@ -150,8 +156,11 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   const fresh = (await issueToken(service.accounts, 'alice', Date.now(), 'suspension check')).secret;
   t.equal((await search(fresh)).status, 200);
   await console.goto(`${url}/console/accounts`);
-  await console.getByLabel('Reason (optional)').first().fill('unpaid invoice <b>');
-  await console.getByRole('button', { name: 'Suspend alice' }).click();
+  await console.getByLabel('Reason (optional)').first().focus();
+  await console.keyboard.type('unpaid invoice <b>');
+  await console.keyboard.press('Tab');
+  t.equal(await console.evaluate(() => document.activeElement?.textContent), 'Suspend alice', 'Tab goes from the reason to its button');
+  await console.keyboard.press('Enter');
   await console.getByText('Account alice suspended: its searches are refused.').waitFor();
   const suspended = await eventually(
     () => search(fresh),
