@@ -132,7 +132,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     sessions: root.openDB({ name: 'sessions' }),
     signinAttempts: root.openDB({ name: 'signinAttempts' }),
     dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
-    history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary' }),
+    history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
     meta,
   };
   return dbs;

@@ -53,7 +53,11 @@ t.test('usage errors - each is one exact line on stderr and exit status 2', asyn
     [['accounts', 'create', 'x', '--quota=-5', '--data', data], {}, "invalid --quota '-5': give a whole number or 'none'"],
     [['accounts', 'create', 'x', '--rate', '5/0s', '--data', data], {}, "invalid --rate window '0s': give 1s to 31d"],
     [['accounts', 'create', 'x', '--rate', '0/1m', '--data', data], {}, "invalid --rate '0/1m': write it like 60/1m"],
-    [['accounts', 'frobnicate', 'x'], {}, "unknown accounts command 'frobnicate': use create, show, list, update or delete"],
+    [
+      ['accounts', 'frobnicate', 'x'],
+      {},
+      "unknown accounts command 'frobnicate': use create, show, list, update, suspend, resume, usage or delete",
+    ],
     [['accounts', 'update', 'acme', '--data', data], {}, 'accounts update needs --plan, --quota or --rate'],
     [
       ['tokens', 'create', 'acme', '--note', 'x'.repeat(201), '--data', data],
