@@ -3,7 +3,7 @@
 import t from 'tap';
 import { openDatabases } from '../../src/store/environment.js';
 import { digestSecret } from '../../src/web/secrets.js';
-import { cli } from '../helpers/cli.js';
+import { cli, startServer } from '../helpers/cli.js';
 import { tempDataDir } from '../helpers/service.js';
 
 t.test('accounts invite - prints a one-time link with the secret in its fragment; stores only its digest', async (t) => {
@@ -51,4 +51,12 @@ t.test('accounts --operator - no operator by default; create --operator, update 
     stdout: '',
     stderr: "datapoints: invalid --operator 'yes': use --operator true or --operator false\n",
   });
+});
+
+t.test('serve --secure-cookies - the session cookie is marked Secure', async (t) => {
+  const dir = tempDataDir(t);
+  const server = await startServer(t, ['--data', dir, '--threads', '1', '--secure-cookies']);
+  t.teardown(() => server.stop());
+  const answer = await fetch(`${server.url}/dashboard/signin`);
+  t.match(answer.headers.getSetCookie()[0], /^dp_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=3600; Secure$/);
 });
