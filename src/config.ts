@@ -215,7 +215,7 @@ export const webLimits = {
   /** A signed-in session ends this long after sign-in; a sign-in form's session after `formSessionMs`. */
   sessionMs: 12 * 3_600_000,
   formSessionMs: 3_600_000,
-  /** Expired sessions and invites removed each time a session is written. */
+  /** Sessions and invites looked at for expiry each time a session is written. */
   sweepBatch: 50,
   /** A form body larger than this is refused (the largest field is a 256-character password). */
   maxFormBytes: 16 * 1024,

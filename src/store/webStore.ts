@@ -95,18 +95,17 @@ export class WebStore {
     return this.dbs.sessions.remove(digest);
   }
 
-  /** Removes up to `limit` sessions and invites expired at `now`: a sign-in form creates a session each time. */
-  sweep(now: number, limit: number): Promise<void> {
+  /**
+   * Removes the sessions and invites expired at `now` among `limit` of each, looked at from
+   * `from` on (a digest prefix): a sign-in form creates a session each time, and digests are
+   * spread evenly, so sweeps from random places reach every part of the key range.
+   */
+  sweep(now: number, limit: number, from: string): Promise<void> {
     return this.dbs.root.transaction(() => {
-      let removed = 0;
-      for (const { key, value } of this.dbs.sessions.getRange({ limit: limit * 4 })) {
-        if (removed >= limit) break;
-        if (value.expiresAt <= now) {
-          this.dbs.sessions.remove(key);
-          removed++;
-        }
+      for (const { key, value } of this.dbs.sessions.getRange({ start: from, limit })) {
+        if (value.expiresAt <= now) this.dbs.sessions.remove(key);
       }
-      for (const { key, value } of this.dbs.invites.getRange({ limit })) {
+      for (const { key, value } of this.dbs.invites.getRange({ start: from, limit })) {
         if (value.expiresAt <= now) this.dbs.invites.remove(key);
       }
     });

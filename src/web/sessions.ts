@@ -2,7 +2,7 @@
 // as its digest, with its synchronizer CSRF token. Every form, signed in or not, belongs to a
 // session: a visitor gets a session without an account, and signing in replaces it with a new
 // id (never the one the browser came with, so a planted id is worth nothing).
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { webLimits } from '../config.js';
 import type { SessionRecord, WebStore } from '../store/webStore.js';
 import { digestSecret, newSecret } from './secrets.js';
@@ -47,7 +47,7 @@ export class Sessions {
     const id = newSecret();
     const record: SessionRecord = { account, csrf: newSecret(), expiresAt: now + lifetimeMs };
     await this.store.putSession(digestSecret(id), record, previous ? digestSecret(previous.id) : undefined);
-    await this.store.sweep(now, webLimits.sweepBatch);
+    await this.store.sweep(now, webLimits.sweepBatch, randomBytes(2).toString('hex'));
     return { id, record };
   }
 }

@@ -144,3 +144,26 @@ t.test('machine diagram - drawn from the machine definition, the current state m
 t.test('live events - every line of the data on its own data: line', async (t) => {
   t.equal(eventMessage('<p>a</p>\n<p>b</p>'), 'data: <p>a</p>\ndata: <p>b</p>\n\n');
 });
+
+t.test('sessions - a sweep removes the expired sessions among those it looks at, from where it starts', async (t) => {
+  const { dbs, store } = webStore(t);
+  let now = 0;
+  const sessions = new Sessions(store, () => now);
+  for (let index = 0; index < 40; index++) await sessions.startAnonymous();
+  now += webLimits.formSessionMs;
+  // Written directly: a session started here would sweep from a random place.
+  const liveDigest = 'f'.repeat(64);
+  await store.putSession(liveDigest, { account: null, csrf: 'x', expiresAt: now + 1 });
+  const digests = () => [...dbs.sessions.getKeys()].map(String);
+  await store.sweep(now, 1_000, '8');
+  t.ok(
+    digests().every((digest) => digest < '8' || digest === liveDigest),
+    'every expired session from 8 on is gone',
+  );
+  t.ok(
+    digests().some((digest) => digest < '8'),
+    'those before 8 are left for another sweep',
+  );
+  await store.sweep(now, 1_000, '');
+  t.same(digests(), [liveDigest], 'the live session stays');
+});
