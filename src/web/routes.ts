@@ -144,25 +144,27 @@ export function registerWebRoutes(
         path: head.path,
         query: head.query,
         form,
-        session: context.sessions.find(head.cookie),
+        session: undefined,
         address: head.address,
         secure: head.secure,
         origin: head.origin,
       };
-      const admitted = admit(context, request, route.access);
-      if ('events' in route) {
-        if ('answer' in admitted) writeAnswer(res, exchange, request, admitted.answer);
-        else streamEvents(res, exchange, route.events, () => aborted);
-        return;
-      }
-      const run = async (): Promise<WebAnswer> => {
+      // Everything that reads the store runs inside the promise, so that a failing store is a
+      // 500 page and a log line, never an exception thrown into uWS.
+      const run = async (): Promise<WebAnswer | 'streaming'> => {
+        request.session = context.sessions.find(head.cookie);
+        const admitted = admit(context, request, route.access);
         if ('answer' in admitted) return admitted.answer;
+        if ('events' in route) {
+          streamEvents(res, exchange, route.events, () => aborted);
+          return 'streaming';
+        }
         if (route.access === 'anyone') return route.handle(context, request);
         return route.handle(context, request, admitted.viewer!);
       };
       run().then(
         (answer) => {
-          if (!aborted) writeAnswer(res, exchange, request, answer);
+          if (!aborted && answer !== 'streaming') writeAnswer(res, exchange, request, answer);
         },
         (error: unknown) => {
           context.log.error({ err: error, requestId: exchange.id, path: head.path }, 'dashboard page failed');
