@@ -91,6 +91,8 @@ class PlatformRecord {
   nextError = 0;
 
   constructor(
+    /** Its place among the board's records, for per-pipeline counts in a typed array. */
+    readonly index: number,
     readonly platform: PlatformCode,
     readonly setup: PlatformSetup,
   ) {}
@@ -165,7 +167,7 @@ export class PlatformStatusBoard implements PlatformStatusSource {
     /** Requests waiting in the collection queue. */
     private readonly queueWaiting: () => number,
   ) {
-    for (const [platform, setup] of platforms) this.records.set(platform, new PlatformRecord(platform, setup));
+    for (const [platform, setup] of platforms) this.records.set(platform, new PlatformRecord(this.records.size, platform, setup));
   }
 
   /**
@@ -177,24 +179,24 @@ export class PlatformStatusBoard implements PlatformStatusSource {
   watched(collect: (keys: Observable<string>) => Observable<PipelineResult>): (keys: Observable<string>) => Observable<PipelineResult> {
     return (keys) =>
       defer(() => {
-        const unanswered = new Map<PlatformRecord, number>();
+        const unanswered = new Int32Array(this.records.size);
         const handed = (key: string) => {
           const record = this.recordOf(key);
           if (!record) return;
           record.collecting += 1;
-          unanswered.set(record, (unanswered.get(record) ?? 0) + 1);
+          unanswered[record.index]! += 1;
         };
         const answered = ({ key, outcome }: PipelineResult) => {
           const record = this.recordOf(key);
           if (!record) return;
           record.collecting -= 1;
-          unanswered.set(record, unanswered.get(record)! - 1);
+          unanswered[record.index]! -= 1;
           this.collectionEnded(record, key, outcome);
         };
         return collect(keys.pipe(tap(handed))).pipe(
           tap(answered),
           finalize(() => {
-            for (const [record, count] of unanswered) record.collecting -= count;
+            for (const record of this.records.values()) record.collecting -= unanswered[record.index]!;
           }),
         );
       });
