@@ -28,7 +28,7 @@ interface AnswerCookie {
 }
 
 export type WebAnswer =
-  | ({ kind: 'page'; status: string; body: SafeHtml } & AnswerCookie)
+  | ({ kind: 'page'; status: string; body: SafeHtml; headers?: ReadonlyArray<readonly [string, string]> } & AnswerCookie)
   | ({ kind: 'redirect'; location: string } & AnswerCookie);
 
 export const page = (body: SafeHtml, status = '200 OK', cookie: AnswerCookie = {}): WebAnswer => ({

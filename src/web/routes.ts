@@ -102,6 +102,7 @@ function writeAnswer(res: HttpResponse, exchange: Exchange, request: WebRequest,
       res.end();
     } else {
       res.writeHeader('Content-Type', 'text/html; charset=utf-8');
+      for (const [name, value] of answer.headers ?? []) res.writeHeader(name, value);
       res.end(answer.body.text);
     }
   });
@@ -226,7 +227,9 @@ export function registerWebRoutes(
     app.any(path, (res, req) => {
       const exchange = begin(req);
       const head = requestHead(req, res, options);
-      const answer = refused('405 Method Not Allowed', undefined, 'Not allowed', `This page answers ${allowed.join(' and ')} only.`);
+      const message = `This page answers ${allowed.join(' and ')} only.`;
+      const body = refusalPage('Not allowed', undefined, message, { href: '/dashboard', label: 'Go to the dashboard' });
+      const answer: WebAnswer = { kind: 'page', status: '405 Method Not Allowed', body, headers: [['Allow', allowed.join(', ')]] };
       writeAnswer(res, exchange, { ...head, form: new URLSearchParams(), session: undefined }, answer);
     });
   }

@@ -43,6 +43,10 @@ t.test('dashboard - every page carries the CSP and the other security headers; s
   }
   const css = await client.get('/dashboard/assets/style.css');
   t.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
+  const wrongMethod = await client.post('/dashboard/usage', {});
+  t.equal(wrongMethod.status, 405);
+  t.equal(wrongMethod.headers.get('allow'), 'GET');
+  t.match(wrongMethod.text, 'This page answers GET only.');
   const missing = await client.get('/dashboard/nothing-here');
   t.equal(missing.status, 404);
   t.match(missing.text, 'There is no page at /dashboard/nothing-here.');
