@@ -258,3 +258,16 @@ t.test('dashboard - the live events: refused to non-operators, a stream of the l
   t.match(received, '<h2 id="platform-github">github</h2>');
   abort.abort();
 });
+
+t.test('dashboard - usage against the quota, or without a limit when the quota is none', async (t) => {
+  const { client, dataDir, service } = await dashboard(t);
+  await signedIn(client, dataDir, 'alice', password);
+  const limited = await client.get('/dashboard/usage');
+  t.match(limited.text, '<strong id="used">0</strong> of <strong>500</strong> requests this month');
+  t.match(limited.text, '60 requests per 1m');
+  await service.accounts.updateAccount('alice', { quota: null, rate: { limit: 10, windowMs: 1_000 } });
+  const unlimited = await client.get('/dashboard/usage');
+  t.match(unlimited.text, '<strong id="used">0</strong> requests this month (no monthly limit)');
+  t.match(unlimited.text, '10 requests per 1s');
+  t.notMatch(unlimited.text, '<progress');
+});
