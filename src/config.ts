@@ -246,3 +246,37 @@ export const replicaDefaults = {
    */
   dueSpreadMs: 2_000,
 } as const;
+
+/** The dashboard and the operator console (docs/dashboard.md). */
+export const webLimits = {
+  /**
+   * scrypt for passwords: N = 2^15, r = 8, p = 1 (32 MiB and ~50-100 ms a hash on this kind of
+   * machine: slow for a guesser, bearable for a sign-in), 32-byte keys, 16-byte salts.
+   */
+  scrypt: { cost: 2 ** 15, blockSize: 8, parallelization: 1, keyLength: 32, saltBytes: 16, maxmem: 64 * 1024 * 1024 },
+  /** Passwords shorter are refused: the throttle below caps online guesses, not offline ones. */
+  minPasswordLength: 12,
+  maxPasswordLength: 256,
+  /** An invite link works this long, once. */
+  inviteMs: 24 * 3_600_000,
+  /** A signed-in session ends this long after sign-in; a sign-in form's session after `formSessionMs`. */
+  sessionMs: 12 * 3_600_000,
+  formSessionMs: 3_600_000,
+  /** Sessions and invites looked at for expiry each time a session is written. */
+  sweepBatch: 50,
+  /** A form body larger than this is refused (the largest field is a 256-character password). */
+  maxFormBytes: 16 * 1024,
+  /**
+   * Sign-in throttle (docs/dashboard.md, "Rate limits"), per account name and per client
+   * address: failures are counted in a window; from `slowAfter` failures each answer is held
+   * `delayMs` per failure beyond it (at most `maxDelayMs`); from `refuseAfter` every attempt is
+   * refused until the window ends.
+   */
+  signin: { windowMs: 15 * 60_000, slowAfter: 3, delayMs: 500, maxDelayMs: 3_000, refuseAfter: 10 },
+  /** How often the console's live page is sent fresh figures. */
+  liveEventMs: 1_000,
+  /** A live stream ends after this long; the browser reconnects at once, through the session check. */
+  liveStreamMs: 30_000,
+  /** Days in the dashboard's usage chart: every day kept. */
+  usageChartDays: limits.dailyUsageDays,
+} as const;

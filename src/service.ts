@@ -41,6 +41,7 @@ import { ConnectionCounts, createConnectionCountsBuffer } from './push/connectio
 import { NotifyingResourceStore } from './push/notifyingStore.js';
 import { createTicketState, StreamTickets } from './push/tickets.js';
 import { InProcessViewChanges } from './push/viewChanges.js';
+import { webPages } from './web/webPages.js';
 
 export interface ServiceOptions {
   host: string;
@@ -63,6 +64,10 @@ export interface ServiceOptions {
   threads?: number;
   /** Where to serve Prometheus metrics (`--metrics`); none when absent. */
   metrics?: MetricsAddress | undefined;
+  /** Mark the dashboard's session cookie Secure (`--secure-cookies`, docs/dashboard.md, "Cookies"). */
+  secureCookies?: boolean;
+  /** How a throttled dashboard sign-in waits (docs/dashboard.md, "Rate limits"); a timer when absent. */
+  signinWait?: (ms: number) => Promise<void>;
 }
 
 export interface RunningService {
@@ -179,6 +184,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // With edge threads each edge has its own, and this thread needs none.
   const startOneThread = async (): Promise<HttpServer> => {
     const authenticator = new Authenticator(accounts, log);
+    const pages = webPages({
+      dbs,
+      log,
+      secureCookies: options.secureCookies === true,
+      sleep: options.signinWait,
+      platforms: platformStatus,
+    });
     const server = await startHttpServer(
       options.host,
       options.port,
@@ -195,7 +207,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         cors: options.cors,
         readiness: [storageCheck(dbs.root), healthCheck(health)],
         metrics,
-        platformStatus,
+        pages,
         stream: {
           changes: viewChanges,
           tickets: new StreamTickets(streamState.tickets),
@@ -213,6 +225,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           port: options.port,
           dataDir: options.dataDir,
           cors: options.cors,
+          secureCookies: options.secureCookies === true,
           accountTable,
           authVersions: new AuthVersionBoard(),
           store,

@@ -14,6 +14,13 @@ export function shownPart(secret: string): string {
   return secret.slice(0, tokenDisplay.shownChars);
 }
 
+/** Why a token's note is refused (one line of at most `tokenDisplay.maxNoteLength` characters), or undefined. */
+export function tokenNoteProblem(note: string): string | undefined {
+  if (note.length > tokenDisplay.maxNoteLength || /\p{Cc}/u.test(note))
+    return `give one line of at most ${tokenDisplay.maxNoteLength} characters`;
+  return undefined;
+}
+
 /** Whether a command-line argument is a secret rather than a token id. */
 export function looksLikeSecret(text: string): boolean {
   return text.startsWith(tokenPrefix);

@@ -9,6 +9,7 @@ import { DailyUsage } from '../store/dailyUsage.js';
 import type { Databases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
+import { inviteAccount, inviteFlags } from './inviteCommand.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseWholeNumber } from './flags.js';
 import { UsageError } from './usageError.js';
 
@@ -38,7 +39,7 @@ function parseRate(text: string): RatePolicy {
   return { limit: Number(match[1]), windowMs };
 }
 
-function settingsFrom(values: { plan?: string; quota?: string; rate?: string }): AccountSettings {
+export function settingsFrom(values: { plan?: string; quota?: string; rate?: string }): AccountSettings {
   return {
     ...(values.plan === undefined ? {} : { plan: parsePlan(values.plan) }),
     ...(values.quota === undefined ? {} : { quota: parseQuota(values.quota) }),
@@ -47,7 +48,7 @@ function settingsFrom(values: { plan?: string; quota?: string; rate?: string }):
 }
 
 /** The operator's reason for a suspension: one line, bounded like a token's note. */
-function checkReason(reason: string | undefined): string | null {
+export function checkReason(reason: string | undefined): string | null {
   if (reason === undefined) return null;
   if (reason.length === 0 || reason.length > accountSuspension.maxReasonLength || /\p{Cc}/u.test(reason)) {
     throw new UsageError(`invalid --reason: give one line of 1 to ${accountSuspension.maxReasonLength} characters`);
@@ -69,10 +70,18 @@ export function describeAccount(account: AccountRecord, used: number, now: numbe
     },
     created_at: account.createdAt,
     suspended: account.suspended ? { at: account.suspended.at, reason: account.suspended.reason } : null,
+    ...(account.operator ? { operator: true } : {}),
   };
 }
 
 const settingFlags = { plan: { type: 'string' }, quota: { type: 'string' }, rate: { type: 'string' } } as const;
+
+/** `--operator` on create, `--operator true|false` on update (docs/dashboard.md, "Operator role"). */
+function operatorSetting(action: 'create' | 'update', value: string | boolean | undefined): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  if (action === 'update' && (value === 'true' || value === 'false')) return value === 'true';
+  throw new UsageError(`invalid --operator '${value}': use --operator true or --operator false`);
+}
 
 export async function accountsCommand(args: string[], print: (line: string) => void): Promise<void> {
   const [action, ...rest] = args;
@@ -81,11 +90,14 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     JSON.stringify(describeAccount(account, new UsageStore(dbs).used(account.name, monthOf(now)), now));
 
   if (action === 'create' || action === 'update') {
-    const { values, positionals } = parseFlags(`accounts ${action}`, rest, { ...dataFlag, ...settingFlags });
+    const operatorFlag = { operator: { type: action === 'create' ? 'boolean' : 'string' } } as const;
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, { ...dataFlag, ...settingFlags, ...operatorFlag });
     noMorePositionals(`accounts ${action}`, positionals, 1);
     const name = checkAccountName(positionals[0]);
     const settings = settingsFrom(values);
-    if (action === 'update' && Object.keys(settings).length === 0) throw new UsageError('accounts update needs --plan, --quota or --rate');
+    const operator = operatorSetting(action, values.operator);
+    if (action === 'update' && Object.keys(settings).length === 0 && operator === undefined)
+      throw new UsageError('accounts update needs --plan, --quota, --rate or --operator');
     const mode = action === 'create' ? 'create' : 'existing';
     return withDataStore(dataDirSetting(values.data), mode, async (dbs) => {
       const accounts = new AccountStore(dbs);
@@ -94,7 +106,8 @@ export async function accountsCommand(args: string[], print: (line: string) => v
           ? await createAccount(accounts, name, { plan: 'free', ...settings }, now)
           : await updateAccount(accounts, name, settings);
       if (!account) throw new UsageError(action === 'create' ? `account '${name}' already exists` : `no account named '${name}'`);
-      print(describe(dbs, account));
+      const withRole = operator === undefined ? account : await accounts.updateAccount(name, { operator });
+      print(describe(dbs, withRole ?? account));
     });
   }
   if (action === 'show' || action === 'list') {
@@ -156,5 +169,12 @@ export async function accountsCommand(args: string[], print: (line: string) => v
       print(`deleted account ${name} and its ${removed ?? 0} token(s)`);
     });
   }
-  throw new UsageError(`unknown accounts command '${action ?? ''}': use create, show, list, update, suspend, resume, usage or delete`);
+  if (action === 'invite') {
+    const { values, positionals } = parseFlags('accounts invite', rest, inviteFlags);
+    noMorePositionals('accounts invite', positionals, 1);
+    return inviteAccount(checkAccountName(positionals[0]), values, print);
+  }
+  throw new UsageError(
+    `unknown accounts command '${action ?? ''}': use create, show, list, update, suspend, resume, usage, delete or invite`,
+  );
 }

@@ -9,7 +9,7 @@ const overview = `usage: datapoints <command> [arguments] [flags]
 commands:
   serve                         run the service (npm start runs this)
   emulator                      run the platform emulator on loopback
-  accounts create|show|list|update|suspend|resume|usage|delete
+  accounts create|show|list|update|suspend|resume|usage|delete|invite
                                 manage accounts
   tokens create|list|revoke     manage API tokens
   backup DIR                    copy the data store of a running server into DIR
@@ -42,6 +42,8 @@ ${dataLine}
                     (env DATAPOINTS_CORS; default: none, no CORS headers)
   --metrics H:P     serve Prometheus metrics at http://H:P/metrics
                     (env DATAPOINTS_METRICS; default: off)
+  --secure-cookies  mark the dashboard's session cookie Secure: browsers reach this
+                    server over TLS (a proxy in front); see docs/dashboard.md
 
 Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info);
 LOG_FORMAT=pretty prints readable lines instead of JSON.
@@ -55,14 +57,15 @@ flags:
   --port N          port, 0 picks a free one (default 0)`,
 
   accounts: `usage:
-  datapoints accounts create NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION]
+  datapoints accounts create NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION] [--operator]
   datapoints accounts show NAME
   datapoints accounts list
-  datapoints accounts update NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION]
+  datapoints accounts update NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION] [--operator true|false]
   datapoints accounts suspend NAME [--reason TEXT]
   datapoints accounts resume NAME
   datapoints accounts usage NAME [--days N]
   datapoints accounts delete NAME --yes
+  datapoints accounts invite NAME [--url URL]
 
 flags:
   --plan P          free or paid (default free); update: also resets quota and rate to the
@@ -73,6 +76,10 @@ flags:
   --days N          usage: the last N UTC days, today included, one JSON line each
                     (default ${flagBounds.usageDays.default}; at most ${flagBounds.usageDays.max}, the days kept)
   --yes             delete: confirms removing the account, its tokens and its usage
+  --operator        create: the account may use the operator console (/console);
+                    update: --operator true or false
+  --url URL         invite: the server's address as browsers reach it
+                    (default DATAPOINTS_URL, else http://localhost:8080)
 ${dataLine}
 
 A suspended account's searches are refused with 403 until it is resumed; its tokens, limits

@@ -102,6 +102,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     threads: { type: 'string' },
     cors: { type: 'string' },
     metrics: { type: 'string' },
+    'secure-cookies': { type: 'boolean' },
   });
   noMorePositionals('serve', positionals, 0);
   const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
@@ -127,7 +128,8 @@ export async function serveCommand(args: string[], print: (line: string) => void
   const cors = corsSetting(setting(values.cors, 'cors', 'DATAPOINTS_CORS'));
   const metrics = metricsSetting(setting(values.metrics, 'metrics', 'DATAPOINTS_METRICS'));
   // The guard above covers every edge thread: they share the port only among themselves.
-  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log, threads, metrics });
+  const secureCookies = values['secure-cookies'] === true;
+  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log, threads, metrics, secureCookies });
   print(`listening on http://${host}:${service.port}`);
   if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);

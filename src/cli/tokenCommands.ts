@@ -1,8 +1,7 @@
 // `datapoints tokens create|list|revoke` (docs/operations.md#commands; docs/operations.md, "Tokens").
 // The secret is printed once, at creation; only its digest and first characters are stored.
 import { issueToken } from '../access/provisioning.js';
-import { digestToken, looksLikeSecret } from '../auth/tokens.js';
-import { tokenDisplay } from '../config.js';
+import { digestToken, looksLikeSecret, tokenNoteProblem } from '../auth/tokens.js';
 import { AccountStore, type TokenRecord } from '../store/accountStore.js';
 import { checkAccountName } from './accountCommands.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
@@ -11,9 +10,8 @@ import { UsageError } from './usageError.js';
 
 function checkNote(note: string | undefined): string | null {
   if (note === undefined) return null;
-  if (note.length > tokenDisplay.maxNoteLength || /\p{Cc}/u.test(note)) {
-    throw new UsageError(`invalid --note: give one line of at most ${tokenDisplay.maxNoteLength} characters`);
-  }
+  const problem = tokenNoteProblem(note);
+  if (problem) throw new UsageError(`invalid --note: ${problem}`);
   return note;
 }
 

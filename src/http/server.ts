@@ -3,15 +3,14 @@
 import { limits } from '../config.js';
 import { apiErrors } from './errors.js';
 import type { RequestMetrics } from '../metrics/metrics.js';
-import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import { type AccessEntry, createAccessLog } from './accessLog.js';
 import { createCors, type CorsOrigins } from './cors.js';
 import { registerPublicRoutes } from './publicRoutes.js';
 import type { ReadinessCheck } from './readiness.js';
-import { beginExchange, writeReply } from './reply.js';
+import { beginExchange, type Exchange, writeReply } from './reply.js';
 import { searchRoute, type SearchRouteDeps } from './searchRoute.js';
 import { registerStreamRoutes, type StreamWiring } from '../push/streamRoute.js';
-import uWS, { type HttpRequest, type us_listen_socket } from './uws.js';
+import uWS, { type HttpRequest, type TemplatedApp, type us_listen_socket } from './uws.js';
 
 export const searchPath = '/api/v1/resources/search';
 
@@ -42,8 +41,8 @@ export interface HttpOptions {
   metrics?: RequestMetrics | undefined;
   /** The WebSocket stream of resource changes (docs/push.md); no stream routes when absent. */
   stream?: StreamWiring | undefined;
-  /** What each platform's collection is doing, for the operator console's pages (docs/operations.md, "Platform status"). */
-  platformStatus?: PlatformStatusSource | undefined;
+  /** Adds the dashboard and console pages (src/web/webPages.ts, docs/dashboard.md); none when absent. */
+  pages?: ((app: TemplatedApp, begin: (req: HttpRequest) => Exchange) => void) | undefined;
 }
 
 /** Problems /readyz reports while the server stops. */
@@ -98,6 +97,7 @@ export function startHttpServer(
     writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
   });
   const stream = options.stream ? registerStreamRoutes(app, { ...deps, ...options.stream, begin, stopping: () => closing }) : undefined;
+  options.pages?.(app, begin);
   app.any('/*', (res, req) => {
     const exchange = begin(req);
     writeReply(res, exchange, apiErrors.notFound(exchange.method, exchange.path));

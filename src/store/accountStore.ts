@@ -10,6 +10,8 @@ export interface AccountRecord {
   quota: number | null;
   rate: RatePolicy;
   createdAt: string;
+  /** Whether the account may use the operator console (docs/dashboard.md, "Operator role"); absent: no. */
+  operator?: boolean;
   /** Present while the operator has suspended the account: its searches are refused (docs/api.md#a-53). */
   suspended?: AccountSuspension;
 }
@@ -35,7 +37,7 @@ export interface TokenRecord {
 }
 
 /** What `accounts update` may change. */
-export type AccountChanges = Partial<Pick<AccountRecord, 'plan' | 'quota' | 'rate'>>;
+export type AccountChanges = Partial<Pick<AccountRecord, 'plan' | 'quota' | 'rate' | 'operator'>>;
 
 export class AccountStore {
   constructor(private readonly dbs: Databases) {}
@@ -148,6 +150,9 @@ export class AccountStore {
         this.dbs.tokenDigests.remove(token.digest);
       }
       for (const { key } of this.dbs.usage.getRange({ start: [name], end: [name, '\uffff'] })) this.dbs.usage.remove(key);
+      // A later account of the same name must not inherit the dashboard password or sessions.
+      this.dbs.passwords.remove(name);
+      for (const { key, value } of this.dbs.sessions.getRange()) if (value.account === name) this.dbs.sessions.remove(key);
       new DailyUsage(this.dbs).removeAccount(name);
       this.dbs.accounts.remove(name);
       this.bumpAuthVersion();

@@ -8,6 +8,7 @@ import type { AccountRecord, TokenRecord } from './accountStore.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { prepareFormat } from './formatVersion.js';
 import type { StoredResource } from './resourceStore.js';
+import type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from './webStore.js';
 import type { StoredTransition } from './transitionHistory.js';
 
 /** A server's claim on its data directory (dataDirectoryClaim.ts). */
@@ -60,6 +61,14 @@ export interface Databases {
   tokenDigests: Database<string, string>;
   /** [account name, 'YYYY-MM'] -> requests counted that month */
   usage: Database<number, [string, string]>;
+  /** account name -> its dashboard password, as an scrypt hash (docs/dashboard.md, "Sign-in") */
+  passwords: Database<PasswordRecord, string>;
+  /** SHA-256 digest of an invite's secret -> the account it lets set a password */
+  invites: Database<InviteRecord, string>;
+  /** SHA-256 digest of a session id -> the session */
+  sessions: Database<SessionRecord, string>;
+  /** 'account:NAME' or 'address:IP' -> failed sign-ins in the current window */
+  signinAttempts: Database<AttemptRecord, string>;
   /** [account name, 'YYYY-MM-DD'] -> requests counted that UTC day (dailyUsage.ts) */
   dailyUsage: Database<number, [string, string]>;
   /** [resource key, version] -> the transition that commit made (transitionHistory.ts) */
@@ -90,7 +99,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     path,
     // Large enough for millions of resources; LMDB grows the file lazily.
     mapSize: 64 * 1024 ** 3,
-    maxDbs: 16,
+    maxDbs: 24,
     // Reads in the server must see writes made by the CLI process (docs/dependencies.md#lmdb-two-processes).
     cache: false,
   });
@@ -120,6 +129,10 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     tokens: root.openDB({ name: 'tokens' }),
     tokenDigests: root.openDB({ name: 'tokenDigests' }),
     usage: root.openDB({ name: 'usage', keyEncoding: 'ordered-binary' }),
+    passwords: root.openDB({ name: 'passwords' }),
+    invites: root.openDB({ name: 'invites' }),
+    sessions: root.openDB({ name: 'sessions' }),
+    signinAttempts: root.openDB({ name: 'signinAttempts' }),
     dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
     history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
     meta,

@@ -21,6 +21,8 @@ export interface EdgeSetup {
   demand: MessagePort;
   logLevel: string;
   cors: CorsOrigins | undefined;
+  /** Mark the dashboard's session cookie Secure (docs/dashboard.md, "Cookies"). */
+  secureCookies: boolean;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */
   metrics: boolean;
   /** What every edge's resource stream shares (docs/push.md, "Threads"). */

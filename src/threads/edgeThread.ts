@@ -22,6 +22,7 @@ import { InProcessViewChanges } from '../push/viewChanges.js';
 import { DemandMessenger } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
+import { webPages } from '../web/webPages.js';
 
 const setup: EdgeSetup = workerData;
 const control = parentPort!;
@@ -62,7 +63,7 @@ try {
       cors: setup.cors,
       readiness: [storageCheck(dbs.root), () => resourceProblems],
       metrics,
-      platformStatus,
+      pages: webPages({ dbs, log, secureCookies: setup.secureCookies, platforms: platformStatus }),
       stream: {
         changes: viewChanges,
         tickets: new StreamTickets(setup.stream.tickets),

@@ -24,6 +24,8 @@ export interface EdgeOptions {
   port: number;
   dataDir: string;
   cors: CorsOrigins | undefined;
+  /** Mark the dashboard's session cookie Secure (docs/dashboard.md, "Cookies"). */
+  secureCookies: boolean;
   accountTable: AccountTable;
   /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
   authVersions: AuthVersionBoard;
@@ -124,6 +126,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     demand: demand.port2,
     logLevel: options.logLevel,
     cors: options.cors,
+    secureCookies: options.secureCookies,
     metrics: options.metrics !== undefined,
     stream: options.stream,
   };

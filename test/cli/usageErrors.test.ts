@@ -56,9 +56,9 @@ t.test('usage errors - each is one exact line on stderr and exit status 2', asyn
     [
       ['accounts', 'frobnicate', 'x'],
       {},
-      "unknown accounts command 'frobnicate': use create, show, list, update, suspend, resume, usage or delete",
+      "unknown accounts command 'frobnicate': use create, show, list, update, suspend, resume, usage, delete or invite",
     ],
-    [['accounts', 'update', 'acme', '--data', data], {}, 'accounts update needs --plan, --quota or --rate'],
+    [['accounts', 'update', 'acme', '--data', data], {}, 'accounts update needs --plan, --quota, --rate or --operator'],
     [
       ['tokens', 'create', 'acme', '--note', 'x'.repeat(201), '--data', data],
       {},

@@ -1,0 +1,23 @@
+// The session cookie (docs/dashboard.md, "Cookies"): HttpOnly, SameSite=Strict, Path=/, and
+// Secure when the request came over TLS (`X-Forwarded-Proto: https` from a proxy) or the
+// server was told its users always reach it over TLS (`--secure-cookies`).
+
+export const sessionCookie = 'dp_session';
+
+/** The value of cookie `name` in a Cookie header, or undefined. */
+export function readCookie(header: string, name: string): string | undefined {
+  for (const part of header.split(';')) {
+    const equals = part.indexOf('=');
+    if (equals < 0) continue;
+    if (part.slice(0, equals).trim() === name) return part.slice(equals + 1).trim();
+  }
+  return undefined;
+}
+
+export function setSessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${sessionCookie}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
+}
+
+export function clearSessionCookie(secure: boolean): string {
+  return setSessionCookie('', 0, secure);
+}

@@ -1,0 +1,161 @@
+// The console's accounts (docs/dashboard.md, "Operator console"): create, change plan, quota
+// and rate, suspend and resume, and invite, through the same code and rules as `datapoints
+// accounts` (suspension: docs/api.md#a-53). A refused value changes nothing and says why, in the CLI's words.
+import { monthOf } from '../../../access/calendar.js';
+import { createAccount, updateAccount } from '../../../access/provisioning.js';
+import { checkAccountName, checkReason, settingsFrom } from '../../../cli/accountCommands.js';
+import { accountSuspension } from '../../../config.js';
+import { formatDuration } from '../../../cli/flags.js';
+import { UsageError } from '../../../cli/usageError.js';
+import type { AccountRecord } from '../../../store/accountStore.js';
+import { page, redirect, type WebAnswer, type WebRequest } from '../../answers.js';
+import type { WebContext } from '../../context.js';
+import { html, type SafeHtml } from '../../html.js';
+import { createInvite, inviteLink } from '../../invites.js';
+import { csrfField, layout, notice, type Viewer } from '../../layout.js';
+
+export const consoleAccountsPath = '/console/accounts';
+
+/** The CLI's message for a refused value, with the flag named as the form's field. */
+function refusal(error: unknown): string {
+  if (error instanceof UsageError) return error.message.replace(/--(\w+)/g, '$1').replace(/^invalid/, 'Invalid');
+  throw error;
+}
+
+/** The form fields as the CLI's flags: blank fields change nothing. */
+function settingValues(form: URLSearchParams) {
+  const value = (name: string) => {
+    const text = form.get(name)?.trim();
+    return text === undefined || text === '' ? undefined : text;
+  };
+  return { plan: value('plan'), quota: value('quota'), rate: value('rate') };
+}
+
+function accountRow(context: WebContext, viewer: Viewer, account: AccountRecord, now: number): SafeHtml {
+  const used = context.usage.used(account.name, monthOf(now));
+  const suspension = account.suspended;
+  const form = (action: string, label: string, extra: SafeHtml = html``) =>
+    html`<form method="post" action="${consoleAccountsPath}/${action}" class="inline">${csrfField(viewer.session)}<input type="hidden" name="name" value="${account.name}">${extra}<button type="submit">${label}</button></form>`;
+  const suspendControl = suspension
+    ? form('resume', `Resume ${account.name}`)
+    : form(
+        'suspend',
+        `Suspend ${account.name}`,
+        html`<label for="reason-${account.name}">Reason (optional)</label><input id="reason-${account.name}" name="reason" maxlength="${accountSuspension.maxReasonLength}">`,
+      );
+  return html`<tr><th scope="row">${account.name}${account.operator ? html` <span class="badge">operator</span>` : ''}</th>
+<td>${account.plan}</td><td>${account.quota ?? 'none'}</td><td>${account.rate.limit}/${formatDuration(account.rate.windowMs)}</td><td>${used}</td>
+<td>${suspension ? html`<span class="badge bad">suspended</span> since ${suspension.at.slice(0, 16).replace('T', ' ')}${suspension.reason === null ? '' : `: ${suspension.reason}`}` : 'active'}</td>
+<td class="actions">${suspendControl} ${form('invite', `Invite ${account.name}`)}
+<details><summary>Change ${account.name}</summary>${form(
+    'update',
+    'Save changes',
+    html`<label for="plan-${account.name}">Plan</label><select id="plan-${account.name}" name="plan"><option value="">(unchanged)</option><option>free</option><option>paid</option></select>
+<label for="quota-${account.name}">Quota (number or none)</label><input id="quota-${account.name}" name="quota" size="8">
+<label for="rate-${account.name}">Rate (like 60/1m)</label><input id="rate-${account.name}" name="rate" size="8">`,
+  )}</details></td></tr>`;
+}
+
+function accountsPage(context: WebContext, viewer: Viewer, top?: SafeHtml, entered: { name?: string } = {}): SafeHtml {
+  const now = context.now();
+  context.accounts.refresh();
+  const accounts = context.accounts.accounts();
+  return layout(
+    'Accounts',
+    viewer,
+    html`${top}<section aria-labelledby="new-heading"><h2 id="new-heading">Create an account</h2>
+<form method="post" action="${consoleAccountsPath}" class="stacked">${csrfField(viewer.session)}
+<label for="new-name">Name (1-64 letters, digits, '.', '_' or '-')</label><input id="new-name" name="name" required maxlength="64" value="${entered.name ?? ''}">
+<label for="new-plan">Plan</label><select id="new-plan" name="plan"><option>free</option><option>paid</option></select>
+<label for="new-quota">Quota (blank: the plan's; a number or none)</label><input id="new-quota" name="quota">
+<label for="new-rate">Rate (blank: the plan's; like 60/1m)</label><input id="new-rate" name="rate">
+<button type="submit">Create account</button></form></section>
+<section aria-labelledby="list-heading"><h2 id="list-heading">All accounts</h2>
+<table><caption>${accounts.length} account(s)</caption><thead><tr><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">Quota</th><th scope="col">Rate</th><th scope="col">Used this month</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+<tbody>${accounts.map((account) => accountRow(context, viewer, account, now))}</tbody></table></section>`,
+  );
+}
+
+export function showAccounts(context: WebContext, request: WebRequest, viewer: Viewer): WebAnswer {
+  const done = request.query.get('done');
+  return page(accountsPage(context, viewer, done === null ? undefined : notice('success', done)));
+}
+
+const refused = (context: WebContext, viewer: Viewer, message: string, entered: { name?: string } = {}) =>
+  page(accountsPage(context, viewer, notice('error', message), entered), '422 Unprocessable Entity');
+
+const done = (message: string) => redirect(`${consoleAccountsPath}?done=${encodeURIComponent(message)}`);
+
+export async function createAccountFromConsole(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {
+  const entered = request.form.get('name') ?? '';
+  try {
+    const name = checkAccountName(entered);
+    const account = await createAccount(
+      context.accounts,
+      name,
+      { plan: 'free', ...settingsFrom(settingValues(request.form)) },
+      context.now(),
+    );
+    if (!account) return refused(context, viewer, `An account named '${name}' already exists.`, { name: entered });
+    context.log.info({ account: name, by: viewer.account }, 'account created on the console');
+    return done(`Account ${name} created.`);
+  } catch (error) {
+    return refused(context, viewer, refusal(error), { name: entered.slice(0, 64) });
+  }
+}
+
+/** The existing account the form names, or the refusal to answer with. */
+function namedAccount(context: WebContext, request: WebRequest, viewer: Viewer): { name: string } | { answer: WebAnswer } {
+  const name = request.form.get('name') ?? '';
+  context.accounts.refresh();
+  return context.accounts.account(name) ? { name } : { answer: refused(context, viewer, `There is no account named '${name}'.`) };
+}
+
+export async function updateAccountFromConsole(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {
+  const named = namedAccount(context, request, viewer);
+  if ('answer' in named) return named.answer;
+  try {
+    const settings = settingsFrom(settingValues(request.form));
+    if (Object.keys(settings).length === 0)
+      return refused(context, viewer, `Nothing to change for ${named.name}: give a plan, a quota or a rate.`);
+    await updateAccount(context.accounts, named.name, settings);
+    context.log.info({ account: named.name, by: viewer.account }, 'account changed on the console');
+    return done(`Account ${named.name} changed.`);
+  } catch (error) {
+    return refused(context, viewer, refusal(error));
+  }
+}
+
+export async function suspendFromConsole(context: WebContext, request: WebRequest, viewer: Viewer, suspend: boolean): Promise<WebAnswer> {
+  const named = namedAccount(context, request, viewer);
+  if ('answer' in named) return named.answer;
+  if (suspend) {
+    const given = (request.form.get('reason') ?? '').trim();
+    let reason: string | null;
+    try {
+      reason = checkReason(given === '' ? undefined : given);
+    } catch (error) {
+      return refused(context, viewer, refusal(error));
+    }
+    await context.accounts.suspendAccount(named.name, new Date(context.now()).toISOString(), reason);
+  } else {
+    await context.accounts.resumeAccount(named.name);
+  }
+  context.log.info(
+    { account: named.name, by: viewer.account },
+    suspend ? 'account suspended on the console' : 'account resumed on the console',
+  );
+  return done(`Account ${named.name} ${suspend ? 'suspended: its searches are refused' : 'resumed'}.`);
+}
+
+export async function inviteFromConsole(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {
+  const named = namedAccount(context, request, viewer);
+  if ('answer' in named) return named.answer;
+  const invite = await createInvite(context.store, named.name, context.now());
+  const link = inviteLink(request.origin, invite.secret);
+  context.log.info({ account: named.name, by: viewer.account }, 'invite created on the console');
+  const shown = html`<div class="secret" role="status"><h2>Invite link for ${named.name}</h2>
+<p>Give this link to the account's holder; it works once, until ${new Date(invite.expiresAt).toISOString()}. It is shown only now.</p>
+<p><label for="secret">Invite link</label><input id="secret" readonly value="${link}" size="60"> <button type="button" class="copy" data-copy="secret">Copy</button> <span class="copied" aria-live="polite"></span></p></div>`;
+  return page(accountsPage(context, viewer, shown));
+}

@@ -1,0 +1,70 @@
+// The console's platforms (docs/dashboard.md, "Operator console"): enabled or not and why,
+// breaker, budget in use, queue depth, collections per minute by outcome and the last errors,
+// as the resource thread's platform status board last reported them (docs/operations.md,
+// "Platform status"). The live part is rendered here both for the page and for its
+// server-sent events, so a live update is the same markup a reload would give.
+import { outcomeKinds, type PlatformStatus } from '../../../operations/platformStatus.js';
+import { page, type WebAnswer } from '../../answers.js';
+import { barChart } from '../../barChart.js';
+import type { WebContext } from '../../context.js';
+import { html, type SafeHtml } from '../../html.js';
+import { layout, type Viewer } from '../../layout.js';
+
+export const consolePlatformsPath = '/console/platforms';
+export const consoleEventsPath = '/console/events';
+
+const iso = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+function breaker(status: PlatformStatus): SafeHtml {
+  const { state, since, trialAt, failures } = status.breaker;
+  if (state === 'closed') return html`<span class="breaker-closed">closed</span>`;
+  return html`<span class="breaker-open">open</span>${since === null ? '' : ` since ${iso(since)}`}${failures === null ? '' : ` after ${failures} failures`}${trialAt === null ? '' : `; trial call at ${iso(trialAt)}`}`;
+}
+
+function platformSection(status: PlatformStatus): SafeHtml {
+  const minutes = status.perMinute.map((counts, index) => ({
+    label: `${index - status.perMinute.length + 1} min`,
+    parts: outcomeKinds.map((outcome) => ({ value: counts[outcome], className: `outcome-${outcome}` })),
+  }));
+  const totals = outcomeKinds.map((outcome) => [outcome, status.perMinute.reduce((sum, counts) => sum + counts[outcome], 0)] as const);
+  const { budget } = status;
+  return html`<section class="platform" aria-labelledby="platform-${status.platform}"><h2 id="platform-${status.platform}">${status.platform}</h2>
+<dl class="facts"><dt>Enabled</dt><dd>${status.disabledReason === null ? 'yes' : html`<span class="badge bad">no</span> ${status.disabledReason}`}</dd>
+<dt>Circuit breaker</dt><dd>${breaker(status)}</dd>
+<dt>Budget in use</dt><dd>${budget.inFlight} of ${budget.concurrency} calls at once; ${budget.callsLastMinute} calls in the last minute${budget.perMinute === null ? ' (no per-minute limit)' : ` of ${budget.perMinute}`}</dd>
+<dt>Collecting</dt><dd>${status.collecting} resource(s) handed to this platform and not yet answered</dd></dl>
+${barChart(`Collections per minute by outcome for ${status.platform}, last ${status.perMinute.length} minutes`, minutes)}
+<p class="legend">${outcomeKinds.map((outcome) => html`<span class="key outcome-${outcome}"></span> ${outcome} `)}</p>
+<table><caption>Collections of ${status.platform} over the last ${status.perMinute.length} minutes</caption><thead><tr>${totals.map(([outcome]) => html`<th scope="col">${outcome}</th>`)}</tr></thead>
+<tbody><tr>${totals.map(([, total]) => html`<td>${total}</td>`)}</tr></tbody></table>
+${
+  status.lastErrors.length === 0
+    ? html`<p>No recent errors.</p>`
+    : html`<h3>Last errors</h3><ul class="errors">${status.lastErrors.map(
+        (error) =>
+          html`<li><time datetime="${new Date(error.at).toISOString()}">${iso(error.at)}</time> <code>${error.resource}</code>: ${error.message}</li>`,
+      )}</ul>`
+}
+</section>`;
+}
+
+/** The part of the page that server-sent events replace. */
+export function livePlatforms(context: WebContext): SafeHtml {
+  const snapshot = context.platforms?.snapshot();
+  if (!snapshot)
+    return html`<p class="muted">As of <time>${new Date(context.now()).toISOString()}</time>: no platform status received yet.</p>`;
+  return html`<p class="muted">As of <time>${new Date(snapshot.at).toISOString()}</time></p>
+<p>Queue depth: <strong>${snapshot.queueWaiting}</strong> collection request(s) waiting, all platforms together.</p>
+<div class="platforms">${snapshot.platforms.map(platformSection)}</div>`;
+}
+
+export function showPlatforms(context: WebContext, viewer: Viewer): WebAnswer {
+  return page(
+    layout(
+      'Platforms',
+      viewer,
+      html`<p>This page updates itself every second while it is open (server-sent events from <code>${consoleEventsPath}</code>).</p>
+<div id="live" data-events="${consoleEventsPath}" aria-live="off">${livePlatforms(context)}</div>`,
+    ),
+  );
+}

@@ -1,0 +1,169 @@
+// The dashboard's parts on their own: escaping, cookies, scrypt, sessions, CSRF, the sign-in
+// throttle, the machine's drawing and the live events' framing (docs/dashboard.md).
+import t, { type Test } from 'tap';
+import { createResourceMachine } from '../../machines/resource.js';
+import { defaultPolicy, webLimits } from '../../src/config.js';
+import { openDatabases } from '../../src/store/environment.js';
+import { WebStore } from '../../src/store/webStore.js';
+import { clearSessionCookie, readCookie, setSessionCookie } from '../../src/web/cookies.js';
+import { escapeHtml, html } from '../../src/web/html.js';
+import { eventMessage } from '../../src/web/liveEvents.js';
+import { machineDiagram, machineShape } from '../../src/web/machineDiagram.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../../src/web/passwords.js';
+import { digestSecret } from '../../src/web/secrets.js';
+import { csrfMatches, Sessions } from '../../src/web/sessions.js';
+import { SigninThrottle } from '../../src/web/signinThrottle.js';
+import { tempDataDir } from '../helpers/service.js';
+
+function webStore(t: Test) {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  return { dbs, store: new WebStore(dbs) };
+}
+
+t.test('html - every value is escaped; only html-made markup passes', async (t) => {
+  const hostile = `"><img src=x onerror=alert(1)><script>alert('x')</script>&`;
+  t.equal(escapeHtml(hostile), '&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;');
+  t.equal(html`<p title="${hostile}">${hostile}</p>`.text, `<p title="${escapeHtml(hostile)}">${escapeHtml(hostile)}</p>`);
+  t.equal(html`<ul>${['<a>', html`<li>ok</li>`]}</ul>`.text, '<ul>&lt;a&gt;<li>ok</li></ul>');
+  t.equal(html`${null}${undefined}${false}${0}`.text, '0');
+});
+
+t.test('cookies - the session cookie is HttpOnly, SameSite=Strict, Path=/, Secure only when asked', async (t) => {
+  t.equal(setSessionCookie('abc', 60, false), 'dp_session=abc; HttpOnly; SameSite=Strict; Path=/; Max-Age=60');
+  t.equal(setSessionCookie('abc', 60, true), 'dp_session=abc; HttpOnly; SameSite=Strict; Path=/; Max-Age=60; Secure');
+  t.equal(clearSessionCookie(false), 'dp_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0');
+  t.equal(readCookie('a=1; dp_session=xyz; b=2', 'dp_session'), 'xyz');
+  t.equal(readCookie('dp_sessionx=1', 'dp_session'), undefined);
+  t.equal(readCookie('', 'dp_session'), undefined);
+});
+
+t.test('passwords - scrypt with a salt per password and its parameters recorded', async (t) => {
+  const first = await hashPassword('correct horse battery', 0);
+  const second = await hashPassword('correct horse battery', 0);
+  const { cost, blockSize, parallelization, keyLength, saltBytes } = webLimits.scrypt;
+  t.match(first, { cost, blockSize, parallelization, keyLength });
+  t.equal(Buffer.from(first.salt, 'base64').length, saltBytes);
+  t.not(first.salt, second.salt, 'every password has its own salt');
+  t.not(first.hash, second.hash);
+  t.equal(await verifyPassword('correct horse battery', first), true);
+  t.equal(await verifyPassword('correct horse batterY', first), false);
+  t.equal(await verifyPassword('', first), false);
+  t.equal(passwordProblem('short'), 'Choose a password of at least 12 characters.');
+  t.equal(passwordProblem('x'.repeat(257)), 'Choose a password of at most 256 characters.');
+  t.equal(passwordProblem('twelve chars'), undefined);
+});
+
+t.test('sessions - stored as digests; sign-in rotates the id; expiry and sign-out end them', async (t) => {
+  const { dbs, store } = webStore(t);
+  let now = 1_000_000;
+  const sessions = new Sessions(store, () => now);
+  const visitor = await sessions.startAnonymous();
+  t.equal(visitor.record.account, null);
+  t.equal(dbs.sessions.get(visitor.id), undefined, 'the id itself is no key');
+  t.same(dbs.sessions.get(digestSecret(visitor.id)), visitor.record);
+  const signedIn = await sessions.signIn('alice', visitor);
+  t.not(signedIn.id, visitor.id, 'a new id at sign-in');
+  t.not(signedIn.record.csrf, visitor.record.csrf, 'and a new CSRF token');
+  t.equal(sessions.find(visitor.id), undefined, 'the id from before sign-in is worth nothing');
+  t.equal(sessions.find(signedIn.id)?.record.account, 'alice');
+  now += webLimits.sessionMs;
+  t.equal(sessions.find(signedIn.id), undefined, 'expired');
+  now -= 1;
+  await sessions.end(signedIn);
+  t.equal(sessions.find(signedIn.id), undefined, 'signed out');
+  t.equal(sessions.find(undefined), undefined);
+  t.equal(sessions.find(''), undefined);
+});
+
+t.test('csrf - only the session own token matches', async (t) => {
+  const { store } = webStore(t);
+  const sessions = new Sessions(store, () => 0);
+  const session = await sessions.startAnonymous();
+  t.equal(csrfMatches(session, session.record.csrf), true);
+  t.equal(csrfMatches(session, undefined), false);
+  t.equal(csrfMatches(session, ''), false);
+  t.equal(csrfMatches(session, `${session.record.csrf.slice(0, -1)}A`), false);
+  t.equal(csrfMatches(session, (await sessions.startAnonymous()).record.csrf), false);
+});
+
+t.test('throttle - failures slow the answers, then refuse them, per name and per address, for a window', async (t) => {
+  const { store } = webStore(t);
+  let now = 0;
+  const throttle = new SigninThrottle(store, () => now);
+  const { slowAfter, refuseAfter, delayMs, maxDelayMs, windowMs } = webLimits.signin;
+  const delays: number[] = [];
+  for (let failure = 0; failure < refuseAfter; failure++) {
+    const verdict = throttle.verdict('alice', '10.0.0.1');
+    t.equal(verdict.kind, 'allow');
+    if (verdict.kind === 'allow') delays.push(verdict.delayMs);
+    await throttle.failed('alice', '10.0.0.1');
+  }
+  t.same(
+    delays,
+    delays.map((_, index) => (index < slowAfter ? 0 : Math.min(maxDelayMs, (index - slowAfter + 1) * delayMs))),
+  );
+  t.same(delays.slice(0, 5), [0, 0, 0, 500, 1000]);
+  t.same(
+    throttle.verdict('alice', '10.0.0.2'),
+    { kind: 'refuse', retryAfterSeconds: windowMs / 1000 },
+    'the name is refused from any address',
+  );
+  t.same(
+    throttle.verdict('bob', '10.0.0.1'),
+    { kind: 'refuse', retryAfterSeconds: windowMs / 1000 },
+    'the address is refused for any name',
+  );
+  t.same(throttle.verdict('bob', '10.0.0.2'), { kind: 'allow', delayMs: 0 });
+  now += windowMs;
+  t.same(throttle.verdict('alice', '10.0.0.1'), { kind: 'allow', delayMs: 0 }, 'the window ends');
+  await throttle.failed('carol', '10.0.0.3');
+  await throttle.succeeded('carol');
+  t.equal(store.attempts('account:carol'), undefined, 'a right password clears the name');
+  t.equal(store.attempts('address:10.0.0.3')?.failures, 1, 'but not the address');
+});
+
+t.test('machine diagram - drawn from the machine definition, the current state marked', async (t) => {
+  const shape = machineShape(createResourceMachine(defaultPolicy));
+  t.same(shape.states, ['pending', 'available', 'stale', 'unavailable', 'not_found']);
+  t.equal(shape.initial, 'pending');
+  t.same(shape.edges, [
+    { from: '*', to: 'available', event: 'COLLECTED' },
+    { from: '*', to: 'not_found', event: 'NOT_FOUND' },
+    { from: 'pending', to: 'unavailable', event: 'FAILED' },
+    { from: 'available', to: 'stale', event: 'FAILED' },
+  ]);
+  t.same(shape.stays.get('stale'), ['FAILED', 'RETRY_DUE']);
+  t.same(shape.stays.get('*'), ['DEFERRED']);
+  const svg = machineDiagram(shape, 'stale').text;
+  t.equal(svg.match(/class="state current"/g)?.length, 1);
+  t.match(svg, /class="state current" aria-current="true">\s*<rect[^>]*><\/rect>\s*<text[^>]*>stale ●<\/text>/);
+  t.equal(svg.match(/marker-end/g)?.length, 4);
+});
+
+t.test('live events - every line of the data on its own data: line', async (t) => {
+  t.equal(eventMessage('<p>a</p>\n<p>b</p>'), 'data: <p>a</p>\ndata: <p>b</p>\n\n');
+});
+
+t.test('sessions - a sweep removes the expired sessions among those it looks at, from where it starts', async (t) => {
+  const { dbs, store } = webStore(t);
+  let now = 0;
+  const sessions = new Sessions(store, () => now);
+  for (let index = 0; index < 40; index++) await sessions.startAnonymous();
+  now += webLimits.formSessionMs;
+  // Written directly: a session started here would sweep from a random place.
+  const liveDigest = 'f'.repeat(64);
+  await store.putSession(liveDigest, { account: null, csrf: 'x', expiresAt: now + 1 });
+  const digests = () => [...dbs.sessions.getKeys()].map(String);
+  await store.sweep(now, 1_000, '8');
+  t.ok(
+    digests().every((digest) => digest < '8' || digest === liveDigest),
+    'every expired session from 8 on is gone',
+  );
+  t.ok(
+    digests().some((digest) => digest < '8'),
+    'those before 8 are left for another sweep',
+  );
+  await store.sweep(now, 1_000, '');
+  t.same(digests(), [liveDigest], 'the live session stays');
+});

@@ -1,0 +1,80 @@
+// A browser without a screen for HTTP tests of the dashboard: one cookie jar, forms posted
+// with the CSRF token of the page they came from, redirects not followed (tests assert them).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { cliPath } from '../helpers/cli.js';
+
+export interface PageAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export class WebClient {
+  /** The session cookie's value, as the browser would hold it. */
+  session: string | undefined;
+  readonly setCookies: string[] = [];
+
+  constructor(
+    readonly url: string,
+    private readonly extraHeaders: Record<string, string> = {},
+  ) {}
+
+  async get(path: string): Promise<PageAnswer> {
+    return this.send(path, { method: 'GET' });
+  }
+
+  async post(path: string, fields: Record<string, string>): Promise<PageAnswer> {
+    return this.send(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** Posts `fields` with the CSRF token of the form on the page at `formPage`. */
+  async submit(formPage: string, action: string, fields: Record<string, string>): Promise<PageAnswer> {
+    const page = await this.get(formPage);
+    return this.post(action, { csrf: csrfOf(page.text), ...fields });
+  }
+
+  private async send(path: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<PageAnswer> {
+    const response = await fetch(this.url + path, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...this.extraHeaders, ...init.headers, ...(this.session === undefined ? {} : { cookie: `dp_session=${this.session}` }) },
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      this.setCookies.push(cookie);
+      const value = /^dp_session=([^;]*)/.exec(cookie)?.[1];
+      if (value !== undefined) this.session = value === '' ? undefined : value;
+    }
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+}
+
+export function csrfOf(page: string): string {
+  const token = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
+  if (token === undefined) throw new Error(`no CSRF field on the page: ${page.slice(0, 300)}`);
+  return token;
+}
+
+/**
+ * Invites `account` with `datapoints accounts invite`, as an operator would; returns the printed
+ * link. Asynchronously: the server under test shares this process's event loop.
+ */
+export async function inviteLinkFor(dataDir: string, account: string, url: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [cliPath, 'accounts', 'invite', account, '--data', dataDir, '--url', url]);
+  const link = stdout.trim().split('\n').at(-1) ?? '';
+  if (!link.startsWith(`${url}/dashboard/invite#`)) throw new Error(`accounts invite printed: ${stdout}`);
+  return link;
+}
+
+/** Sets `password` for `account` through its invite and signs the client in. */
+export async function signedIn(client: WebClient, dataDir: string, account: string, password: string): Promise<void> {
+  const invite = (await inviteLinkFor(dataDir, account, client.url)).split('#')[1]!;
+  const set = await client.submit('/dashboard/invite', '/dashboard/invite', { invite, password, confirm: password });
+  if (set.status !== 303) throw new Error(`setting the password answered ${set.status}: ${set.text}`);
+  const answer = await client.submit('/dashboard/signin', '/dashboard/signin', { name: account, password });
+  if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
+}
