@@ -10,8 +10,8 @@ import { Authenticator } from './access/authenticator.js';
 import { AccountTable } from './access/accountTable.js';
 import { AuthVersionBoard } from './access/authVersionBoard.js';
 import { QuotaMeter } from './access/quotaMeter.js';
+import { clusterSeams, embeddedSeams, type ClusterSettings } from './cluster/clusterNode.js';
 import { startCollectionLoop } from './collection/collectionLoop.js';
-import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
 import { collectionDefaults, limits } from './config.js';
 import type { RunningEmulator } from './emulator/server.js';
 import { Health } from './health.js';
@@ -60,6 +60,8 @@ export interface ServiceOptions {
   threads?: number;
   /** Where to serve Prometheus metrics (`--metrics`); none when absent. */
   metrics?: MetricsAddress | undefined;
+  /** Join a cluster on NATS (`--nats`, `--role`; docs/cluster.md); a node alone when absent. */
+  cluster?: ClusterSettings | undefined;
 }
 
 export interface RunningService {
@@ -78,7 +80,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { log } = options;
   const dataDirectory = await openServerDirectory(options.dataDir, upstreamKindOf(options.upstream));
   const { dbs } = dataDirectory;
-  const threads = options.threads ?? 0;
+  const role = options.cluster?.role ?? 'both';
+  // docs/cluster.md, "Node roles": a collect node answers no searches, so it needs no edges.
+  const threads = role === 'collect' ? 0 : (options.threads ?? 0);
   const store = threads > 0 ? new PublishingResourceStore(dbs) : new ResourceStore(dbs);
   // Loaded only when asked for: a production server runs no emulator code (docs/operations-endpoints.md, "The emulator stays out").
   const emulator = options.upstream === 'emulator' ? await (await import('./emulator/server.js')).startEmulator(0) : undefined;
@@ -91,7 +95,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   const health = threads > 0 ? new PublishedHealth() : new Health();
   const work = new WorkRegistry(new WorkPace(limits.resourceWork));
-  const queue = new InProcessCollectionQueue(options.policy.leaseMs, Date.now);
+  const accounts = new AccountStore(dbs);
+  const authVersions = new AuthVersionBoard();
+  const seamNeeds = {
+    leaseMs: options.policy.leaseMs,
+    usage: new UsageStore(dbs),
+    accounts,
+    // A replicated change is in force at once: every authenticator sees the new version.
+    onAccountsChanged: () => authVersions.publish(accounts.authVersion()),
+    health,
+    log,
+  };
+  const seams = options.cluster ? await clusterSeams(options.cluster, seamNeeds) : embeddedSeams(seamNeeds);
+  const { queue, ledger } = seams;
   const resourceHost = new ResourceHost({
     store,
     machine: createResourceMachine(options.policy),
@@ -110,7 +126,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ? new PrometheusMetrics({
         breakerStates: () => breakerStates,
         queueDepths: () => [
-          ['collection', queue.depth],
+          ...(seams.queueDepth ? [['collection', seams.queueDepth()] as const] : []),
           ['in_work', work.size],
           ['collecting', work.collecting],
         ],
@@ -118,52 +134,56 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       })
     : undefined;
   const collectionTimeoutMs = options.collectTimeoutMs ?? collectionDefaults.timeoutMs;
-  const collection = startCollectionLoop({
-    queue,
-    sink: resourceHost,
-    claims: work,
-    collect: (keys) =>
-      collectResources(keys, {
-        collectors,
+  const collects = role !== 'search';
+  const collection = collects
+    ? startCollectionLoop({
+        queue,
+        sink: resourceHost,
+        claims: work,
+        collect: (keys) =>
+          collectResources(keys, {
+            collectors,
+            scheduler: asyncScheduler,
+            timeoutMs: collectionTimeoutMs,
+            batchWindowMs: collectionDefaults.batchWindowMs,
+            breaker: options.breaker ?? collectionDefaults.breaker,
+            onBreakerChange: (platform, change) => {
+              breakerStates.set(platform, change.state);
+              log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
+            },
+          }),
+        maxCollecting: limits.maxResourcesInWork,
+        pollMs: limits.collectionPollMs,
+        restartDelayMs: limits.pipelineRestartMs,
         scheduler: asyncScheduler,
-        timeoutMs: collectionTimeoutMs,
-        batchWindowMs: collectionDefaults.batchWindowMs,
-        breaker: options.breaker ?? collectionDefaults.breaker,
-        onBreakerChange: (platform, change) => {
-          breakerStates.set(platform, change.state);
-          log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
-        },
-      }),
-    maxCollecting: limits.maxResourcesInWork,
-    pollMs: limits.collectionPollMs,
-    restartDelayMs: limits.pipelineRestartMs,
-    scheduler: asyncScheduler,
-    log,
-    health,
-    metrics,
-  });
-  const dueScheduler = startDueScheduler({
-    index: store,
-    resourceHost,
-    work,
-    maxInWork: limits.maxResourcesInWork,
-    scanBatch: limits.dueScanBatch,
-    scanMs: limits.dueScanMs,
-    restartDelayMs: limits.pipelineRestartMs,
-    now: Date.now,
-    scheduler: asyncScheduler,
-    log,
-    health,
-  });
+        log,
+        health,
+        metrics,
+      })
+    : undefined;
+  const dueScheduler = collects
+    ? startDueScheduler({
+        index: store,
+        resourceHost,
+        work,
+        maxInWork: limits.maxResourcesInWork,
+        scanBatch: limits.dueScanBatch,
+        scanMs: limits.dueScanMs,
+        restartDelayMs: limits.pipelineRestartMs,
+        now: Date.now,
+        scheduler: asyncScheduler,
+        log,
+        health,
+      })
+    : undefined;
 
   const metricsListener = options.metrics && metrics ? await startMetricsListener(options.metrics, metrics, log) : undefined;
-  const accounts = new AccountStore(dbs);
   const accountTable = AccountTable.create();
-  const ledger = new UsageStore(dbs);
+  const readiness = [storageCheck(dbs.root), healthCheck(health)];
   // One server thread: it authenticates itself, with an authenticator that lives as long as it.
   // With edge threads each edge has its own, and this thread needs none.
   const startOneThread = async (): Promise<HttpServer> => {
-    const authenticator = new Authenticator(accounts, log);
+    const authenticator = new Authenticator(accounts, log, authVersions);
     const server = await startHttpServer(
       options.host,
       options.port,
@@ -176,7 +196,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         nextRequestId: requestIdSource(),
         now: Date.now,
       },
-      { cors: options.cors, readiness: [storageCheck(dbs.root), healthCheck(health)], metrics },
+      { cors: options.cors, readiness, metrics, searches: role !== 'collect' },
     );
     return { ...server, close: () => server.close().finally(() => authenticator.close()) };
   };
@@ -189,7 +209,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           dataDir: options.dataDir,
           cors: options.cors,
           accountTable,
-          authVersions: new AuthVersionBoard(),
+          authVersions,
+          ledger: seams.remoteLedger ? ledger : undefined,
           store,
           demand: resourceHost,
           log,
@@ -213,9 +234,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     async stop() {
       const stopping = performance.now();
       log.info('stopping');
-      dueScheduler.unsubscribe();
-      await Promise.all([http.close().then(returnUnspentQuota), collection.stop(limits.collectionStopGraceMs)]);
+      dueScheduler?.unsubscribe();
+      await Promise.all([http.close().then(returnUnspentQuota), collection?.stop(limits.collectionStopGraceMs)]);
       await resourceHost.settled();
+      // The queue and ledger last: the give-back above and the collections' answers go through them.
+      await seams.close();
       await upstreamHttp.close();
       emulator?.close();
       metricsListener?.close();

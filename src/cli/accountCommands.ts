@@ -2,12 +2,11 @@
 // "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
 // a second, because the store bumps the auth version the server polls.
 import { monthOf, nextMonthStart } from '../access/calendar.js';
+import { natsFlag, withAccountBook, type Books } from './accountBook.js';
 import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
 import { flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
-import { AccountStore, type AccountRecord } from '../store/accountStore.js';
-import type { Databases } from '../store/environment.js';
-import { UsageStore } from '../store/usageStore.js';
-import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
+import type { AccountRecord } from '../store/accountStore.js';
+import { dataFlag } from './dataStore.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags } from './flags.js';
 import { UsageError } from './usageError.js';
 
@@ -66,50 +65,49 @@ const settingFlags = { plan: { type: 'string' }, quota: { type: 'string' }, rate
 export async function accountsCommand(args: string[], print: (line: string) => void): Promise<void> {
   const [action, ...rest] = args;
   const now = Date.now();
-  const describe = (dbs: Databases, account: AccountRecord) =>
-    JSON.stringify(describeAccount(account, new UsageStore(dbs).used(account.name, monthOf(now)), now));
+  const describe = async ({ used }: Books, account: AccountRecord) =>
+    JSON.stringify(describeAccount(account, await used(account.name, now), now));
+  const flags = { ...dataFlag, ...natsFlag };
 
   if (action === 'create' || action === 'update') {
-    const { values, positionals } = parseFlags(`accounts ${action}`, rest, { ...dataFlag, ...settingFlags });
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, { ...flags, ...settingFlags });
     noMorePositionals(`accounts ${action}`, positionals, 1);
     const name = checkAccountName(positionals[0]);
     const settings = settingsFrom(values);
     if (action === 'update' && Object.keys(settings).length === 0) throw new UsageError('accounts update needs --plan, --quota or --rate');
     const mode = action === 'create' ? 'create' : 'existing';
-    return withDataStore(dataDirSetting(values.data), mode, async (dbs) => {
-      const accounts = new AccountStore(dbs);
+    return withAccountBook(values, mode, async (books) => {
+      const accounts = books.book;
       const account =
         action === 'create'
           ? await createAccount(accounts, name, { plan: 'free', ...settings }, now)
           : await updateAccount(accounts, name, settings);
       if (!account) throw new UsageError(action === 'create' ? `account '${name}' already exists` : `no account named '${name}'`);
-      print(describe(dbs, account));
+      print(await describe(books, account));
     });
   }
   if (action === 'show' || action === 'list') {
-    const { values, positionals } = parseFlags(`accounts ${action}`, rest, dataFlag);
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, flags);
     noMorePositionals(`accounts ${action}`, positionals, action === 'show' ? 1 : 0);
     const name = action === 'show' ? checkAccountName(positionals[0]) : undefined;
-    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => {
-      const accounts = new AccountStore(dbs);
+    return withAccountBook(values, 'existing', async (books) => {
       if (name === undefined) {
-        for (const account of accounts.accounts()) print(describe(dbs, account));
+        for (const account of await books.book.accounts()) print(await describe(books, account));
         return;
       }
-      const account = accounts.account(name);
+      const account = await books.book.account(name);
       if (!account) throw new UsageError(`no account named '${name}'`);
-      print(describe(dbs, account));
+      print(await describe(books, account));
     });
   }
   if (action === 'delete') {
-    const { values, positionals } = parseFlags('accounts delete', rest, { ...dataFlag, yes: { type: 'boolean' } });
+    const { values, positionals } = parseFlags('accounts delete', rest, { ...flags, yes: { type: 'boolean' } });
     noMorePositionals('accounts delete', positionals, 1);
     const name = checkAccountName(positionals[0]);
-    return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {
-      const accounts = new AccountStore(dbs);
-      if (!accounts.account(name)) throw new UsageError(`no account named '${name}'`);
+    return withAccountBook(values, 'existing', async ({ book: accounts }) => {
+      if (!(await accounts.account(name))) throw new UsageError(`no account named '${name}'`);
       if (!values.yes) {
-        const tokens = accounts.tokensOf(name).length;
+        const tokens = (await accounts.tokensOf(name)).length;
         throw new UsageError(`accounts delete removes account '${name}', its ${tokens} token(s) and its usage: add --yes to confirm`);
       }
       const removed = await accounts.deleteAccount(name);

@@ -2,6 +2,8 @@
 import { defaultPolicy, flagBounds, serveDefaults } from '../config.js';
 import { formatDuration } from './flags.js';
 
+const natsLine = `  --nats URLS       act on the cluster at nats://HOST:PORT[,...] instead of --data
+                    (env DATAPOINTS_NATS; docs/cluster.md)`;
 const dataLine = `  --data DIR        data directory (env DATAPOINTS_DATA; default ${serveDefaults.dataDir})`;
 
 const overview = `usage: datapoints <command> [arguments] [flags]
@@ -42,6 +44,10 @@ ${dataLine}
                     (env DATAPOINTS_CORS; default: none, no CORS headers)
   --metrics H:P     serve Prometheus metrics at http://H:P/metrics
                     (env DATAPOINTS_METRICS; default: off)
+  --nats URLS       join a cluster: nats://HOST:PORT[,nats://HOST:PORT...] of nats-server
+                    with JetStream (env DATAPOINTS_NATS; default: none, a node alone)
+  --role R          with --nats: search (answer searches), collect (collect only; the
+                    search path is 404 there) or both (default both)
 
 Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info);
 LOG_FORMAT=pretty prints readable lines instead of JSON.
@@ -68,8 +74,9 @@ flags:
   --rate N/D        N requests per window D, e.g. 60/1m (default: the plan's; window ${range(flagBounds.rateWindowMs)})
   --yes             delete: confirms removing the account, its tokens and its usage
 ${dataLine}
+${natsLine}
 
-Changes take effect on a running server within one second.`,
+Changes take effect on a running server within one second (with --nats: on every node).`,
 
   tokens: `usage:
   datapoints tokens create NAME [--note TEXT]
@@ -82,7 +89,8 @@ revoke takes the token id or the secret itself.
 
 flags:
   --note TEXT       a note kept with the token (at most 200 characters)
-${dataLine}`,
+${dataLine}
+${natsLine}`,
 
   backup: `usage: datapoints backup DIR [--data DIR]
 

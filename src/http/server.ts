@@ -38,6 +38,8 @@ export interface HttpOptions {
   readiness?: readonly ReadinessCheck[];
   /** Told of every answer on the API's routes and every refusal at admission; none when absent. */
   metrics?: RequestMetrics | undefined;
+  /** False on a collect node (docs/cluster.md, "Node roles"): the search path is then unknown here (404). */
+  searches?: boolean;
 }
 
 /** Problems /readyz reports while the server stops. */
@@ -82,15 +84,17 @@ export function startHttpServer(
   // Without CORS, OPTIONS is one more method the search does not allow.
   const allowed = options.cors ? 'POST, OPTIONS' : 'POST';
 
-  app.post(searchPath, (res, req) => {
-    if (closing) writeReply(res, beginSearch(req), apiErrors.unavailable);
-    else search(res, req);
-  });
-  if (options.cors) app.options(searchPath, (res, req) => writeReply(res, beginSearch(req), cors.preflight(req.getHeader('origin'))));
-  app.any(searchPath, (res, req) => {
-    const exchange = beginSearch(req);
-    writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
-  });
+  if (options.searches ?? true) {
+    app.post(searchPath, (res, req) => {
+      if (closing) writeReply(res, beginSearch(req), apiErrors.unavailable);
+      else search(res, req);
+    });
+    if (options.cors) app.options(searchPath, (res, req) => writeReply(res, beginSearch(req), cors.preflight(req.getHeader('origin'))));
+    app.any(searchPath, (res, req) => {
+      const exchange = beginSearch(req);
+      writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
+    });
+  }
   app.any('/*', (res, req) => {
     const exchange = begin(req);
     writeReply(res, exchange, apiErrors.notFound(exchange.method, exchange.path));

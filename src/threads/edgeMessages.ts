@@ -17,6 +17,8 @@ export interface EdgeSetup {
   views: MessagePort;
   /** Resources wanted by searches, to the resource thread. */
   demand: MessagePort;
+  /** The resource thread's quota ledger, when it is not this thread's to open (src/threads/portLedger.ts). */
+  ledger: MessagePort | undefined;
   logLevel: string;
   cors: CorsOrigins | undefined;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */

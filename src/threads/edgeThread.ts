@@ -18,6 +18,7 @@ import { UsageStore } from '../store/usageStore.js';
 import { DemandMessenger } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
+import { PortLedger } from './portLedger.js';
 
 const setup: EdgeSetup = workerData;
 const control = parentPort!;
@@ -42,7 +43,12 @@ try {
     setup.port,
     {
       authenticator,
-      admissions: new Admissions({ table: new AccountTable(setup.accountTable), ledger: new UsageStore(dbs), log, now: Date.now }),
+      admissions: new Admissions({
+        table: new AccountTable(setup.accountTable),
+        ledger: setup.ledger ? new PortLedger(setup.ledger) : new UsageStore(dbs),
+        log,
+        now: Date.now,
+      }),
       views,
       demand: new DemandMessenger(setup.demand),
       log,

@@ -1,0 +1,183 @@
+// Accounts and tokens of a cluster (docs/cluster.md, "Accounts and tokens"): two NATS KV
+// buckets, the cluster's one copy that every node replicates into its LMDB (accountReplica.ts)
+// and that `datapoints accounts|tokens --nats` writes. Changes of one record are revision-checked,
+// so two operators changing one account at once both land, one after the other.
+import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
+import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { clusterDefaults } from '../config.js';
+import type { AccountChanges, AccountRecord, TokenRecord } from '../store/accountStore.js';
+
+export const accountsBucket = 'DATAPOINTS_ACCOUNTS';
+export const tokensBucket = 'DATAPOINTS_TOKENS';
+
+export class ClusterAccounts {
+  /** Creates the buckets, or opens them as another node or command created them. */
+  static async open(connection: NatsConnection): Promise<ClusterAccounts> {
+    const kvm = new Kvm(jetstream(connection, { timeout: clusterDefaults.requestTimeoutMs }));
+    const [accounts, tokens] = await Promise.all([
+      kvm.create(accountsBucket, { history: 1, replicas: 1 }),
+      kvm.create(tokensBucket, { history: 1, replicas: 1 }),
+    ]);
+    return new ClusterAccounts(accounts, tokens);
+  }
+
+  private constructor(
+    /** Key: the account name in base64url (names may hold '.', which splits KV keys); value: AccountRecord as JSON. */
+    readonly accountEntries: KV,
+    /** Key: the token id; value: TokenRecord as JSON, without a last-used time (each node keeps its own). */
+    readonly tokenEntries: KV,
+  ) {}
+
+  async account(name: string): Promise<AccountRecord | undefined> {
+    return readAccount(await this.accountEntries.get(accountKey(name)));
+  }
+
+  async accounts(): Promise<AccountRecord[]> {
+    const found: AccountRecord[] = [];
+    for await (const key of await this.accountEntries.keys()) {
+      const account = readAccount(await this.accountEntries.get(key));
+      if (account) found.push(account);
+    }
+    return found.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Creates the account unless the name is taken; resolves false when it was. */
+  async createAccount(account: AccountRecord): Promise<boolean> {
+    try {
+      await this.accountEntries.create(accountKey(account.name), JSON.stringify(account));
+      return true;
+    } catch (error) {
+      if (isRevisionRefusal(error)) return false;
+      throw error;
+    }
+  }
+
+  /** The updated account, or undefined when there is none of that name. */
+  updateAccount(name: string, changes: AccountChanges): Promise<AccountRecord | undefined> {
+    return changeEntry(this.accountEntries, accountKey(name), readAccount, (account) => ({ ...account, ...changes }));
+  }
+
+  /** Removes the account and its tokens; resolves the number of tokens removed, or undefined when there was none. */
+  async deleteAccount(name: string): Promise<number | undefined> {
+    if (!(await this.account(name))) return undefined;
+    const tokens = await this.tokensOf(name);
+    // Tokens first: a node never sees a token whose account it still has and the cluster has not.
+    for (const token of tokens) await this.tokenEntries.delete(token.id);
+    await this.accountEntries.delete(accountKey(name));
+    return tokens.length;
+  }
+
+  async token(id: string): Promise<TokenRecord | undefined> {
+    return tokenKey.test(id) ? readToken(await this.tokenEntries.get(id)) : undefined;
+  }
+
+  async tokenByDigest(digest: string): Promise<TokenRecord | undefined> {
+    return (await this.tokens()).find((token) => token.digest === digest);
+  }
+
+  async tokensOf(account: string): Promise<TokenRecord[]> {
+    return (await this.tokens()).filter((token) => token.account === account).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async addToken(token: TokenRecord): Promise<void> {
+    await this.tokenEntries.put(token.id, JSON.stringify({ ...token, lastUsedAt: null }));
+  }
+
+  revokeToken(id: string, at: string): Promise<TokenRecord | undefined> {
+    return changeEntry(this.tokenEntries, id, readToken, (token) => ({ ...token, revokedAt: token.revokedAt ?? at }));
+  }
+
+  private async tokens(): Promise<TokenRecord[]> {
+    const found: TokenRecord[] = [];
+    for await (const key of await this.tokenEntries.keys()) {
+      const token = readToken(await this.tokenEntries.get(key));
+      if (token) found.push(token);
+    }
+    return found;
+  }
+}
+
+export function accountKey(name: string): string {
+  return Buffer.from(name).toString('base64url');
+}
+
+/** Token ids are `tok_` and hex (src/auth/tokens.ts): valid KV keys as they are. */
+const tokenKey = /^[A-Za-z0-9_-]+$/;
+
+/** The account an entry holds; undefined for a deleted entry or one that is not an account. */
+export function readAccount(entry: KvEntry | null): AccountRecord | undefined {
+  const value = parsed(entry);
+  const rate = value?.rate;
+  const fits =
+    typeof value?.name === 'string' &&
+    (value.plan === 'free' || value.plan === 'paid') &&
+    (value.quota === null || Number.isSafeInteger(value.quota)) &&
+    typeof rate === 'object' &&
+    rate !== null &&
+    'limit' in rate &&
+    Number.isSafeInteger(rate.limit) &&
+    'windowMs' in rate &&
+    Number.isSafeInteger(rate.windowMs) &&
+    typeof value.createdAt === 'string';
+  if (!fits) return undefined;
+  const { name, plan, quota, createdAt } = value;
+  return { name, plan, quota, rate: { limit: rate.limit, windowMs: rate.windowMs }, createdAt } as AccountRecord;
+}
+
+/** The token an entry holds; undefined for a deleted entry or one that is not a token. */
+export function readToken(entry: KvEntry | null): TokenRecord | undefined {
+  const value = parsed(entry);
+  const fits =
+    typeof value?.id === 'string' &&
+    typeof value.account === 'string' &&
+    typeof value.digest === 'string' &&
+    typeof value.createdAt === 'string' &&
+    (value.revokedAt === null || typeof value.revokedAt === 'string');
+  if (!fits) return undefined;
+  return {
+    id: value.id,
+    account: value.account,
+    digest: value.digest,
+    createdAt: value.createdAt,
+    lastUsedAt: null,
+    revokedAt: value.revokedAt,
+    ...(typeof value.shown === 'string' ? { shown: value.shown } : {}),
+    ...(typeof value.note === 'string' || value.note === null ? { note: value.note } : {}),
+  } as TokenRecord;
+}
+
+function parsed(entry: KvEntry | null): Record<string, unknown> | undefined {
+  if (entry?.operation !== 'PUT') return undefined;
+  try {
+    const value: unknown = JSON.parse(entry.string());
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRevisionRefusal(error: unknown): boolean {
+  return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence;
+}
+
+/** Reads, changes and writes one entry back, again from the top when another writer came between. */
+async function changeEntry<T>(
+  bucket: KV,
+  key: string,
+  read: (entry: KvEntry | null) => T | undefined,
+  change: (current: T) => T,
+): Promise<T | undefined> {
+  for (;;) {
+    const entry = await bucket.get(key);
+    const current = read(entry);
+    if (current === undefined || entry === null) return undefined;
+    const changed = change(current);
+    try {
+      await bucket.update(key, JSON.stringify(changed), entry.revision);
+      return changed;
+    } catch (error) {
+      if (!isRevisionRefusal(error)) throw error;
+    }
+  }
+}
