@@ -84,6 +84,11 @@ export const limits = {
    * `waitMs` is answered 500.
    */
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
+  /**
+   * Retry-After of a counted request answered 503 because its count could not be recorded
+   * (docs/api.md#a-39): about the time a cluster node takes to reach NATS again.
+   */
+  countRetryAfterSeconds: 2,
 } as const;
 
 export interface RatePolicy {

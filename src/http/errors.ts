@@ -41,6 +41,14 @@ export const apiErrors = {
     body: JSON.stringify({ error: 'Internal server error', request_id: requestId }),
   }),
   unavailable: single('503 Service Unavailable', 'The service is shutting down', [['Connection', 'close']]),
+  /**
+   * docs/api.md#a-39: a counted request whose count could not be recorded (the quota ledger is
+   * unreachable, as NATS in a cluster, or refuses the write); it is never answered uncounted.
+   */
+  countUnavailable: (retryAfterSeconds: number) =>
+    single('503 Service Unavailable', `Requests cannot be counted right now; retry after ${retryAfterSeconds} seconds`, [
+      ['Retry-After', String(retryAfterSeconds)],
+    ]),
   /** src/access/accountTable.ts: one server admits for at most limits.accountSlots accounts. */
   noAccountRoom: single('503 Service Unavailable', 'This server admits requests for no more accounts; try again later'),
 } as const;
