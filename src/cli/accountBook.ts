@@ -34,6 +34,8 @@ export interface Books {
   book: AccountBook;
   /** Requests of the account counted (or reserved) in the month of `now`. */
   used(account: string, now: number): Promise<number>;
+  /** Removes the usage of a deleted account (the data directory's goes with the account itself). */
+  forgetUsage(account: string): Promise<void>;
 }
 
 export const natsFlag = { nats: { type: 'string' } } as const;
@@ -48,7 +50,11 @@ export async function withAccountBook<T>(
   if (nats === undefined) {
     return withDataStore(dataDirSetting(values.data), mode, (dbs) => {
       const usage = new UsageStore(dbs);
-      return work({ book: new AccountStore(dbs), used: (account, now) => Promise.resolve(usage.used(account, monthOf(now))) });
+      return work({
+        book: new AccountStore(dbs),
+        used: (account, now) => Promise.resolve(usage.used(account, monthOf(now))),
+        forgetUsage: () => Promise.resolve(),
+      });
     });
   }
   const servers = natsServersSetting(nats);
@@ -60,7 +66,7 @@ export async function withAccountBook<T>(
       ClusterAccounts.open(connection),
       KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }),
     ]);
-    return await work({ book, used: (account, now) => usedIn(ledger, account, now) });
+    return await work({ book, used: (account, now) => usedIn(ledger, account, now), forgetUsage: (account) => ledger.forget(account) });
   } finally {
     await closeNats(connection);
   }

@@ -104,13 +104,14 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     const { values, positionals } = parseFlags('accounts delete', rest, { ...flags, yes: { type: 'boolean' } });
     noMorePositionals('accounts delete', positionals, 1);
     const name = checkAccountName(positionals[0]);
-    return withAccountBook(values, 'existing', async ({ book: accounts }) => {
+    return withAccountBook(values, 'existing', async ({ book: accounts, forgetUsage }) => {
       if (!(await accounts.account(name))) throw new UsageError(`no account named '${name}'`);
       if (!values.yes) {
         const tokens = (await accounts.tokensOf(name)).length;
         throw new UsageError(`accounts delete removes account '${name}', its ${tokens} token(s) and its usage: add --yes to confirm`);
       }
       const removed = await accounts.deleteAccount(name);
+      await forgetUsage(name);
       print(`deleted account ${name} and its ${removed ?? 0} token(s)`);
     });
   }

@@ -102,6 +102,16 @@ t.test('three nodes on one nats-server', async (t) => {
     t.equal(await search(restarted, secret), 401, 'the revoked one is still refused');
   });
 
+  await t.test('an account deleted on the cluster is gone from every node, and a new one of its name starts afresh', async (t) => {
+    const fresh = cluster(nats.url, ['tokens', 'create', 'acme']).stdout.trim().split('\n').at(-1)!;
+    const deleted = cluster(nats.url, ['accounts', 'delete', 'acme', '--yes']);
+    t.equal(deleted.stdout, 'deleted account acme and its 3 token(s)\n', deleted.stderr);
+    const since = performance.now();
+    for (const node of nodes.slice(0, 2)) t.ok((await untilStatus(node, fresh, 401, since)) < 1_000, `${node.url} refuses its token`);
+    t.equal(cluster(nats.url, ['accounts', 'create', 'acme']).status, 0);
+    t.equal(JSON.parse(cluster(nats.url, ['accounts', 'show', 'acme']).stdout).usage.used, 0);
+  });
+
   await Promise.all(nodes.slice(0, 2).map((node) => node.stop()));
 });
 
