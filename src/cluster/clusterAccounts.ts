@@ -5,6 +5,8 @@
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
 import { clusterDefaults } from '../config.js';
 import type { AccountChanges, AccountRecord, TokenRecord } from '../store/accountStore.js';
 
@@ -105,53 +107,58 @@ export function accountKey(name: string): string {
 /** Token ids are `tok_` and hex (src/auth/tokens.ts): valid KV keys as they are. */
 const tokenKey = /^[A-Za-z0-9_-]+$/;
 
+// What a KV entry must hold to be taken in: written by other processes, so checked, not trusted.
+const whole = Type.Integer({ minimum: 0 });
+const accountEntry = Compile(
+  Type.Object({
+    name: Type.String(),
+    plan: Type.Union([Type.Literal('free'), Type.Literal('paid')]),
+    quota: Type.Union([whole, Type.Null()]),
+    rate: Type.Object({ limit: whole, windowMs: whole }),
+    createdAt: Type.String(),
+  }),
+);
+const tokenEntry = Compile(
+  Type.Object({
+    id: Type.String(),
+    account: Type.String(),
+    digest: Type.String(),
+    createdAt: Type.String(),
+    revokedAt: Type.Union([Type.String(), Type.Null()]),
+    shown: Type.Optional(Type.String()),
+    note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  }),
+);
+
 /** The account an entry holds; undefined for a deleted entry or one that is not an account. */
 export function readAccount(entry: KvEntry | null): AccountRecord | undefined {
   const value = parsed(entry);
-  const rate = value?.rate;
-  const fits =
-    typeof value?.name === 'string' &&
-    (value.plan === 'free' || value.plan === 'paid') &&
-    (value.quota === null || Number.isSafeInteger(value.quota)) &&
-    typeof rate === 'object' &&
-    rate !== null &&
-    'limit' in rate &&
-    Number.isSafeInteger(rate.limit) &&
-    'windowMs' in rate &&
-    Number.isSafeInteger(rate.windowMs) &&
-    typeof value.createdAt === 'string';
-  if (!fits) return undefined;
-  const { name, plan, quota, createdAt } = value;
-  return { name, plan, quota, rate: { limit: rate.limit, windowMs: rate.windowMs }, createdAt } as AccountRecord;
+  if (!accountEntry.Check(value)) return undefined;
+  const { name, plan, quota, rate, createdAt } = value;
+  return { name, plan, quota, rate: { limit: rate.limit, windowMs: rate.windowMs }, createdAt };
 }
 
 /** The token an entry holds; undefined for a deleted entry or one that is not a token. */
 export function readToken(entry: KvEntry | null): TokenRecord | undefined {
   const value = parsed(entry);
-  const fits =
-    typeof value?.id === 'string' &&
-    typeof value.account === 'string' &&
-    typeof value.digest === 'string' &&
-    typeof value.createdAt === 'string' &&
-    (value.revokedAt === null || typeof value.revokedAt === 'string');
-  if (!fits) return undefined;
+  if (!tokenEntry.Check(value)) return undefined;
+  const { id, account, digest, createdAt, revokedAt, shown, note } = value;
   return {
-    id: value.id,
-    account: value.account,
-    digest: value.digest,
-    createdAt: value.createdAt,
+    id,
+    account,
+    digest,
+    createdAt,
     lastUsedAt: null,
-    revokedAt: value.revokedAt,
-    ...(typeof value.shown === 'string' ? { shown: value.shown } : {}),
-    ...(typeof value.note === 'string' || value.note === null ? { note: value.note } : {}),
-  } as TokenRecord;
+    revokedAt,
+    ...(shown === undefined ? {} : { shown }),
+    ...(note === undefined ? {} : { note }),
+  };
 }
 
-function parsed(entry: KvEntry | null): Record<string, unknown> | undefined {
+function parsed(entry: KvEntry | null): unknown {
   if (entry?.operation !== 'PUT') return undefined;
   try {
-    const value: unknown = JSON.parse(entry.string());
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+    return JSON.parse(entry.string());
   } catch {
     return undefined;
   }
