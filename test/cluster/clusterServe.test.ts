@@ -125,6 +125,11 @@ t.test('serve and the commands refuse a bad --nats or --role in one line', async
   const alone = cli(['serve', '--role', 'search']);
   t.equal(alone.status, 2);
   t.equal(alone.stderr, 'datapoints: --role needs --nats: a node alone does both\n');
+  process.env.DATAPOINTS_NATS = 'nats://127.0.0.1';
+  const fromEnv = cli(['accounts', 'list']);
+  delete process.env.DATAPOINTS_NATS;
+  t.equal(fromEnv.status, 2);
+  t.equal(fromEnv.stderr, `datapoints: invalid DATAPOINTS_NATS: takes nats://HOST:PORT[,nats://HOST:PORT...]; "nats://127.0.0.1" is not one\n`);
   const unreachable = cli(['tokens', 'list', 'acme', '--nats', 'nats://127.0.0.1:1']);
   t.equal(unreachable.status, 1);
   t.match(unreachable.stderr, /^datapoints: cannot reach NATS at nats:\/\/127\.0\.0\.1:1: /);
