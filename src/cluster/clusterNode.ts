@@ -62,7 +62,11 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
 
 /** Connects (rejecting when no server answers now) and opens the cluster's seams on it. */
 export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds): Promise<NodeSeams> {
-  const connection = await connectNats({ servers: settings.servers, name: `datapoints ${hostname()} ${process.pid}` });
+  const connection = await connectNats({ servers: settings.servers, name: `datapoints ${hostname()} ${process.pid}` }).catch(
+    (error: unknown) => {
+      throw new Error(`cannot reach NATS at ${settings.servers.join(',')}: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
   reportConnection(connection, needs.health);
   try {
     const queue = await JetStreamCollectionQueue.open(connection, defaultQueueOptions(needs.leaseMs), needs.health);

@@ -129,7 +129,15 @@ t.test('serve and the commands refuse a bad --nats or --role in one line', async
   const fromEnv = cli(['accounts', 'list']);
   delete process.env.DATAPOINTS_NATS;
   t.equal(fromEnv.status, 2);
-  t.equal(fromEnv.stderr, `datapoints: invalid DATAPOINTS_NATS: takes nats://HOST:PORT[,nats://HOST:PORT...]; "nats://127.0.0.1" is not one\n`);
+  t.equal(
+    fromEnv.stderr,
+    `datapoints: invalid DATAPOINTS_NATS: takes nats://HOST:PORT[,nats://HOST:PORT...]; "nats://127.0.0.1" is not one\n`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'datapoints-node-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const noServer = cli(['serve', '--nats', 'nats://127.0.0.1:1', '--port', '0', '--data', dir]);
+  t.equal(noServer.status, 1);
+  t.equal(noServer.stderr, 'datapoints: cannot reach NATS at nats://127.0.0.1:1: connection refused\n');
   const unreachable = cli(['tokens', 'list', 'acme', '--nats', 'nats://127.0.0.1:1']);
   t.equal(unreachable.status, 1);
   t.match(unreachable.stderr, /^datapoints: cannot reach NATS at nats:\/\/127\.0\.0\.1:1: /);
