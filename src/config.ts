@@ -124,6 +124,11 @@ export const limits = {
   platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000 },
   /** Days of per-day request counts kept per account, today included (docs/storage.md, "Daily usage"). */
   dailyUsageDays: 90,
+  /**
+   * Retry-After of a counted request answered 503 because its count could not be recorded
+   * (docs/api.md#a-39): about the time a cluster node takes to reach NATS again.
+   */
+  countRetryAfterSeconds: 2,
 } as const;
 
 export interface RatePolicy {

@@ -10,9 +10,12 @@ import { Authenticator } from './access/authenticator.js';
 import { AccountTable } from './access/accountTable.js';
 import { AuthVersionBoard } from './access/authVersionBoard.js';
 import { QuotaMeter } from './access/quotaMeter.js';
+import { clusterSeams, embeddedSeams, type ClusterSettings, type NodeSeams } from './cluster/clusterNode.js';
+import { sharedDueIndex } from './cluster/dueWorkShare.js';
+import type { ResourceLog } from './cluster/resourceLog.js';
+import { ResourceLogReplica } from './cluster/resourceLogReplica.js';
 import { startCollectionLoop } from './collection/collectionLoop.js';
-import { InProcessCollectionQueue } from './collection/inProcessQueue.js';
-import { collectionDefaults, limits } from './config.js';
+import { collectionDefaults, limits, replicaDefaults } from './config.js';
 import type { RunningEmulator } from './emulator/server.js';
 import { Health } from './health.js';
 import type { CorsOrigins } from './http/cors.js';
@@ -31,6 +34,7 @@ import { ResourceHost } from './resources/host.js';
 import { WorkPace } from './resources/workPace.js';
 import { WorkRegistry } from './resources/workRegistry.js';
 import { AccountStore } from './store/accountStore.js';
+import type { ResourceStore } from './store/resourceStore.js';
 import { openServerDirectory } from './store/serverDirectory.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
@@ -68,6 +72,8 @@ export interface ServiceOptions {
   secureCookies?: boolean;
   /** How a throttled dashboard sign-in waits (docs/dashboard.md, "Rate limits"); a timer when absent. */
   signinWait?: (ms: number) => Promise<void>;
+  /** Join a cluster on NATS (`--nats`, `--role`; docs/cluster.md); a node alone when absent. */
+  cluster?: ClusterSettings | undefined;
 }
 
 export interface RunningService {
@@ -88,10 +94,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { log } = options;
   const dataDirectory = await openServerDirectory(options.dataDir, upstreamKindOf(options.upstream));
   const { dbs } = dataDirectory;
-  const threads = options.threads ?? 0;
+  const role = options.cluster?.role ?? 'both';
+  // docs/cluster.md, "Node roles": a collect node answers no searches, so it needs no edges.
+  const threads = role === 'collect' ? 0 : (options.threads ?? 0);
   // docs/push.md, "Where changes come from": edges hear the views posted to them; one thread hears its store.
   const viewChanges = new InProcessViewChanges();
-  const store = threads > 0 ? new PublishingResourceStore(dbs) : new NotifyingResourceStore(dbs, viewChanges);
   // Loaded only when asked for: a production server runs no emulator code (docs/operations-endpoints.md, "The emulator stays out").
   const emulator = options.upstream === 'emulator' ? await (await import('./emulator/server.js')).startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
@@ -103,7 +110,24 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   const health = threads > 0 ? new PublishedHealth() : new Health();
   const work = new WorkRegistry(new WorkPace(limits.resourceWork));
-  const queue = new InProcessCollectionQueue(options.policy.leaseMs, Date.now);
+  const accounts = new AccountStore(dbs);
+  const authVersions = new AuthVersionBoard();
+  const seamNeeds = {
+    leaseMs: options.policy.leaseMs,
+    usage: new UsageStore(dbs),
+    accounts,
+    // A replicated change is in force at once: every authenticator sees the new version.
+    onAccountsChanged: () => authVersions.publish(accounts.authVersion()),
+    health,
+    log,
+  };
+  const seams = options.cluster ? await clusterSeams(options.cluster, seamNeeds) : embeddedSeams(seamNeeds);
+  const { queue, ledger } = seams;
+  // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
+  // (docs/cluster.md, "Resource replication"); searches still read only the LMDB.
+  const resourceLog = seams.resources?.log;
+  const store = threads > 0 ? new PublishingResourceStore(dbs, resourceLog) : new NotifyingResourceStore(dbs, viewChanges, resourceLog);
+  const replica = resourceLog ? await startReplica(resourceLog, store, health, log, seams) : undefined;
   const resourceHost = new ResourceHost({
     store,
     machine: createResourceMachine(options.policy),
@@ -116,7 +140,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
   });
 
-  const platformStatus = new PlatformStatusBoard(collectors, Date.now, () => queue.depth);
+  const platformStatus = new PlatformStatusBoard(collectors, Date.now, () => seams.queueDepth?.() ?? null);
   // Each collector call is counted against its platform's budget.
   const countedCollectors = new Map(
     [...collectors].map(([platform, { collector, budget }]) => [
@@ -128,7 +152,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ? new PrometheusMetrics({
         breakerStates: () => platformStatus.breakerStates(),
         queueDepths: () => [
-          ['collection', queue.depth],
+          ...(seams.queueDepth ? [['collection', seams.queueDepth()] as const] : []),
           ['in_work', work.size],
           ['collecting', work.collecting],
         ],
@@ -136,54 +160,59 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       })
     : undefined;
   const collectionTimeoutMs = options.collectTimeoutMs ?? collectionDefaults.timeoutMs;
-  const collection = startCollectionLoop({
-    queue,
-    sink: resourceHost,
-    claims: work,
-    collect: platformStatus.watched((keys) =>
-      collectResources(keys, {
-        collectors: countedCollectors,
+  const collects = role !== 'search';
+  const collection = collects
+    ? startCollectionLoop({
+        queue,
+        // An outcome may be of a resource another node created: step it from the log's latest change.
+        sink: replica ? replica.freshOutcomes(resourceHost) : resourceHost,
+        claims: work,
+        collect: platformStatus.watched((keys) =>
+          collectResources(keys, {
+            collectors: countedCollectors,
+            scheduler: asyncScheduler,
+            timeoutMs: collectionTimeoutMs,
+            batchWindowMs: collectionDefaults.batchWindowMs,
+            breaker: options.breaker ?? collectionDefaults.breaker,
+            onBreakerChange: (platform, change) => {
+              platformStatus.breakerChanged(platform, change);
+              log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
+            },
+          }),
+        ),
+        maxCollecting: limits.maxResourcesInWork,
+        pollMs: limits.collectionPollMs,
+        restartDelayMs: limits.pipelineRestartMs,
         scheduler: asyncScheduler,
-        timeoutMs: collectionTimeoutMs,
-        batchWindowMs: collectionDefaults.batchWindowMs,
-        breaker: options.breaker ?? collectionDefaults.breaker,
-        onBreakerChange: (platform, change) => {
-          platformStatus.breakerChanged(platform, change);
-          log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
-        },
-      }),
-    ),
-    maxCollecting: limits.maxResourcesInWork,
-    pollMs: limits.collectionPollMs,
-    restartDelayMs: limits.pipelineRestartMs,
-    scheduler: asyncScheduler,
-    log,
-    health,
-    metrics,
-  });
-  const dueScheduler = startDueScheduler({
-    index: store,
-    resourceHost,
-    work,
-    maxInWork: limits.maxResourcesInWork,
-    scanBatch: limits.dueScanBatch,
-    scanMs: limits.dueScanMs,
-    restartDelayMs: limits.pipelineRestartMs,
-    now: Date.now,
-    scheduler: asyncScheduler,
-    log,
-    health,
-  });
+        log,
+        health,
+        metrics,
+      })
+    : undefined;
+  const dueScheduler = collects
+    ? startDueScheduler({
+        index: seams.resources ? sharedDueIndex(store, seams.resources.node, replicaDefaults.dueSpreadMs) : store,
+        resourceHost,
+        work,
+        maxInWork: limits.maxResourcesInWork,
+        scanBatch: limits.dueScanBatch,
+        scanMs: limits.dueScanMs,
+        restartDelayMs: limits.pipelineRestartMs,
+        now: Date.now,
+        scheduler: asyncScheduler,
+        log,
+        health,
+      })
+    : undefined;
 
   const metricsListener = options.metrics && metrics ? await startMetricsListener(options.metrics, metrics, log) : undefined;
-  const accounts = new AccountStore(dbs);
   const accountTable = AccountTable.create();
-  const ledger = new UsageStore(dbs);
   const streamState = { tickets: createTicketState(), connections: createConnectionCountsBuffer(accountTable) };
+  const readiness = [storageCheck(dbs.root), healthCheck(health)];
   // One server thread: it authenticates itself, with an authenticator that lives as long as it.
   // With edge threads each edge has its own, and this thread needs none.
   const startOneThread = async (): Promise<HttpServer> => {
-    const authenticator = new Authenticator(accounts, log);
+    const authenticator = new Authenticator(accounts, log, authVersions);
     const pages = webPages({
       dbs,
       log,
@@ -205,9 +234,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
       {
         cors: options.cors,
-        readiness: [storageCheck(dbs.root), healthCheck(health)],
+        readiness,
         metrics,
         pages,
+        searches: role !== 'collect',
         stream: {
           changes: viewChanges,
           tickets: new StreamTickets(streamState.tickets),
@@ -227,7 +257,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           cors: options.cors,
           secureCookies: options.secureCookies === true,
           accountTable,
-          authVersions: new AuthVersionBoard(),
+          authVersions,
+          ledger: seams.remoteLedger ? ledger : undefined,
           store,
           demand: resourceHost,
           log,
@@ -254,9 +285,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     async stop() {
       const stopping = performance.now();
       log.info('stopping');
-      dueScheduler.unsubscribe();
-      await Promise.all([http.close().then(returnUnspentQuota), collection.stop(limits.collectionStopGraceMs)]);
+      dueScheduler?.unsubscribe();
+      await Promise.all([http.close().then(returnUnspentQuota), collection?.stop(limits.collectionStopGraceMs)]);
       await resourceHost.settled();
+      // The queue and ledger last: the give-back above and the collections' answers go through them.
+      await replica?.stop();
+      await seams.close();
       await upstreamHttp.close();
       emulator?.close();
       metricsListener?.close();
@@ -264,4 +298,26 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log.info({ ms: Math.round(performance.now() - stopping) }, 'stopped');
     },
   };
+}
+
+/**
+ * Starts the node's replica of the resource log and waits until it holds what the cluster held,
+ * so that a joining node does not answer `pending` for resources the cluster knows. A directory
+ * that cannot be a replica is refused; the node's NATS connection is closed then.
+ */
+async function startReplica(
+  resourceLog: ResourceLog,
+  store: ResourceStore,
+  health: Health,
+  log: Logger,
+  seams: NodeSeams,
+): Promise<ResourceLogReplica> {
+  try {
+    const replica = await ResourceLogReplica.start(resourceLog, store, replicaDefaults, health, log);
+    await replica.caughtUp();
+    return replica;
+  } catch (error) {
+    await seams.close();
+    throw error;
+  }
 }

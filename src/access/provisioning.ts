@@ -3,6 +3,9 @@ import { generateToken } from '../auth/tokens.js';
 import { plans, type PlanName, type RatePolicy } from '../config.js';
 import type { AccountChanges, AccountRecord, AccountStore } from '../store/accountStore.js';
 
+/** The writes provisioning makes: the data directory's AccountStore, or the cluster's accounts. */
+export type AccountWrites = Pick<AccountStore, 'createAccount' | 'updateAccount' | 'addToken'>;
+
 export interface AccountSettings {
   plan?: PlanName;
   /** Overrides the plan's monthly quota; null for none. */
@@ -12,7 +15,7 @@ export interface AccountSettings {
 
 /** The new account, or undefined when the name is taken. */
 export async function createAccount(
-  accounts: AccountStore,
+  accounts: AccountWrites,
   name: string,
   settings: AccountSettings,
   now: number,
@@ -32,7 +35,7 @@ export async function createAccount(
  * Changes an account's settings. A new plan brings its own quota and rate unless they are
  * given too (docs/operations.md, "Accounts"). Undefined when there is no such account.
  */
-export function updateAccount(accounts: AccountStore, name: string, settings: AccountSettings): Promise<AccountRecord | undefined> {
+export function updateAccount(accounts: AccountWrites, name: string, settings: AccountSettings): Promise<AccountRecord | undefined> {
   const plan = settings.plan === undefined ? undefined : plans[settings.plan];
   const changes: AccountChanges = {
     ...(settings.plan === undefined ? {} : { plan: settings.plan, quota: plan!.quota, rate: plan!.rate }),
@@ -44,7 +47,7 @@ export function updateAccount(accounts: AccountStore, name: string, settings: Ac
 
 /** Issues a token for an existing account; the secret is returned once and never stored. */
 export async function issueToken(
-  accounts: AccountStore,
+  accounts: AccountWrites,
   account: string,
   now: number,
   note: string | null = null,

@@ -114,7 +114,10 @@ const searchOperation = {
       ...documented({ 'Retry-After': headers.retryAfter }, true),
     }),
     '500': answer('An internal error; the server log holds the details under the request id', 'InternalError'),
-    '503': answer('The service is shutting down', 'Error'),
+    '503': answer('The service is shutting down, or cannot count requests right now (then with Retry-After)', 'Error', {
+      ...requestIdHeader,
+      ...documented({ 'Retry-After': headers.retryAfter }, false),
+    }),
   },
 };
 

@@ -1,13 +1,14 @@
 // `datapoints accounts create|show|list|update|suspend|resume|usage|delete` (docs/operations.md#commands; docs/operations.md,
 // "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
-// a second, because the store bumps the auth version the server polls.
+// a second, because the store bumps the auth version the server polls; with --nats they act on
+// the cluster's accounts, which every node replicates (docs/cluster.md, "Accounts and tokens").
+// `usage` and `invite` act on one node's data directory: daily counts and passwords are kept per node.
 import { monthOf, nextMonthStart } from '../access/calendar.js';
 import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
 import { accountSuspension, flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
 import { AccountStore, type AccountRecord } from '../store/accountStore.js';
 import { DailyUsage } from '../store/dailyUsage.js';
-import type { Databases } from '../store/environment.js';
-import { UsageStore } from '../store/usageStore.js';
+import { natsFlag, withAccountBook, type Books } from './accountBook.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
 import { inviteAccount, inviteFlags } from './inviteCommand.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseWholeNumber } from './flags.js';
@@ -86,12 +87,13 @@ function operatorSetting(action: 'create' | 'update', value: string | boolean | 
 export async function accountsCommand(args: string[], print: (line: string) => void): Promise<void> {
   const [action, ...rest] = args;
   const now = Date.now();
-  const describe = (dbs: Databases, account: AccountRecord) =>
-    JSON.stringify(describeAccount(account, new UsageStore(dbs).used(account.name, monthOf(now)), now));
+  const describe = async ({ used }: Books, account: AccountRecord) =>
+    JSON.stringify(describeAccount(account, await used(account.name, now), now));
+  const flags = { ...dataFlag, ...natsFlag };
 
   if (action === 'create' || action === 'update') {
     const operatorFlag = { operator: { type: action === 'create' ? 'boolean' : 'string' } } as const;
-    const { values, positionals } = parseFlags(`accounts ${action}`, rest, { ...dataFlag, ...settingFlags, ...operatorFlag });
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, { ...flags, ...settingFlags, ...operatorFlag });
     noMorePositionals(`accounts ${action}`, positionals, 1);
     const name = checkAccountName(positionals[0]);
     const settings = settingsFrom(values);
@@ -99,46 +101,44 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     if (action === 'update' && Object.keys(settings).length === 0 && operator === undefined)
       throw new UsageError('accounts update needs --plan, --quota, --rate or --operator');
     const mode = action === 'create' ? 'create' : 'existing';
-    return withDataStore(dataDirSetting(values.data), mode, async (dbs) => {
-      const accounts = new AccountStore(dbs);
+    return withAccountBook(values, mode, async (books) => {
+      const accounts = books.book;
       const account =
         action === 'create'
           ? await createAccount(accounts, name, { plan: 'free', ...settings }, now)
           : await updateAccount(accounts, name, settings);
       if (!account) throw new UsageError(action === 'create' ? `account '${name}' already exists` : `no account named '${name}'`);
       const withRole = operator === undefined ? account : await accounts.updateAccount(name, { operator });
-      print(describe(dbs, withRole ?? account));
+      print(await describe(books, withRole ?? account));
     });
   }
   if (action === 'show' || action === 'list') {
-    const { values, positionals } = parseFlags(`accounts ${action}`, rest, dataFlag);
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, flags);
     noMorePositionals(`accounts ${action}`, positionals, action === 'show' ? 1 : 0);
     const name = action === 'show' ? checkAccountName(positionals[0]) : undefined;
-    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => {
-      const accounts = new AccountStore(dbs);
+    return withAccountBook(values, 'existing', async (books) => {
       if (name === undefined) {
-        for (const account of accounts.accounts()) print(describe(dbs, account));
+        for (const account of await books.book.accounts()) print(await describe(books, account));
         return;
       }
-      const account = accounts.account(name);
+      const account = await books.book.account(name);
       if (!account) throw new UsageError(`no account named '${name}'`);
-      print(describe(dbs, account));
+      print(await describe(books, account));
     });
   }
   if (action === 'suspend' || action === 'resume') {
-    const flags = action === 'suspend' ? ({ ...dataFlag, reason: { type: 'string' } } as const) : dataFlag;
-    const { values, positionals } = parseFlags(`accounts ${action}`, rest, flags);
+    const actionFlags = action === 'suspend' ? ({ ...flags, reason: { type: 'string' } } as const) : flags;
+    const { values, positionals } = parseFlags(`accounts ${action}`, rest, actionFlags);
     noMorePositionals(`accounts ${action}`, positionals, 1);
     const name = checkAccountName(positionals[0]);
     const reason = 'reason' in values && typeof values.reason === 'string' ? checkReason(values.reason) : null;
-    return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {
-      const accounts = new AccountStore(dbs);
+    return withAccountBook(values, 'existing', async (books) => {
       const account =
         action === 'suspend'
-          ? await accounts.suspendAccount(name, new Date(now).toISOString(), reason)
-          : await accounts.resumeAccount(name);
+          ? await books.book.suspendAccount(name, new Date(now).toISOString(), reason)
+          : await books.book.resumeAccount(name);
       if (!account) throw new UsageError(`no account named '${name}'`);
-      print(describe(dbs, account));
+      print(await describe(books, account));
     });
   }
   if (action === 'usage') {
@@ -155,17 +155,17 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     });
   }
   if (action === 'delete') {
-    const { values, positionals } = parseFlags('accounts delete', rest, { ...dataFlag, yes: { type: 'boolean' } });
+    const { values, positionals } = parseFlags('accounts delete', rest, { ...flags, yes: { type: 'boolean' } });
     noMorePositionals('accounts delete', positionals, 1);
     const name = checkAccountName(positionals[0]);
-    return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {
-      const accounts = new AccountStore(dbs);
-      if (!accounts.account(name)) throw new UsageError(`no account named '${name}'`);
+    return withAccountBook(values, 'existing', async ({ book: accounts, forgetUsage }) => {
+      if (!(await accounts.account(name))) throw new UsageError(`no account named '${name}'`);
       if (!values.yes) {
-        const tokens = accounts.tokensOf(name).length;
+        const tokens = (await accounts.tokensOf(name)).length;
         throw new UsageError(`accounts delete removes account '${name}', its ${tokens} token(s) and its usage: add --yes to confirm`);
       }
       const removed = await accounts.deleteAccount(name);
+      await forgetUsage(name);
       print(`deleted account ${name} and its ${removed ?? 0} token(s)`);
     });
   }

@@ -2,6 +2,8 @@
 import { accountSuspension, defaultPolicy, flagBounds, serveDefaults } from '../config.js';
 import { formatDuration } from './flags.js';
 
+const natsLine = `  --nats URLS       act on the cluster at nats://HOST:PORT[,...] instead of --data
+                    (env DATAPOINTS_NATS; docs/cluster.md)`;
 const dataLine = `  --data DIR        data directory (env DATAPOINTS_DATA; default ${serveDefaults.dataDir})`;
 
 const overview = `usage: datapoints <command> [arguments] [flags]
@@ -44,6 +46,10 @@ ${dataLine}
                     (env DATAPOINTS_METRICS; default: off)
   --secure-cookies  mark the dashboard's session cookie Secure: browsers reach this
                     server over TLS (a proxy in front); see docs/dashboard.md
+  --nats URLS       join a cluster: nats://HOST:PORT[,nats://HOST:PORT...] of nats-server
+                    with JetStream (env DATAPOINTS_NATS; default: none, a node alone)
+  --role R          with --nats: search (answer searches), collect (collect only; the
+                    search path is 404 there) or both (default both)
 
 Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info);
 LOG_FORMAT=pretty prints readable lines instead of JSON.
@@ -81,9 +87,11 @@ flags:
   --url URL         invite: the server's address as browsers reach it
                     (default DATAPOINTS_URL, else http://localhost:8080)
 ${dataLine}
+${natsLine}
 
 A suspended account's searches are refused with 403 until it is resumed; its tokens, limits
-and usage are kept. Changes take effect on a running server within one second.`,
+and usage are kept. Changes take effect on a running server within one second (with --nats:
+on every node; usage and invite act on the --data directory's node only).`,
 
   tokens: `usage:
   datapoints tokens create NAME [--note TEXT]
@@ -96,7 +104,8 @@ revoke takes the token id or the secret itself.
 
 flags:
   --note TEXT       a note kept with the token (at most 200 characters)
-${dataLine}`,
+${dataLine}
+${natsLine}`,
 
   backup: `usage: datapoints backup DIR [--data DIR]
 

@@ -1,6 +1,7 @@
 // `datapoints serve` and `datapoints emulator` (docs/operations.md#commands; docs/operations.md).
 import { availableParallelism } from 'node:os';
 import pino from 'pino';
+import { type ClusterSettings, type NodeRole, nodeRoles } from '../cluster/clusterNode.js';
 import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
@@ -9,6 +10,7 @@ import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddr
 import { startService } from '../service.js';
 import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseHost, parsePort, setting, type Setting } from './flags.js';
+import { natsServersSetting } from './natsSetting.js';
 import { stopWhenNpmGoesAway } from './parentWatch.js';
 import { CommandFailure, UsageError } from './usageError.js';
 
@@ -62,6 +64,21 @@ function metricsSetting(value: Setting | undefined): MetricsAddress | undefined 
   return value === undefined ? undefined : parseMetricsAddress(value.text, value.source);
 }
 
+/** `--nats` / DATAPOINTS_NATS and `--role` (docs/cluster.md, "Serving in a cluster"); no --nats: a node alone. */
+function clusterSetting(nats: Setting | undefined, role: Setting | undefined): ClusterSettings | undefined {
+  if (nats === undefined) {
+    if (role !== undefined) throw new UsageError(`${role.source} needs --nats: a node alone does both`);
+    return undefined;
+  }
+  return { servers: natsServersSetting(nats), role: role === undefined ? 'both' : parseRole(role) };
+}
+
+function parseRole(role: Setting): NodeRole {
+  const found = nodeRoles.find((name) => name === role.text);
+  if (found) return found;
+  throw new UsageError(`invalid ${role.source} '${role.text}': use ${nodeRoles.join(', ')}`);
+}
+
 function logFormatSetting(text: string | undefined): LogFormat {
   const format = logFormatNamed(text);
   if (!format) throw new UsageError(`invalid LOG_FORMAT '${text}': use ${logFormats.join(' or ')}`);
@@ -103,6 +120,8 @@ export async function serveCommand(args: string[], print: (line: string) => void
     cors: { type: 'string' },
     metrics: { type: 'string' },
     'secure-cookies': { type: 'boolean' },
+    nats: { type: 'string' },
+    role: { type: 'string' },
   });
   noMorePositionals('serve', positionals, 0);
   const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
@@ -117,6 +136,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     freshForMs: freshFor ? parseBoundedDuration(freshFor, flagBounds.freshForMs) : defaultPolicy.freshForMs,
     retryBaseMs: retryBase ? parseBoundedDuration(retryBase, flagBounds.retryBaseMs) : defaultPolicy.retryBaseMs,
   };
+  const cluster = clusterSetting(setting(values.nats, 'nats', 'DATAPOINTS_NATS'), setting(values.role, 'role'));
   const threads = parseThreads(setting(values.threads, 'threads', 'DATAPOINTS_THREADS'));
   const log = createLogger(logLevel(), logFormatSetting(process.env.LOG_FORMAT));
   const dataDir = dataDirSetting(values.data);
@@ -129,7 +149,19 @@ export async function serveCommand(args: string[], print: (line: string) => void
   const metrics = metricsSetting(setting(values.metrics, 'metrics', 'DATAPOINTS_METRICS'));
   // The guard above covers every edge thread: they share the port only among themselves.
   const secureCookies = values['secure-cookies'] === true;
-  const service = await startService({ host, port, dataDir: dataDir.text, upstream, policy, cors, log, threads, metrics, secureCookies });
+  const service = await startService({
+    host,
+    port,
+    dataDir: dataDir.text,
+    upstream,
+    policy,
+    cors,
+    log,
+    threads,
+    metrics,
+    cluster,
+    secureCookies,
+  });
   print(`listening on http://${host}:${service.port}`);
   if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);

@@ -2,9 +2,10 @@
 // The secret is printed once, at creation; only its digest and first characters are stored.
 import { issueToken } from '../access/provisioning.js';
 import { digestToken, looksLikeSecret, tokenNoteProblem } from '../auth/tokens.js';
-import { AccountStore, type TokenRecord } from '../store/accountStore.js';
+import type { TokenRecord } from '../store/accountStore.js';
+import { natsFlag, withAccountBook, type AccountBook } from './accountBook.js';
 import { checkAccountName } from './accountCommands.js';
-import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
+import { dataFlag } from './dataStore.js';
 import { noMorePositionals, parseFlags } from './flags.js';
 import { UsageError } from './usageError.js';
 
@@ -28,8 +29,8 @@ function describeToken(token: TokenRecord) {
 }
 
 /** A token given by id, or by its secret (as an operator holding a leaked secret would). */
-function findToken(accounts: AccountStore, subject: string): TokenRecord {
-  const token = looksLikeSecret(subject) ? accounts.tokenByDigest(digestToken(subject)) : accounts.token(subject);
+async function findToken(accounts: AccountBook, subject: string): Promise<TokenRecord> {
+  const token = looksLikeSecret(subject) ? await accounts.tokenByDigest(digestToken(subject)) : await accounts.token(subject);
   if (token) return token;
   throw new UsageError(looksLikeSecret(subject) ? 'no token has that secret' : `no token with id '${subject}'`);
 }
@@ -39,7 +40,7 @@ export async function tokensCommand(args: string[], print: (line: string) => voi
   if (action !== 'create' && action !== 'list' && action !== 'revoke') {
     throw new UsageError(`unknown tokens command '${action ?? ''}': use create, list or revoke`);
   }
-  const flags = action === 'create' ? ({ ...dataFlag, note: { type: 'string' } } as const) : dataFlag;
+  const flags = action === 'create' ? ({ ...dataFlag, ...natsFlag, note: { type: 'string' } } as const) : { ...dataFlag, ...natsFlag };
   const { values, positionals } = parseFlags(`tokens ${action}`, rest, flags);
   noMorePositionals(`tokens ${action}`, positionals, 1);
   const subject = positionals[0];
@@ -47,22 +48,21 @@ export async function tokensCommand(args: string[], print: (line: string) => voi
     throw new UsageError(`tokens ${action} needs ${action === 'revoke' ? 'a TOKEN_ID or the secret' : 'an account NAME'}`);
   const note = 'note' in values && typeof values.note === 'string' ? checkNote(values.note) : null;
   // Every token command needs an account that exists, so none of them creates a store.
-  return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {
-    const accounts = new AccountStore(dbs);
+  return withAccountBook(values, 'existing', async ({ book: accounts }) => {
     if (action === 'revoke') {
-      const token = findToken(accounts, subject);
+      const token = await findToken(accounts, subject);
       await accounts.revokeToken(token.id, new Date().toISOString());
       print(`revoked ${token.id} of account ${token.account}`);
       return;
     }
     const name = checkAccountName(subject);
-    if (!accounts.account(name)) throw new UsageError(`no account named '${name}'`);
+    if (!(await accounts.account(name))) throw new UsageError(`no account named '${name}'`);
     if (action === 'create') {
       const token = await issueToken(accounts, name, Date.now(), note);
       print(`created token ${token.id} for account ${name}; it is shown only once:`);
       print(token.secret);
       return;
     }
-    for (const token of accounts.tokensOf(name)) print(JSON.stringify(describeToken(token)));
+    for (const token of await accounts.tokensOf(name)) print(JSON.stringify(describeToken(token)));
   });
 }

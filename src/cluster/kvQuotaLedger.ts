@@ -41,6 +41,11 @@ export class KvQuotaLedger implements QuotaLedger {
     return { granted, revision: entry.revision };
   }
 
+  /** Removes every month of `account`, so that a later account of the same name starts afresh. */
+  async forget(account: string): Promise<void> {
+    for await (const key of await this.bucket.keys(`${Buffer.from(account).toString('base64url')}.>`)) await this.bucket.purge(key);
+  }
+
   async swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult> {
     const key = entryKey(account, month);
     try {

@@ -58,6 +58,14 @@ export const apiErrors = {
   upgradeRequired: single('426 Upgrade Required', 'This endpoint is a WebSocket: send an Upgrade: websocket request', [
     ['Upgrade', 'websocket'],
   ]),
+  /**
+   * docs/api.md#a-39: a counted request whose count could not be recorded (the quota ledger is
+   * unreachable, as NATS in a cluster, or refuses the write); it is never answered uncounted.
+   */
+  countUnavailable: (retryAfterSeconds: number) =>
+    single('503 Service Unavailable', `Requests cannot be counted right now; retry after ${retryAfterSeconds} seconds`, [
+      ['Retry-After', String(retryAfterSeconds)],
+    ]),
   /** src/access/accountTable.ts: one server admits for at most limits.accountSlots accounts. */
   noAccountRoom: single('503 Service Unavailable', admissionMessages.noAccountRoom),
 } as const;

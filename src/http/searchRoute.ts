@@ -114,7 +114,7 @@ export function searchRoute(deps: SearchRouteDeps) {
       },
       (error: unknown) => {
         deps.log.error({ err: error, requestId: exchange.id, account: authentication.account.name }, 'usage count not persisted');
-        finish(apiErrors.internal(exchange.id));
+        finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
       },
     );
   };

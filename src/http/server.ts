@@ -43,6 +43,8 @@ export interface HttpOptions {
   stream?: StreamWiring | undefined;
   /** Adds the dashboard and console pages (src/web/webPages.ts, docs/dashboard.md); none when absent. */
   pages?: ((app: TemplatedApp, begin: (req: HttpRequest) => Exchange) => void) | undefined;
+  /** False on a collect node (docs/cluster.md, "Node roles"): the search path is then unknown here (404). */
+  searches?: boolean;
 }
 
 /** Problems /readyz reports while the server stops. */
@@ -87,16 +89,21 @@ export function startHttpServer(
   // Without CORS, OPTIONS is one more method the search does not allow.
   const allowed = options.cors ? 'POST, OPTIONS' : 'POST';
 
-  app.post(searchPath, (res, req) => {
-    if (closing) writeReply(res, beginSearch(req), apiErrors.unavailable);
-    else search(res, req);
-  });
-  if (options.cors) app.options(searchPath, (res, req) => writeReply(res, beginSearch(req), cors.preflight(req.getHeader('origin'))));
-  app.any(searchPath, (res, req) => {
-    const exchange = beginSearch(req);
-    writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
-  });
-  const stream = options.stream ? registerStreamRoutes(app, { ...deps, ...options.stream, begin, stopping: () => closing }) : undefined;
+  if (options.searches ?? true) {
+    app.post(searchPath, (res, req) => {
+      if (closing) writeReply(res, beginSearch(req), apiErrors.unavailable);
+      else search(res, req);
+    });
+    if (options.cors) app.options(searchPath, (res, req) => writeReply(res, beginSearch(req), cors.preflight(req.getHeader('origin'))));
+    app.any(searchPath, (res, req) => {
+      const exchange = beginSearch(req);
+      writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
+    });
+  }
+  const stream =
+    options.stream && (options.searches ?? true)
+      ? registerStreamRoutes(app, { ...deps, ...options.stream, begin, stopping: () => closing })
+      : undefined;
   options.pages?.(app, begin);
   app.any('/*', (res, req) => {
     const exchange = begin(req);

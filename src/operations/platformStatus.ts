@@ -40,8 +40,11 @@ export interface PlatformStatus {
 export interface PlatformStatusSnapshot {
   /** When it was taken (ms since the epoch). */
   at: number;
-  /** Collection requests waiting in the queue, not yet taken, for every platform together. */
-  queueWaiting: number;
+  /**
+   * Collection requests waiting in the queue, not yet taken, for every platform together; null
+   * in a cluster, where the queue is NATS's and its depth is read there (docs/cluster.md).
+   */
+  queueWaiting: number | null;
   platforms: PlatformStatus[];
 }
 
@@ -164,8 +167,8 @@ export class PlatformStatusBoard implements PlatformStatusSource {
   constructor(
     platforms: Iterable<readonly [PlatformCode, PlatformSetup]>,
     private readonly now: () => number,
-    /** Requests waiting in the collection queue. */
-    private readonly queueWaiting: () => number,
+    /** Requests waiting in the collection queue; null when this node cannot tell. */
+    private readonly queueWaiting: () => number | null,
   ) {
     for (const [platform, setup] of platforms) this.records.set(platform, new PlatformRecord(this.records.size, platform, setup));
   }

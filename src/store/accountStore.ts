@@ -171,6 +171,45 @@ export class AccountStore {
     });
   }
 
+  /**
+   * Writes the account as the cluster holds it (docs/cluster.md, "Accounts and tokens"); false
+   * when it is already so, so that a node catching up bumps nothing for records it has.
+   */
+  replicateAccount(account: AccountRecord): Promise<boolean> {
+    return this.dbs.root.transaction(() => {
+      if (JSON.stringify(this.account(account.name)) === JSON.stringify(account)) return false;
+      this.dbs.accounts.put(account.name, account);
+      this.bumpAuthVersion();
+      return true;
+    });
+  }
+
+  /** Writes the token as the cluster holds it, keeping this node's last-used time; false when it is already so. */
+  replicateToken(token: TokenRecord): Promise<boolean> {
+    return this.dbs.root.transaction(() => {
+      const known = this.token(token.id);
+      const replicated = { ...token, lastUsedAt: known?.lastUsedAt ?? null };
+      if (JSON.stringify(known) === JSON.stringify(replicated)) return false;
+      if (known && known.digest !== token.digest) this.dbs.tokenDigests.remove(known.digest);
+      this.dbs.tokens.put(token.id, replicated);
+      this.dbs.tokenDigests.put(token.digest, token.id);
+      this.bumpAuthVersion();
+      return true;
+    });
+  }
+
+  /** Removes a token the cluster no longer holds; false when there was none. */
+  removeToken(id: string): Promise<boolean> {
+    return this.dbs.root.transaction(() => {
+      const known = this.token(id);
+      if (!known) return false;
+      this.dbs.tokens.remove(id);
+      this.dbs.tokenDigests.remove(known.digest);
+      this.bumpAuthVersion();
+      return true;
+    });
+  }
+
   /** Not an auth change: it does not bump the version, so it never flushes server caches. */
   touchToken(id: string, at: string): Promise<void> {
     return this.dbs.root.transaction(() => {

@@ -19,6 +19,8 @@ export interface EdgeSetup {
   views: MessagePort;
   /** Resources wanted by searches, to the resource thread. */
   demand: MessagePort;
+  /** The resource thread's quota ledger, when it is not this thread's to open (src/threads/portLedger.ts). */
+  ledger: MessagePort | undefined;
   logLevel: string;
   cors: CorsOrigins | undefined;
   /** Mark the dashboard's session cookie Secure (docs/dashboard.md, "Cookies"). */

@@ -23,6 +23,7 @@ import { DemandMessenger } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
 import { webPages } from '../web/webPages.js';
+import { PortLedger } from './portLedger.js';
 
 const setup: EdgeSetup = workerData;
 const control = parentPort!;
@@ -52,7 +53,12 @@ try {
     setup.port,
     {
       authenticator,
-      admissions: new Admissions({ table: accountTable, ledger: new UsageStore(dbs), log, now: Date.now }),
+      admissions: new Admissions({
+        table: accountTable,
+        ledger: setup.ledger ? new PortLedger(setup.ledger) : new UsageStore(dbs),
+        log,
+        now: Date.now,
+      }),
       views,
       demand: new DemandMessenger(setup.demand),
       log,

@@ -13,8 +13,10 @@ import { limits } from '../config.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import type { ResourceDemand } from '../resources/demand.js';
+import type { QuotaLedger } from '../store/quotaLedger.js';
 import { receiveDemand } from './demandMessenger.js';
 import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
+import { lendLedger } from './portLedger.js';
 import type { PublishedHealth } from './publishedHealth.js';
 import type { PublishingResourceStore } from './publishingStore.js';
 
@@ -35,6 +37,11 @@ export interface EdgeOptions {
   logLevel: string;
   /** The resource thread's health, told to every edge for its /readyz. */
   health: PublishedHealth;
+  /**
+   * A ledger the edges cannot open themselves (the cluster's, on this thread's NATS connection):
+   * lent to each over a MessagePort. Absent: each edge opens the LMDB ledger of the data directory.
+   */
+  ledger?: QuotaLedger | undefined;
   /** Adds up what the edges counted; the edges count nothing when absent. */
   metrics?: { addEdgeCounts(counts: EdgeCounts): void } | undefined;
   stream: EdgeStreamState;
@@ -115,6 +122,7 @@ function freePort(host: string): Promise<number> {
 function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   const views = new MessageChannel();
   const demand = new MessageChannel();
+  const ledger = options.ledger ? new MessageChannel() : undefined;
   const setup: EdgeSetup = {
     index,
     dataDir: options.dataDir,
@@ -124,13 +132,18 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     authVersions: options.authVersions.buffer,
     views: views.port2,
     demand: demand.port2,
+    ledger: ledger?.port2,
     logLevel: options.logLevel,
     cors: options.cors,
     secureCookies: options.secureCookies,
     metrics: options.metrics !== undefined,
     stream: options.stream,
   };
-  const worker = new Worker(new URL('./edgeThread.js', import.meta.url), { workerData: setup, transferList: [views.port2, demand.port2] });
+  const worker = new Worker(new URL('./edgeThread.js', import.meta.url), {
+    workerData: setup,
+    transferList: [views.port2, demand.port2, ...(ledger ? [ledger.port2] : [])],
+  });
+  if (ledger && options.ledger) lendLedger(ledger.port1, options.ledger);
   options.store.publishTo(views.port1);
   receiveDemand(demand.port1, options.demand);
   // Messages and the thread's end, in order, for whoever waits on the next one.

@@ -54,7 +54,7 @@ export function livePlatforms(context: WebContext): SafeHtml {
   if (!snapshot)
     return html`<p class="muted">As of <time>${new Date(context.now()).toISOString()}</time>: no platform status received yet.</p>`;
   return html`<p class="muted">As of <time>${new Date(snapshot.at).toISOString()}</time></p>
-<p>Queue depth: <strong>${snapshot.queueWaiting}</strong> collection request(s) waiting, all platforms together.</p>
+<p>Queue depth: ${snapshot.queueWaiting === null ? 'kept by NATS in a cluster (stream DATAPOINTS_COLLECT)' : html`<strong>${snapshot.queueWaiting}</strong> collection request(s) waiting, all platforms together`}.</p>
 <div class="platforms">${snapshot.platforms.map(platformSection)}</div>`;
 }
 

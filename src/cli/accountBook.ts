@@ -1,0 +1,79 @@
+// Where `datapoints accounts|tokens` read and write: the data directory's LMDB, or with `--nats`
+// (DATAPOINTS_NATS) the cluster's KV buckets, which every node replicates (docs/cluster.md,
+// "Accounts and tokens"). The commands are the same over both.
+import { monthOf } from '../access/calendar.js';
+import { ClusterAccounts } from '../cluster/clusterAccounts.js';
+import { KvQuotaLedger } from '../cluster/kvQuotaLedger.js';
+import { closeNats, connectNats } from '../cluster/natsConnection.js';
+import { clusterDefaults } from '../config.js';
+import { AccountStore, type AccountRecord, type TokenRecord } from '../store/accountStore.js';
+import type { QuotaLedger } from '../store/quotaLedger.js';
+import { UsageStore } from '../store/usageStore.js';
+import { dataDirSetting, firstLine, withDataStore } from './dataStore.js';
+import { setting } from './flags.js';
+import { natsServersSetting } from './natsSetting.js';
+import { CommandFailure } from './usageError.js';
+
+type Answer<T> = T | Promise<T>;
+
+/** What the account and token commands need of a store; AccountStore and ClusterAccounts both have it. */
+export interface AccountBook {
+  account(name: string): Answer<AccountRecord | undefined>;
+  accounts(): Answer<AccountRecord[]>;
+  token(id: string): Answer<TokenRecord | undefined>;
+  tokenByDigest(digest: string): Answer<TokenRecord | undefined>;
+  tokensOf(account: string): Answer<TokenRecord[]>;
+  createAccount(account: AccountRecord): Promise<boolean>;
+  updateAccount: AccountStore['updateAccount'];
+  suspendAccount: AccountStore['suspendAccount'];
+  resumeAccount: AccountStore['resumeAccount'];
+  deleteAccount(name: string): Promise<number | undefined>;
+  addToken(token: TokenRecord): Promise<void>;
+  revokeToken(id: string, at: string): Promise<TokenRecord | undefined>;
+}
+
+export interface Books {
+  book: AccountBook;
+  /** Requests of the account counted (or reserved) in the month of `now`. */
+  used(account: string, now: number): Promise<number>;
+  /** Removes the usage of a deleted account (the data directory's goes with the account itself). */
+  forgetUsage(account: string): Promise<void>;
+}
+
+export const natsFlag = { nats: { type: 'string' } } as const;
+
+/** Runs `work` on the cluster when --nats or DATAPOINTS_NATS is given, else on the data directory. */
+export async function withAccountBook<T>(
+  values: { data?: string | undefined; nats?: string | undefined },
+  mode: 'existing' | 'create',
+  work: (books: Books) => Promise<T> | T,
+): Promise<T> {
+  const nats = setting(values.nats, 'nats', 'DATAPOINTS_NATS');
+  if (nats === undefined) {
+    return withDataStore(dataDirSetting(values.data), mode, (dbs) => {
+      const usage = new UsageStore(dbs);
+      return work({
+        book: new AccountStore(dbs),
+        used: (account, now) => Promise.resolve(usage.used(account, monthOf(now))),
+        forgetUsage: () => Promise.resolve(),
+      });
+    });
+  }
+  const servers = natsServersSetting(nats);
+  const connection = await connectNats({ servers, name: 'datapoints command' }).catch((error: unknown) => {
+    throw new CommandFailure(`cannot reach NATS at ${servers.join(',')}: ${firstLine(error)}`);
+  });
+  try {
+    const [book, ledger] = await Promise.all([
+      ClusterAccounts.open(connection),
+      KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }),
+    ]);
+    return await work({ book, used: (account, now) => usedIn(ledger, account, now), forgetUsage: (account) => ledger.forget(account) });
+  } finally {
+    await closeNats(connection);
+  }
+}
+
+async function usedIn(ledger: QuotaLedger, account: string, now: number): Promise<number> {
+  return (await ledger.read(account, monthOf(now))).granted;
+}

@@ -1,0 +1,117 @@
+// Which seams a node runs on (docs/cluster.md, "Serving in a cluster"): without `--nats` the
+// embedded ones (the in-process collection queue, the LMDB quota ledger); with it the cluster's
+// (the JetStream queue and the NATS KV ledger on one connection per node), the resource log the
+// node's store commits through and replicates (docs/cluster.md, "Resource replication"), plus the
+// replication of accounts and tokens into the node's LMDB. Wiring only: the service takes what
+// this returns.
+import { hostname } from 'node:os';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { CollectionQueue } from '../collection/ports.js';
+import { InProcessCollectionQueue } from '../collection/inProcessQueue.js';
+import { clusterDefaults } from '../config.js';
+import type { Health } from '../health.js';
+import type { Logger } from '../log.js';
+import type { AccountStore } from '../store/accountStore.js';
+import type { QuotaLedger } from '../store/quotaLedger.js';
+import type { UsageStore } from '../store/usageStore.js';
+import { AccountReplica } from './accountReplica.js';
+import { ClusterAccounts } from './clusterAccounts.js';
+import { JetStreamCollectionQueue, defaultQueueOptions } from './jetStreamQueue.js';
+import { KvQuotaLedger } from './kvQuotaLedger.js';
+import { closeNats, connectNats } from './natsConnection.js';
+import type { ResourceLog } from './resourceLog.js';
+import { defaultResourceLogOptions, JetStreamResourceLog } from './resourceLogStream.js';
+
+/** What a node does in a cluster (docs/cluster.md, "Node roles"); a node alone does both. */
+export type NodeRole = 'search' | 'collect' | 'both';
+export const nodeRoles: readonly NodeRole[] = ['search', 'collect', 'both'];
+
+export interface ClusterSettings {
+  /** `nats://HOST:PORT` URLs, as parseNatsServers read them. */
+  servers: string[];
+  role: NodeRole;
+}
+
+export interface NodeSeams {
+  queue: CollectionQueue;
+  /** Requests waiting, when the queue can tell cheaply (the cluster's cannot: it is NATS's). */
+  queueDepth: (() => number) | undefined;
+  ledger: QuotaLedger;
+  /** True when the ledger is reached over the network: edge threads then borrow this thread's. */
+  remoteLedger: boolean;
+  /**
+   * In a cluster: the log every resource commit goes through, which the node's store replicates,
+   * and the name that spreads due work among nodes (docs/cluster.md, "Due work exactly once").
+   */
+  resources: { log: ResourceLog; node: string } | undefined;
+  /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
+  close(): Promise<void>;
+}
+
+export interface SeamNeeds {
+  leaseMs: number;
+  usage: UsageStore;
+  accounts: AccountStore;
+  /** Called after a replicated change is in the LMDB: the authenticators look again at once. */
+  onAccountsChanged: () => void;
+  health: Health;
+  log: Logger;
+}
+
+export function embeddedSeams(needs: SeamNeeds): NodeSeams {
+  const queue = new InProcessCollectionQueue(needs.leaseMs, Date.now);
+  return {
+    queue,
+    queueDepth: () => queue.depth,
+    ledger: needs.usage,
+    remoteLedger: false,
+    resources: undefined,
+    close: () => Promise.resolve(),
+  };
+}
+
+/** Connects (rejecting when no server answers now) and opens the cluster's seams on it. */
+export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds): Promise<NodeSeams> {
+  const node = `datapoints ${hostname()} ${process.pid}`;
+  const connection = await connectNats({ servers: settings.servers, name: node }).catch((error: unknown) => {
+    throw new Error(`cannot reach NATS at ${settings.servers.join(',')}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  reportConnection(connection, needs.health);
+  try {
+    const queue = await JetStreamCollectionQueue.open(connection, defaultQueueOptions(needs.leaseMs), needs.health);
+    const ledger = await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs });
+    const resourceLog = await JetStreamResourceLog.open(connection, defaultResourceLogOptions());
+    const replica = await AccountReplica.start(await ClusterAccounts.open(connection), needs.accounts, {
+      log: needs.log,
+      onChanged: needs.onAccountsChanged,
+    });
+    return {
+      queue,
+      queueDepth: undefined,
+      ledger,
+      remoteLedger: true,
+      resources: { log: resourceLog, node },
+      async close() {
+        queue.close();
+        replica.stop();
+        await closeNats(connection);
+      },
+    };
+  } catch (error) {
+    await closeNats(connection);
+    throw error;
+  }
+}
+
+/**
+ * docs/cluster.md, "NATS outage": a node cut off from NATS says so in its health, which /readyz
+ * reports (on every edge thread too) until the connection is back.
+ */
+function reportConnection(connection: NatsConnection, health: Health): void {
+  void (async () => {
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect') health.report('nats', 'not connected');
+      else if (status.type === 'reconnect') health.clear('nats');
+    }
+  })();
+}

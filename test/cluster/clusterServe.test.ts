@@ -1,0 +1,144 @@
+// Three `datapoints serve --nats` processes and one nats-server (docs/cluster.md, "Accounts and
+// tokens", "Quota across nodes"): accounts and tokens changed with the CLI on the cluster are in
+// force on every node within 1 s, and the quota holds exactly across the nodes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
+import { startNatsServer } from '../helpers/natsServer.js';
+
+const searchPath = '/api/v1/resources/search';
+/** Admitted and counted, answered 422 without any upstream work (docs/api.md#a-46). */
+const countedBody = '{"resources":[]}';
+
+function search(node: ServerProcess, secret: string): Promise<number> {
+  return fetch(node.url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: countedBody }).then(
+    async (response) => {
+      await response.arrayBuffer();
+      return response.status;
+    },
+  );
+}
+
+/** Milliseconds until `node` answers `status`, polling every 10 ms; fails after 5 s. */
+async function untilStatus(node: ServerProcess, secret: string, status: number, since: number): Promise<number> {
+  while (performance.now() - since < 5_000) {
+    if ((await search(node, secret)) === status) return performance.now() - since;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${node.url} never answered ${status}`);
+}
+
+function cluster(nats: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return cli([...args, '--nats', nats]);
+}
+
+t.test('three nodes on one nats-server', async (t) => {
+  const nats = await startNatsServer(t);
+  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'datapoints-node-')));
+  t.teardown(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const nodes = await Promise.all(
+    dirs.map((dir, index) =>
+      startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', String(1 + (index % 2))]),
+    ),
+  );
+
+  const created = cluster(nats.url, ['accounts', 'create', 'acme', '--rate', '100000/1m']);
+  t.equal(created.status, 0, created.stderr);
+  const issued = cluster(nats.url, ['tokens', 'create', 'acme']);
+  t.equal(issued.status, 0, issued.stderr);
+  const secret = issued.stdout.trim().split('\n').at(-1)!;
+  const id = /created token (\S+)/.exec(issued.stdout)![1]!;
+
+  await t.test('a token created on the cluster is accepted by every node', async (t) => {
+    const since = performance.now();
+    for (const node of nodes) t.ok((await untilStatus(node, secret, 422, since)) < 1_000, `${node.url} accepts it`);
+  });
+
+  await t.test('1,000 concurrent requests over three nodes never exceed the quota', async (t) => {
+    const quota = 300;
+    const changed = cluster(nats.url, ['accounts', 'update', 'acme', '--quota', String(quota)]);
+    t.equal(changed.status, 0, changed.stderr);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const statuses = await Promise.all(Array.from({ length: 1_000 }, (_, index) => search(nodes[index % 3]!, secret)));
+    const admitted = statuses.filter((status) => status === 422).length;
+    const refused = statuses.filter((status) => status === 403).length;
+    t.equal(admitted + refused, 1_000, 'every request is admitted or refused for the quota');
+    // Up to 3 earlier requests counted this month (the first test's), the rest of the quota here.
+    const shown = JSON.parse(cluster(nats.url, ['accounts', 'show', 'acme']).stdout);
+    t.ok(shown.usage.used <= quota, `granted ${shown.usage.used} <= ${quota}`);
+    t.ok(admitted <= quota - 3, `admitted ${admitted} <= ${quota - 3}`);
+    t.ok(admitted >= quota - 3 - 3 * 256, 'the quota is spent, not lost');
+  });
+
+  await t.test('a quota change is in force on every node within 1 s', async (t) => {
+    const changed = cluster(nats.url, ['accounts', 'update', 'acme', '--quota', 'none']);
+    t.equal(changed.status, 0, changed.stderr);
+    const since = performance.now();
+    for (const node of nodes) {
+      const ms = await untilStatus(node, secret, 422, since);
+      t.ok(ms < 1_000, `${node.url} admits again after ${Math.round(ms)} ms`);
+    }
+  });
+
+  await t.test('a token revoked on the cluster is refused by every node within 1 s', async (t) => {
+    const revoked = cluster(nats.url, ['tokens', 'revoke', id]);
+    t.equal(revoked.stdout, `revoked ${id} of account acme\n`);
+    const since = performance.now();
+    const times = await Promise.all(nodes.map((node) => untilStatus(node, secret, 401, since)));
+    for (const ms of times) t.ok(ms < 1_000, `refused after ${Math.round(ms)} ms`);
+    t.comment(`revocation in force after ${times.map((ms) => Math.round(ms)).join(', ')} ms`);
+  });
+
+  await t.test('a node that restarts catches up with changes made while it was down', async (t) => {
+    await nodes[2]!.stop();
+    const second = cluster(nats.url, ['tokens', 'create', 'acme']);
+    const newSecret = second.stdout.trim().split('\n').at(-1)!;
+    const restarted = await startServer(t, ['--nats', nats.url, '--data', dirs[2]!, '--upstream', 'emulator', '--threads', '1']);
+    t.equal(await search(restarted, newSecret), 422, 'the token created meanwhile is accepted');
+    t.equal(await search(restarted, secret), 401, 'the revoked one is still refused');
+  });
+
+  await t.test('an account deleted on the cluster is gone from every node, and a new one of its name starts afresh', async (t) => {
+    const fresh = cluster(nats.url, ['tokens', 'create', 'acme']).stdout.trim().split('\n').at(-1)!;
+    const deleted = cluster(nats.url, ['accounts', 'delete', 'acme', '--yes']);
+    t.equal(deleted.stdout, 'deleted account acme and its 3 token(s)\n', deleted.stderr);
+    const since = performance.now();
+    for (const node of nodes.slice(0, 2)) t.ok((await untilStatus(node, fresh, 401, since)) < 1_000, `${node.url} refuses its token`);
+    t.equal(cluster(nats.url, ['accounts', 'create', 'acme']).status, 0);
+    t.equal(JSON.parse(cluster(nats.url, ['accounts', 'show', 'acme']).stdout).usage.used, 0);
+  });
+
+  await Promise.all(nodes.slice(0, 2).map((node) => node.stop()));
+});
+
+t.test('serve and the commands refuse a bad --nats or --role in one line', async (t) => {
+  const bad = cli(['serve', '--nats', 'http://x:1']);
+  t.equal(bad.status, 2);
+  t.equal(bad.stderr, `datapoints: invalid --nats: takes nats://HOST:PORT[,nats://HOST:PORT...]; "http://x:1" is not one\n`);
+  const role = cli(['serve', '--nats', 'nats://127.0.0.1:1', '--role', 'cook']);
+  t.equal(role.status, 2);
+  t.equal(role.stderr, `datapoints: invalid --role 'cook': use search, collect, both\n`);
+  const alone = cli(['serve', '--role', 'search']);
+  t.equal(alone.status, 2);
+  t.equal(alone.stderr, 'datapoints: --role needs --nats: a node alone does both\n');
+  process.env.DATAPOINTS_NATS = 'nats://127.0.0.1';
+  const fromEnv = cli(['accounts', 'list']);
+  delete process.env.DATAPOINTS_NATS;
+  t.equal(fromEnv.status, 2);
+  t.equal(
+    fromEnv.stderr,
+    `datapoints: invalid DATAPOINTS_NATS: takes nats://HOST:PORT[,nats://HOST:PORT...]; "nats://127.0.0.1" is not one\n`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'datapoints-node-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const noServer = cli(['serve', '--nats', 'nats://127.0.0.1:1', '--port', '0', '--data', dir]);
+  t.equal(noServer.status, 1);
+  t.equal(noServer.stderr, 'datapoints: cannot reach NATS at nats://127.0.0.1:1: connection refused\n');
+  const unreachable = cli(['tokens', 'list', 'acme', '--nats', 'nats://127.0.0.1:1']);
+  t.equal(unreachable.status, 1);
+  t.match(unreachable.stderr, /^datapoints: cannot reach NATS at nats:\/\/127\.0\.0\.1:1: /);
+});
