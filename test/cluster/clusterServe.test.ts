@@ -1,6 +1,7 @@
 // Three `datapoints serve --nats` processes and one nats-server (docs/cluster.md, "Accounts and
-// tokens", "Quota across nodes"): accounts and tokens changed with the CLI on the cluster are in
-// force on every node within 1 s, and the quota holds exactly across the nodes.
+// tokens", "Quota across nodes", "Resource replication"): accounts and tokens changed with the
+// CLI on the cluster are in force on every node within 1 s, the quota holds exactly across the
+// nodes, and a resource collected by one node is answered by every node.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +57,30 @@ t.test('three nodes on one nats-server', async (t) => {
   await t.test('a token created on the cluster is accepted by every node', async (t) => {
     const since = performance.now();
     for (const node of nodes) t.ok((await untilStatus(node, secret, 422, since)) < 1_000, `${node.url} accepts it`);
+  });
+
+  await t.test('a resource searched on one node is collected once and answered available by every node', async (t) => {
+    const body = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
+    const entryOn = async (node: ServerProcess) => {
+      const response = await fetch(node.url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body });
+      const answer = await response.json();
+      return answer.data[0];
+    };
+    t.equal((await entryOn(nodes[0]!)).status, 'pending', 'new to the cluster');
+    const since = performance.now();
+    const seen = [];
+    for (const node of nodes) {
+      for (;;) {
+        const entry = await entryOn(node);
+        if (entry.status === 'available') {
+          seen.push(entry);
+          break;
+        }
+        if (performance.now() - since > 10_000) throw new Error(`${node.url} still answers ${entry.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    t.equal(new Set(seen.map((entry) => JSON.stringify(entry))).size, 1, 'every node answers the same entry, from its own replica');
   });
 
   await t.test('1,000 concurrent requests over three nodes never exceed the quota', async (t) => {
