@@ -1,13 +1,14 @@
 // Three `datapoints serve --nats` processes and one nats-server (docs/cluster.md, "Accounts and
 // tokens", "Quota across nodes", "Resource replication"): accounts and tokens changed with the
 // CLI on the cluster are in force on every node within 1 s, the quota holds exactly across the
-// nodes, and a resource collected by one node is answered by every node.
+// nodes, and a resource collected by one node is answered, and pushed, by every node.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { StreamClient, updateOf } from '../push/streamClient.js';
 
 const searchPath = '/api/v1/resources/search';
 /** Admitted and counted, answered 422 without any upstream work (docs/api.md#a-46). */
@@ -81,6 +82,22 @@ t.test('three nodes on one nats-server', async (t) => {
       }
     }
     t.equal(new Set(seen.map((entry) => JSON.stringify(entry))).size, 1, 'every node answers the same entry, from its own replica');
+  });
+
+  await t.test('a client following a resource on one node is pushed the change another node collected', async (t) => {
+    const reference = { platform: 'github', type: 'account', identifier: 'mojombo' };
+    // Node 1 runs two edge threads: the change reaches it through its log replica, then its edges.
+    const follower = await StreamClient.open(t, nodes[1]!.url, secret);
+    follower.send({ type: 'subscribe', resources: [reference] });
+    t.equal((await follower.next()).data[0].status, 'pending');
+    const asked = await fetch(nodes[0]!.url + searchPath, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ resources: [reference] }),
+    });
+    await asked.arrayBuffer();
+    const update = await follower.next(updateOf(reference, 'available'));
+    t.equal(update.data[0].identifier, 'mojombo', 'pushed without a poll');
   });
 
   await t.test('1,000 concurrent requests over three nodes never exceed the quota', async (t) => {
