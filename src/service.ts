@@ -72,6 +72,12 @@ export interface ServiceOptions {
   secureCookies?: boolean;
   /** How a throttled dashboard sign-in waits (docs/dashboard.md, "Rate limits"); a timer when absent. */
   signinWait?: (ms: number) => Promise<void>;
+  /**
+   * Seconds a stream connection may stay silent before it is pinged and then closed
+   * (docs/push.md, "Limits"); `limits.push.idleTimeoutSeconds` when absent. Answered on the
+   * resource thread only: edge threads keep the default.
+   */
+  streamIdleTimeoutSeconds?: number;
   /** Join a cluster on NATS (`--nats`, `--role`; docs/cluster.md); a node alone when absent. */
   cluster?: ClusterSettings | undefined;
 }
@@ -242,6 +248,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           changes: viewChanges,
           tickets: new StreamTickets(streamState.tickets),
           connections: new ConnectionCounts(accountTable, streamState.connections, limits.push.maxConnectionsPerAccount),
+          idleTimeoutSeconds: options.streamIdleTimeoutSeconds,
         },
       },
     );

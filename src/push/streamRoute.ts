@@ -32,6 +32,8 @@ export interface StreamWiring {
   changes: ViewChanges;
   tickets: StreamTickets;
   connections: ConnectionCounts;
+  /** `limits.push.idleTimeoutSeconds` when absent (uWebSockets.js rounds it to 4 s steps, at least 8). */
+  idleTimeoutSeconds?: number | undefined;
 }
 
 export interface StreamRouteDeps extends StreamWiring {
@@ -101,7 +103,7 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
     maxPayloadLength: 2 * limits.push.maxMessageBytes,
     maxBackpressure: limits.push.hardBackpressureBytes,
     closeOnBackpressureLimit: 1,
-    idleTimeout: limits.push.idleTimeoutSeconds,
+    idleTimeout: deps.idleTimeoutSeconds ?? limits.push.idleTimeoutSeconds,
     sendPingsAutomatically: true,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
       const exchange = deps.begin(req);

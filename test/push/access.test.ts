@@ -172,3 +172,20 @@ t.test('stream - a stopping server closes its streams with 1001', async (t) => {
   await service.stop();
   t.same(await client.closed, { code: 1001, reason: 'The service is shutting down' });
 });
+
+t.test('stream - a silent connection is pinged; one that answers stays open, one that does not is closed', async (t) => {
+  // The smallest timeout uWebSockets.js keeps (it counts in 4 s steps): the test waits about 2 of them.
+  const { url, tokenFor } = await startTestService(t, { streamIdleTimeoutSeconds: 8 });
+  const token = await tokenFor('quiet');
+  const answering = await StreamClient.open(t, url, token);
+  const silent = await StreamClient.open(t, url, token, { autoPong: false });
+  let pinged = 0;
+  answering.socket.on('ping', () => pinged++);
+  const silentPinged = new Promise<void>((resolve) => silent.socket.once('ping', () => resolve()));
+  await silentPinged;
+  const closed = await silent.closed;
+  t.not(closed.code, 1000, `the silent connection is closed without a clean close (${closed.code})`);
+  t.ok(pinged > 0, 'the answering connection was pinged too');
+  answering.send({ type: 'subscribe', resources: [octocat] });
+  t.equal((await answering.next()).type, 'subscribed', 'and answering the pings kept it open');
+});

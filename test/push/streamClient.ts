@@ -34,12 +34,17 @@ export class StreamClient {
   }
 
   /** Opens a stream; `auth` is a bearer token, or `{ ticket }`. Rejects with the HTTP refusal. */
-  static open(t: Test, baseUrl: string, auth?: string | { ticket: string; protocols?: string[] }): Promise<StreamClient> {
+  static open(
+    t: Test,
+    baseUrl: string,
+    auth?: string | { ticket: string; protocols?: string[] },
+    options: { autoPong?: boolean } = {},
+  ): Promise<StreamClient> {
     const url = baseUrl.replace(/^http/, 'ws') + streamPath;
     const socket =
       typeof auth === 'object'
-        ? new WebSocket(url, auth.protocols ?? ['datapoints.v1', `ticket.${auth.ticket}`])
-        : new WebSocket(url, [], auth === undefined ? {} : { headers: { authorization: `Bearer ${auth}` } });
+        ? new WebSocket(url, auth.protocols ?? ['datapoints.v1', `ticket.${auth.ticket}`], options)
+        : new WebSocket(url, [], auth === undefined ? options : { ...options, headers: { authorization: `Bearer ${auth}` } });
     const client = new StreamClient(socket);
     t.teardown(() => socket.terminate());
     return new Promise((resolve, reject) => {

@@ -4,6 +4,8 @@ declare module 'ws' {
   export interface ClientOptions {
     headers?: Record<string, string>;
     maxPayload?: number;
+    /** Whether a ping is answered with a pong at once (ws 8.16+); true by default. */
+    autoPong?: boolean;
   }
   export default class WebSocket extends EventEmitter {
     constructor(address: string, protocols?: string | string[], options?: ClientOptions);
