@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { clusterDefaults } from '../../src/config.js';
 import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { StreamClient, updateOf } from '../push/streamClient.js';
@@ -37,6 +38,8 @@ function cluster(nats: string, args: string[]): { status: number | null; stdout:
 }
 
 t.test('three nodes on one nats-server', async (t) => {
+  // Nodes restarted by a subtest live as long as this test, not the subtest.
+  const whole = t;
   const nats = await startNatsServer(t);
   const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'datapoints-node-')));
   t.teardown(() => {
@@ -99,6 +102,52 @@ t.test('three nodes on one nats-server', async (t) => {
     const update = await follower.next(updateOf(reference, 'available'));
     t.equal(update.data[0].identifier, 'mojombo', 'pushed without a poll');
   });
+
+  await t.test(
+    'a node killed -9 under search load: the others keep answering, and it comes back with what was collected meanwhile',
+    async (t) => {
+      // An account of its own: the load must not spend the quota the tests below count on.
+      t.equal(cluster(nats.url, ['accounts', 'create', 'loadco', '--plan', 'paid']).status, 0);
+      const loadSecret = cluster(nats.url, ['tokens', 'create', 'loadco']).stdout.trim().split('\n').at(-1)!;
+      const searchOn = (node: ServerProcess, identifier: string) =>
+        fetch(node.url + searchPath, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${loadSecret}` },
+          body: JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier }] }),
+        }).then(async (response) => ({
+          status: response.status,
+          entry: response.status === 200 ? (await response.json()).data[0] : await response.arrayBuffer(),
+        }));
+      // The load searches what the cluster already holds; a collection the killed node had leased
+      // would wait out its lease (60 s) before another node took it (docs/cluster.md, "Leases").
+      const statuses = new Set<number>();
+      let loading = true;
+      const load = (async () => {
+        while (loading) {
+          for (const answer of await Promise.all([searchOn(nodes[0]!, 'octocat'), searchOn(nodes[1]!, 'octocat')]))
+            statuses.add(answer.status);
+        }
+      })();
+      await nodes[2]!.stop('SIGKILL');
+      // A pull the killed node left open lasts up to pullExpiresMs (250 ms): work queued meanwhile
+      // is delivered to it and waits out the lease too (docs/cluster.md, "Leases").
+      await new Promise((resolve) => setTimeout(resolve, 2 * clusterDefaults.pullExpiresMs));
+      const since = performance.now();
+      while ((await searchOn(nodes[0]!, 'defunkt')).entry.status !== 'available') {
+        if (performance.now() - since > 10_000) throw new Error('never collected while a node was down');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      loading = false;
+      await load;
+      t.same([...statuses], [200], 'every search on the other nodes was answered 200 meanwhile');
+      nodes[2] = await startServer(whole, ['--nats', nats.url, '--data', dirs[2]!, '--upstream', 'emulator', '--threads', '1']);
+      t.equal(
+        (await searchOn(nodes[2]!, 'defunkt')).entry.status,
+        'available',
+        'restarted on its directory, it caught up before listening',
+      );
+    },
+  );
 
   await t.test('1,000 concurrent requests over three nodes never exceed the quota', async (t) => {
     const quota = 300;
