@@ -110,8 +110,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
   const upstreamHttp = createUpstreamHttp();
   const collectors = createCollectors(emulatorUrl, options.env ?? process.env, upstreamHttp, Date.now);
-  for (const [platform, { disabledReason }] of collectors) {
+  for (const [platform, { disabledReason, limitedReason }] of collectors) {
     if (disabledReason) log.warn({ platform }, `platform disabled: ${disabledReason}; its resources stay unavailable`);
+    if (limitedReason) log.warn({ platform }, `platform limited: ${limitedReason}; those stay unavailable, the others are collected`);
   }
 
   const health = threads > 0 ? new PublishedHealth() : new Health();

@@ -2,7 +2,7 @@
 // credentials of the environment, and a platform without its required ones disabled.
 import t from 'tap';
 import { createCollectors } from './collectors.js';
-import { fixedNow, fixtureHttp, reply, signal } from '../../test/helpers/platforms.js';
+import { fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal } from '../../test/helpers/platforms.js';
 
 t.test('collectors - a platform missing a required credential is disabled and fails every resource with the reason', async (t) => {
   const http = fixtureHttp([]);
@@ -32,3 +32,28 @@ t.test('collectors - real collectors call the real hosts with the environment cr
   t.equal(seen[0]!.headers.authorization, 'Bearer ghp_secret', 'the optional token is used when present');
   t.equal(seen[1]!.url, 'https://www.threads.net/@zuck/post/C8ZqKpYt7xY', 'a further origin of the platform');
 });
+
+t.test(
+  'collectors - threads without its token still collects posts named by their code; accounts and media ids fail uncalled',
+  async (t) => {
+    const http = fixtureHttp([[/\/@zuck\/post\/C8ZqKpYt7xY$/, reply(200, fixture('threads', 'post-page.html'))]]);
+    const threads = createCollectors(undefined, {}, http, () => fixedNow).get('threads')!;
+    const reason = 'threads needs THREADS_ACCESS_TOKEN in the environment for accounts and posts named by media id';
+    t.equal(threads.disabledReason, undefined, 'not disabled: posts by code need no token');
+    t.equal(threads.limitedReason, reason);
+    const outcomes = await threads.collector.collect(
+      [
+        { platform: 'threads', type: 'account', identifier: 'zuck' },
+        { platform: 'threads', type: 'post', identifier: 'zuck:C8ZqKpYt7xY' },
+        { platform: 'threads', type: 'post', identifier: 'zuck:18050206876707110' },
+      ],
+      signal,
+    );
+    t.same(outcomes, [
+      { kind: 'failed', reason },
+      foundOutcome({ views: [null, 'views'], likes: [48211, 'likes'], reposts: [1733, 'reposts'] }),
+      { kind: 'failed', reason },
+    ]);
+    t.same(http.calls, ['https://www.threads.net/@zuck/post/C8ZqKpYt7xY'], 'only the public page, no API call without a token');
+  },
+);

@@ -1,6 +1,6 @@
 // Builds one collector per platform for an upstream choice: the real platforms, or an
 // emulator base URL under which each platform lives at `/<platform>`.
-import { failed, type PlatformCode } from '../model.js';
+import { failed, type PlatformCode, type ResourceRef } from '../model.js';
 import { upstreamLimits } from '../config.js';
 import type { UpstreamHttp } from './http.js';
 import { platforms } from './registry.js';
@@ -11,6 +11,8 @@ export interface PlatformCollector {
   budget: CollectionBudget;
   /** Why this platform cannot collect at all (missing credentials), reported once at start. */
   disabledReason?: string;
+  /** Which of its references this platform cannot collect (missing credentials it needs only for those), reported once at start. */
+  limitedReason?: string;
 }
 
 export function createCollectors(
@@ -46,17 +48,31 @@ function realCollector(
   now: () => number,
 ): PlatformCollector {
   const missing = platform.requiredCredentials.filter((name) => !env[name]);
-  if (missing.length > 0) {
-    const reason = `${platform.code} needs ${missing.join(', ')} in the environment`;
-    const collector: Collector = { maxBatch: 1, collect: async (refs) => refs.map(() => failed(reason)) };
-    return { collector, budget: platform.budget, disabledReason: reason };
-  }
   const credentials = Object.fromEntries(
     [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, env[name]]),
   );
   const origins = platform.realOrigins ?? {};
+  const create = () => platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now });
+  if (missing.length === 0) return { collector: create(), budget: platform.budget };
+  const needs = `${platform.code} needs ${missing.join(', ')} in the environment`;
+  const scope = platform.credentialScope;
+  if (!scope) {
+    const collector: Collector = { maxBatch: 1, collect: async (refs) => refs.map(() => failed(needs)) };
+    return { collector, budget: platform.budget, disabledReason: needs };
+  }
+  const reason = `${needs} for ${scope.needing}`;
+  return { collector: withoutCredentials(create(), scope.needs, reason), budget: platform.budget, limitedReason: reason };
+}
+
+/** `collector` for the references that need no credentials; the others fail with `reason`, uncalled. */
+function withoutCredentials(collector: Collector, needs: (ref: ResourceRef) => boolean, reason: string): Collector {
   return {
-    collector: platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now }),
-    budget: platform.budget,
+    maxBatch: collector.maxBatch,
+    async collect(refs, signal) {
+      const collectable = refs.filter((ref) => !needs(ref));
+      const outcomes = collectable.length > 0 ? await collector.collect(collectable, signal) : [];
+      let next = 0;
+      return refs.map((ref) => (needs(ref) ? failed(reason) : (outcomes[next++] ?? failed('collector returned no outcome'))));
+    },
   };
 }
