@@ -10,7 +10,13 @@ export interface HealthProblem {
   count: number;
 }
 
-export class Health {
+/** Where a component reports its problems: the Health itself, or a thread's way to it. */
+export interface ProblemReporter {
+  report(component: string, message: string): void;
+  clear(component: string): void;
+}
+
+export class Health implements ProblemReporter {
   private readonly current = new Map<string, HealthProblem>();
 
   constructor(private readonly now: () => number = Date.now) {}

@@ -219,7 +219,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // One server thread: it authenticates itself, with an authenticator that lives as long as it.
   // With edge threads each edge has its own, and this thread needs none.
   const startOneThread = async (): Promise<HttpServer> => {
-    const authenticator = new Authenticator(accounts, log, authVersions);
+    const authenticator = new Authenticator(accounts, log, authVersions, health);
     const pages = webPages({
       dbs,
       log,

@@ -5,6 +5,7 @@ import { limits } from '../config.js';
 import { AuthVersionBoard } from './authVersionBoard.js';
 import type { AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
 import { digestToken, digestsEqual, parseAuthorization } from '../auth/tokens.js';
+import type { ProblemReporter } from '../health.js';
 import type { Logger } from '../log.js';
 
 export type Authentication =
@@ -12,9 +13,13 @@ export type Authentication =
   | { kind: 'invalid' }
   | { kind: 'authenticated'; account: AccountRecord; token: TokenRecord };
 
+/** The Health component of failed last-used writes. */
+export const tokenBookkeeping = 'token bookkeeping';
+
 export class Authenticator {
   private readonly byDigest = new Map<string, Extract<Authentication, { kind: 'authenticated' }>>();
   private readonly lastTouched = new Map<string, number>();
+  private touchFailing = false;
   private version: number;
   private readonly poll: NodeJS.Timeout;
 
@@ -22,6 +27,7 @@ export class Authenticator {
     private readonly accounts: AccountStore,
     private readonly log: Pick<Logger, 'warn'>,
     private readonly board = new AuthVersionBoard(),
+    private readonly problems?: ProblemReporter,
   ) {
     this.version = accounts.authVersion();
     board.publish(this.version);
@@ -90,9 +96,23 @@ export class Authenticator {
     const last = this.lastTouched.get(token.id) ?? 0;
     if (now - last < limits.tokenTouchIntervalMs) return;
     this.lastTouched.set(token.id, now);
-    // Bookkeeping only: a write that fails (a full disk) must not fail or end anything else.
-    this.accounts.touchToken(token.id, new Date(now).toISOString()).catch((error: unknown) => {
-      this.log.warn({ err: error, token: token.id }, 'token last-used time not written');
-    });
+    // Bookkeeping only: a write that fails (a full disk) must not fail or end anything else,
+    // but readiness shows it until a later write succeeds (docs/architecture.md, "When
+    // background work fails").
+    this.accounts.touchToken(token.id, new Date(now).toISOString()).then(
+      () => {
+        if (!this.touchFailing) return;
+        this.touchFailing = false;
+        this.problems?.clear(tokenBookkeeping);
+      },
+      (error: unknown) => {
+        this.log.warn({ err: error, token: token.id }, 'token last-used time not written');
+        this.touchFailing = true;
+        this.problems?.report(
+          tokenBookkeeping,
+          `token last-used time not written: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
   }
 }

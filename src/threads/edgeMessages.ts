@@ -51,4 +51,6 @@ export type FromEdge =
   | { type: 'failed'; message: string }
   | { type: 'stopped' }
   /** Answers and refusals counted since the edge's previous post (src/metrics/edgeMetrics.ts). */
-  | { type: 'metrics'; counts: EdgeCounts };
+  | { type: 'metrics'; counts: EdgeCounts }
+  /** A problem of the edge's own background work for the resource thread's Health; `message` null clears it. */
+  | { type: 'problem'; component: string; message: string | null };

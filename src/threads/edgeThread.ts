@@ -33,7 +33,12 @@ const log = createLogger(setup.logLevel, logFormatNamed(process.env.LOG_FORMAT))
 
 try {
   const dbs = openDatabases(setup.dataDir, { create: false });
-  const authenticator = new Authenticator(new AccountStore(dbs), log, new AuthVersionBoard(setup.authVersions));
+  // Problems of the edge's own background work go to the resource thread's Health, which every edge's /readyz reads.
+  const problems = {
+    report: (component: string, message: string) => tell({ type: 'problem', component, message }),
+    clear: (component: string) => tell({ type: 'problem', component, message: null }),
+  };
+  const authenticator = new Authenticator(new AccountStore(dbs), log, new AuthVersionBoard(setup.authVersions), problems);
   // docs/push.md, "Where changes come from": every view posted to this edge is a change its streams hear.
   const viewChanges = new InProcessViewChanges();
   const views = new EdgeViews(dbs, setup.views, viewChanges);

@@ -157,7 +157,10 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   options.health.publishTo(worker);
   worker.on('message', (message: FromEdge) => {
     if (message.type === 'metrics') options.metrics?.addEdgeCounts(message.counts);
-    else deliver(message);
+    else if (message.type === 'problem') {
+      if (message.message === null) options.health.clear(message.component);
+      else options.health.report(message.component, message.message);
+    } else deliver(message);
   });
   worker.on('error', (error) => {
     options.log.error({ err: error, thread: index }, 'edge thread failed');

@@ -1,7 +1,10 @@
 // Writing a token's last-used time is bookkeeping: when it fails (a full disk), the request
 // is still answered and the failure is logged, never an unhandled rejection.
 import t from 'tap';
-import { Authenticator } from '../../src/access/authenticator.js';
+import { Authenticator, tokenBookkeeping } from '../../src/access/authenticator.js';
+import { limits } from '../../src/config.js';
+import { Health } from '../../src/health.js';
+import { healthCheck } from '../../src/http/readiness.js';
 import { AuthVersionBoard } from '../../src/access/authVersionBoard.js';
 import { createAccount, issueToken } from '../../src/access/provisioning.js';
 import { AccountStore } from '../../src/store/accountStore.js';
@@ -31,6 +34,29 @@ t.test('authenticator - a failed last-used write is logged, and the token still 
   t.equal(warnings[0]![1], 'token last-used time not written');
   t.match(warnings[0]![0], { token: token.id, err: { message: /MDB_MAP_FULL/ } });
   t.same(unhandled, []);
+});
+
+t.test('authenticator - a failed last-used write shows in readiness until a later write succeeds', async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const accounts = new AccountStore(dbs);
+  await createAccount(accounts, 'acme', {}, Date.now());
+  const token = await issueToken(accounts, 'acme', Date.now());
+  const touchToken = accounts.touchToken.bind(accounts);
+  accounts.touchToken = () => Promise.reject(new Error('MDB_MAP_FULL: Environment mapsize limit reached'));
+  const health = new Health();
+  const authenticator = new Authenticator(accounts, { warn: () => undefined }, new AuthVersionBoard(), health);
+  t.teardown(() => authenticator.close());
+  const readiness = healthCheck(health);
+  const now = Date.now();
+  t.equal(authenticator.authenticate(`Bearer ${token.secret}`, now).kind, 'authenticated');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.match(readiness(), [{ component: tokenBookkeeping, message: /token last-used time not written: MDB_MAP_FULL/, count: 1 }]);
+  accounts.touchToken = touchToken;
+  t.equal(authenticator.authenticate(`Bearer ${token.secret}`, now + limits.tokenTouchIntervalMs).kind, 'authenticated');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.same(readiness(), [], 'cleared by the next write that lands');
+  t.ok(accounts.tokensOf('acme').find((record) => record.id === token.id)?.lastUsedAt, 'and the time is written');
 });
 
 t.test('authenticator - once one thread sees a revocation, every thread sharing its board refuses the token', async (t) => {
