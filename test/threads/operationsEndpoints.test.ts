@@ -55,6 +55,43 @@ t.test('threads endpoints - a background failure of the resource thread makes ev
   t.equal(await server.stop(), 0);
 });
 
+t.test(
+  'threads endpoints - a failing token last-used write: searches answered, the process lives, every edge shows it in /readyz',
+  async (t) => {
+    const data = tempDataDir(t);
+    const secret = await provisionToken(data, 'acme');
+    const server = await serve(
+      t,
+      ['--data', data, '--upstream', 'emulator', '--threads', '2'],
+      ['--import', fixture('failingTokenTouch.mjs')],
+    );
+    const body = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
+    const pools = Array.from({ length: 8 }, () => new Pool(server.url, { connections: 1 }));
+    // Each edge authenticates on its own: a search through every connection reaches both.
+    for (const pool of pools) {
+      const search = await pool.request({
+        path: searchPath,
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body,
+      });
+      t.equal(search.statusCode, 200, 'the search is answered');
+      await search.body.dump();
+    }
+    for (const pool of pools) {
+      const answer = await eventually(
+        () => readyz(pool),
+        (answer) => answer.status === 503,
+      );
+      t.match(answer.body.problems, [
+        { component: 'token bookkeeping', message: 'token last-used time not written: MDB_MAP_FULL: Environment mapsize limit reached' },
+      ]);
+    }
+    await Promise.all(pools.map((pool) => pool.close()));
+    t.equal(await server.stop(), 0, 'the process lived to stop cleanly');
+  },
+);
+
 t.test('threads endpoints - during a graceful stop, a keep-alive client asking /readyz is told 503 stopping', async (t) => {
   const server = await serve(t, ['--data', tempDataDir(t), '--upstream', 'emulator', '--threads', '2']);
   const pool = new Pool(server.url, { connections: 1 });
