@@ -1,6 +1,6 @@
 // Writing a token's last-used time is bookkeeping: when it fails (a full disk), the request
 // is still answered and the failure is logged, never an unhandled rejection.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Authenticator, tokenBookkeeping } from '../../src/access/authenticator.js';
 import { limits } from '../../src/config.js';
 import { Health } from '../../src/health.js';
@@ -11,12 +11,17 @@ import { AccountStore } from '../../src/store/accountStore.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { tempDataDir } from '../helpers/service.js';
 
-t.test('authenticator - a failed last-used write is logged, and the token still authenticates', async (t) => {
+/** A store of its own holding account 'acme' and one token of it. */
+async function accountWithToken(t: Test) {
   const dbs = openDatabases(tempDataDir(t));
   t.teardown(() => dbs.root.close());
   const accounts = new AccountStore(dbs);
   await createAccount(accounts, 'acme', {}, Date.now());
-  const token = await issueToken(accounts, 'acme', Date.now());
+  return { accounts, token: await issueToken(accounts, 'acme', Date.now()) };
+}
+
+t.test('authenticator - a failed last-used write is logged, and the token still authenticates', async (t) => {
+  const { accounts, token } = await accountWithToken(t);
   accounts.touchToken = () => Promise.reject(new Error('MDB_MAP_FULL: Environment mapsize limit reached'));
   const warnings: Array<[unknown, string | undefined]> = [];
   const log = { warn: (fields: unknown, message?: string) => void warnings.push([fields, message]) };
@@ -37,11 +42,7 @@ t.test('authenticator - a failed last-used write is logged, and the token still 
 });
 
 t.test('authenticator - a failed last-used write shows in readiness until a later write succeeds', async (t) => {
-  const dbs = openDatabases(tempDataDir(t));
-  t.teardown(() => dbs.root.close());
-  const accounts = new AccountStore(dbs);
-  await createAccount(accounts, 'acme', {}, Date.now());
-  const token = await issueToken(accounts, 'acme', Date.now());
+  const { accounts, token } = await accountWithToken(t);
   const touchToken = accounts.touchToken.bind(accounts);
   accounts.touchToken = () => Promise.reject(new Error('MDB_MAP_FULL: Environment mapsize limit reached'));
   const health = new Health();
@@ -60,11 +61,7 @@ t.test('authenticator - a failed last-used write shows in readiness until a late
 });
 
 t.test('authenticator - once one thread sees a revocation, every thread sharing its board refuses the token', async (t) => {
-  const dbs = openDatabases(tempDataDir(t));
-  t.teardown(() => dbs.root.close());
-  const accounts = new AccountStore(dbs);
-  await createAccount(accounts, 'acme', {}, Date.now());
-  const token = await issueToken(accounts, 'acme', Date.now());
+  const { accounts, token } = await accountWithToken(t);
   const log = { warn: () => undefined };
   const board = new AuthVersionBoard();
   // Two edges: each would otherwise notice the revocation only at its own next poll.
@@ -96,11 +93,7 @@ t.test('auth version board - keeps the newest version whatever the order of post
 });
 
 t.test('authenticator - a thread that finds a token revoked by looking it up makes every thread refuse it', async (t) => {
-  const dbs = openDatabases(tempDataDir(t));
-  t.teardown(() => dbs.root.close());
-  const accounts = new AccountStore(dbs);
-  await createAccount(accounts, 'acme', {}, Date.now());
-  const token = await issueToken(accounts, 'acme', Date.now());
+  const { accounts, token } = await accountWithToken(t);
   const log = { warn: () => undefined };
   const board = new AuthVersionBoard();
   const cached = new Authenticator(accounts, log, new AuthVersionBoard(board.buffer));
