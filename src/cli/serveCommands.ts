@@ -5,7 +5,7 @@ import { type ClusterSettings, type NodeRole, nodeRoles } from '../cluster/clust
 import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
-import { createLogger, logFormatNamed, logFormats, type LogFormat } from '../log.js';
+import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger } from '../log.js';
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
 import { startService } from '../service.js';
 import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
@@ -85,6 +85,32 @@ function logFormatSetting(text: string | undefined): LogFormat {
   return format;
 }
 
+/**
+ * The last resort behind every pipeline's own handler: an error nobody caught is a bug. The log
+ * says so, the server stops as on SIGTERM (ending the process with edge threads still running
+ * would abort it) and exits 1, for its supervisor to restart it (docs/architecture.md, "When
+ * background work fails").
+ */
+function logUnexpectedFailures(log: Logger): { stopWith(stop: () => Promise<void>): void } {
+  let stop: (() => Promise<void>) | undefined;
+  let failed = false;
+  const fail = (error: unknown) => {
+    log.fatal({ err: error }, 'unexpected failure: nothing handled this error; the server stops');
+    if (failed) return;
+    failed = true;
+    setTimeout(() => process.exit(1), limits.shutdownGraceMs + 800).unref();
+    const exit = () => process.exit(1);
+    (stop ?? (async () => undefined))().then(exit, exit);
+  };
+  process.on('unhandledRejection', fail);
+  process.on('uncaughtException', fail);
+  return {
+    stopWith: (given) => {
+      stop = given;
+    },
+  };
+}
+
 /** Stops on SIGTERM/SIGINT (or when npm goes away), never taking longer than the promised 5 s. */
 function onTermination(stop: () => Promise<void>): void {
   let stopping = false;
@@ -139,6 +165,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
   const cluster = clusterSetting(setting(values.nats, 'nats', 'DATAPOINTS_NATS'), setting(values.role, 'role'));
   const threads = parseThreads(setting(values.threads, 'threads', 'DATAPOINTS_THREADS'));
   const log = createLogger(logLevel(), logFormatSetting(process.env.LOG_FORMAT));
+  const unexpectedFailures = logUnexpectedFailures(log);
   const dataDir = dataDirSetting(values.data);
   // Checks the directory (a file, unwritable, unopenable) with one clear line before the
   // service opens it for good.
@@ -165,10 +192,12 @@ export async function serveCommand(args: string[], print: (line: string) => void
   print(`listening on http://${host}:${service.port}`);
   if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);
-  onTermination(async () => {
+  const stop = async () => {
     await service.stop();
     releasePort();
-  });
+  };
+  unexpectedFailures.stopWith(stop);
+  onTermination(stop);
 }
 
 export async function emulatorCommand(args: string[], print: (line: string) => void): Promise<void> {
