@@ -14,7 +14,10 @@ export interface PlatformPause {
 }
 
 export interface PlatformPauses {
-  /** Pauses `platform` until `until` everywhere the seam reaches; an earlier `until` than one in force changes nothing. */
+  /**
+   * Pauses `platform` until `until` everywhere the seam reaches. A pause that ends no later than
+   * the one in force, or is already over, changes nothing.
+   */
   announce(platform: PlatformCode, until: number): void;
   /**
    * The pauses in force when subscribed (one per platform, the latest `until`), then each pause
@@ -36,7 +39,7 @@ export class InProcessPlatformPauses implements PlatformPauses {
   });
 
   announce(platform: PlatformCode, until: number): void {
-    if (until <= (this.latest.get(platform) ?? 0)) return;
+    if (until <= Math.max(this.now(), this.latest.get(platform) ?? 0)) return;
     this.latest.set(platform, until);
     this.heard.next({ platform, until });
   }
