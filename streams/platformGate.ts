@@ -45,28 +45,37 @@ export class PlatformGate {
   }
 
   /**
-   * Emits once when this call may go out, and books its slot in the budget. With a shared
-   * budget the call then takes its turn there; when the cluster has none left this window, or
-   * a pause arrived meanwhile, it books a new slot after that (a turn taken then is left unspent).
+   * Emits once when this call may go out, and books its slot in the budget. A pause that came
+   * while the call waited for its slot holds it until the pause ends, in a new slot. With a
+   * shared budget the call then takes its turn there; when the cluster has no call left this
+   * window it books a slot after that, and when a pause came while it asked, the turn it took is
+   * left unspent.
    */
   admission(): Observable<unknown> {
     return defer(() => {
-      const { scheduler, shared, platform, budget } = this.options;
-      const now = scheduler.now();
+      const now = this.options.scheduler.now();
       const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
       this.nextSlotAt = at + this.spacingMs;
-      const slot = timer(at - now, scheduler);
-      // An infinite budget (the emulator's) has nothing to share.
-      if (!shared || !Number.isFinite(budget.perMinute)) return slot;
-      return slot.pipe(
-        mergeMap(() => from(shared.takeCall(platform, budget.perMinute))),
-        mergeMap((turn) => {
-          if (!turn.taken) this.nextSlotAt = Math.max(this.nextSlotAt, turn.retryAt);
-          else if (scheduler.now() >= this.pausedUntil) return of(turn);
-          return this.admission();
-        }),
-      );
+      return timer(at - now, this.options.scheduler).pipe(mergeMap(() => this.turn()));
     });
+  }
+
+  private turn(): Observable<unknown> {
+    const { shared, platform, budget } = this.options;
+    if (this.paused()) return this.admission();
+    // An infinite budget (the emulator's) has nothing to share.
+    if (!shared || !Number.isFinite(budget.perMinute)) return of(true);
+    return from(shared.takeCall(platform, budget.perMinute)).pipe(
+      mergeMap((turn) => {
+        if (!turn.taken) this.nextSlotAt = Math.max(this.nextSlotAt, turn.retryAt);
+        else if (!this.paused()) return of(turn);
+        return this.admission();
+      }),
+    );
+  }
+
+  private paused(): boolean {
+    return this.options.scheduler.now() < this.pausedUntil;
   }
 
   pauseUntil(at: number): void {
