@@ -3,7 +3,7 @@
 // circuit breaker pauses it after repeated failures. In a cluster each call also takes its turn
 // in the platform's budget shared by every node (docs/cluster.md, "Upstream budgets
 // cluster-wide").
-import { defer, from, mergeMap, of, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { defer, mergeMap, Observable, of, timer, type SchedulerLike } from 'rxjs';
 import type { PlatformCode } from '../src/model.js';
 import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';
 
@@ -65,7 +65,15 @@ export class PlatformGate {
     if (this.paused()) return this.admission();
     // An infinite budget (the emulator's) has nothing to share.
     if (!shared || !Number.isFinite(budget.perMinute)) return of(true);
-    return from(shared.takeCall(platform, budget.perMinute)).pipe(
+    return new Observable<CallTurn>((subscriber) => {
+      shared.takeCall(platform, budget.perMinute).then(
+        (turn) => {
+          subscriber.next(turn);
+          subscriber.complete();
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+    }).pipe(
       mergeMap((turn) => {
         if (!turn.taken) this.nextSlotAt = Math.max(this.nextSlotAt, turn.retryAt);
         else if (!this.paused()) return of(turn);
