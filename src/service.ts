@@ -184,6 +184,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
               platformStatus.breakerChanged(platform, change);
               log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
             },
+            // docs/cluster.md, "Upstream budgets cluster-wide": a node alone keeps both to itself.
+            pauses: seams.pauses,
+            sharedBudget: seams.callBudget,
           }),
         ),
         maxCollecting: limits.maxResourcesInWork,

@@ -2,6 +2,8 @@
 // and month holding the units granted so far. Its revision is the KV revision, so a swap is a
 // revision-checked `update` (or `create` for the first write), which the server refuses when
 // another node wrote in between; the refusal reads the entry back for the caller's next attempt.
+// The same ledger, on a bucket of its own, counts the upstream calls the nodes reserved per
+// platform and window (docs/cluster.md, "Upstream budgets cluster-wide").
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -14,6 +16,10 @@ export interface KvQuotaLedgerOptions {
   replicas: number;
   /** How long a KV call waits for its answer. */
   requestTimeoutMs: number;
+  /** The bucket; `DATAPOINTS_QUOTA` when absent. */
+  bucket?: string;
+  /** Entries older than this are dropped by NATS (for periods that are soon over); kept for good when absent. */
+  maxAgeMs?: number;
 }
 
 export class KvQuotaLedgerError extends Error {}
@@ -21,14 +27,19 @@ export class KvQuotaLedgerError extends Error {}
 export class KvQuotaLedger implements QuotaLedger {
   /** Creates the bucket, or opens it as another node created it. */
   static async open(connection: NatsConnection, options: KvQuotaLedgerOptions): Promise<KvQuotaLedger> {
-    const bucket = await new Kvm(jetstream(connection, { timeout: options.requestTimeoutMs })).create(quotaBucket, {
+    const name = options.bucket ?? quotaBucket;
+    const bucket = await new Kvm(jetstream(connection, { timeout: options.requestTimeoutMs })).create(name, {
       history: 1,
       replicas: options.replicas,
+      ...(options.maxAgeMs === undefined ? {} : { ttl: options.maxAgeMs }),
     });
-    return new KvQuotaLedger(bucket);
+    return new KvQuotaLedger(bucket, name);
   }
 
-  private constructor(private readonly bucket: KV) {}
+  private constructor(
+    private readonly bucket: KV,
+    private readonly name: string,
+  ) {}
 
   async read(account: string, month: string): Promise<LedgerEntry> {
     const key = entryKey(account, month);
@@ -36,7 +47,7 @@ export class KvQuotaLedger implements QuotaLedger {
     if (entry?.operation !== 'PUT') return { granted: 0, revision: entry?.revision ?? 0 };
     const granted = Number(entry.string());
     if (!Number.isSafeInteger(granted) || granted < 0) {
-      throw new KvQuotaLedgerError(`quota entry ${key} holds "${entry.string()}", not a count of units`);
+      throw new KvQuotaLedgerError(`${this.name} entry ${key} holds "${entry.string()}", not a count of units`);
     }
     return { granted, revision: entry.revision };
   }

@@ -57,5 +57,8 @@ t.test('NATS KV quota ledger - an entry that is not a count of units is an error
   const { connection, ledger } = await openLedger(t, server.url, 'node');
   const bucket = await new Kvm(jetstream(connection)).open(quotaBucket);
   await bucket.put(`${Buffer.from('acme').toString('base64url')}.2026-11`, 'lots');
-  await t.rejects(ledger.read('acme', '2026-11'), new KvQuotaLedgerError('quota entry YWNtZQ.2026-11 holds "lots", not a count of units'));
+  await t.rejects(
+    ledger.read('acme', '2026-11'),
+    new KvQuotaLedgerError('DATAPOINTS_QUOTA entry YWNtZQ.2026-11 holds "lots", not a count of units'),
+  );
 });
