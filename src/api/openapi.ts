@@ -163,7 +163,7 @@ export const openApiDocument = {
   info: {
     title: 'datapoints',
     version: '1',
-    description: 'Public social-media counts (followers, likes, views...) of accounts and posts on nine platforms.',
+    description: `Public social-media counts (followers, likes, views...) of accounts and posts on ${platforms.size} platforms: ${[...platforms.keys()].join(', ')}.`,
   },
   paths: {
     [openApiPaths.search]: { post: searchOperation },
