@@ -34,7 +34,7 @@ const faultCases: Array<[FaultMode, (outcome: CollectionOutcome) => boolean, str
 ];
 
 t.test('conformance - every platform and type: found, missing, flaky, rate-limited, malformed, not-found', async (t) => {
-  const emulated = await emulatedCollectors(() => fixedNow);
+  const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   t.ok(cases.length >= platforms.size, 'every platform has at least one type');
   for (const { platform, type, rule } of cases) {
@@ -78,7 +78,7 @@ t.test('conformance - every platform and type: found, missing, flaky, rate-limit
 });
 
 t.test('conformance - one flaky item does not fail its batch: the collection stream isolates it on every platform', async (t) => {
-  const emulated = await emulatedCollectors(() => fixedNow);
+  const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const keyOf = (platform: string, type: ResourceType, identifier: string, rule: (typeof cases)[number]['rule']) =>
     `${platform}/${type}/${rule.normalize(identifier)}`;
