@@ -286,9 +286,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   return {
     port: http.port,
     accounts,
-    ...(emulator ? { emulator } : {}),
+    emulator,
     health,
-    ...(metricsListener ? { metricsPort: metricsListener.port } : {}),
+    metricsPort: metricsListener?.port,
     platformStatus,
     // docs/architecture.md, "Stopping": owed answers are written while the collections out
     // finish or are given back, so that a restart collects them at once.
