@@ -46,7 +46,7 @@ async function withCollectingServer<T>(
 }
 
 /** Collections per second with nothing else to do, after the pipeline's JIT warm-up. */
-async function collectOnlyRate(progress: CollectionProgress): Promise<number> {
+export async function collectOnlyRate(progress: CollectionProgress): Promise<number> {
   await sleep(collectSeconds * 1000);
   const first = progress.count();
   await sleep(collectSeconds * 1000);

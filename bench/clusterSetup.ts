@@ -1,0 +1,59 @@
+// A cluster for one scenario of the cluster benchmark (bench/README.md, "Cluster"): its own
+// nats-server on the load core, on a fresh store, and the bench account and resources written
+// into it as seed.ts writes them into a data directory. A node started afterwards on an empty
+// directory replicates them before it listens (docs/cluster.md, "Resource replication").
+import { rmSync } from 'node:fs';
+import { ClusterAccounts } from '../src/cluster/clusterAccounts.js';
+import { closeNats, connectNats } from '../src/cluster/natsConnection.js';
+import { defaultResourceLogOptions, JetStreamResourceLog } from '../src/cluster/resourceLogStream.js';
+import { scratchDir } from './datasets.js';
+import { freePort, spawnNatsServer } from './natsServer.js';
+import { loadCore, stopProcess } from './processes.js';
+import { provisionBenchAccount, seededChanges, type SeedPlan } from './seed.js';
+
+export interface RunningNats {
+  url: string;
+  /** Stops the server and removes its store. */
+  stop(): Promise<void>;
+}
+
+/** Appends to the resource log in flight at once while seeding. */
+const appendsInFlight = 64;
+
+export async function startNats(label: string): Promise<RunningNats> {
+  const storeDir = scratchDir(`nats-${label}`);
+  const port = await freePort();
+  const child = await spawnNatsServer(port, storeDir, [loadCore]);
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    async stop() {
+      await stopProcess(child);
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The bench account and its token in the cluster's KV buckets, and the plan's resources appended
+ * to its resource log, each as a creation (expected revision 0). Returns the bearer token.
+ */
+export async function seedCluster(natsUrl: string, plan: SeedPlan): Promise<string> {
+  const connection = await connectNats({ servers: [natsUrl], name: 'datapoints bench seeder' });
+  try {
+    const now = Date.now();
+    const secret = await provisionBenchAccount(await ClusterAccounts.open(connection), now);
+    const log = await JetStreamResourceLog.open(connection, defaultResourceLogOptions());
+    // One generator shared by every appender: each takes the next change when its last append is done.
+    const changes = seededChanges(plan, now);
+    const appender = async () => {
+      for (const { key, change } of changes) {
+        const appended = await log.append(key, 0, change);
+        if (!appended.appended) throw new Error(`seeding ${key}: the resource log holds it already`);
+      }
+    };
+    await Promise.all(Array.from({ length: appendsInFlight }, appender));
+    return secret;
+  } finally {
+    await closeNats(connection);
+  }
+}
