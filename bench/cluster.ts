@@ -53,14 +53,15 @@ async function main(): Promise<void> {
     ],
     ['collection, node alone', `${rate(collection.embedded)} /s`, `reference; ${clusterDueCount} due github accounts, 1 per upstream call`],
     ['collection, 1 collecting node', `${rate(collection.oneNode)} /s`, `core ${serverCore}`],
+    ['collection, 2 nodes on one core', `${rate(collection.twoNodesOneCore)} /s`, `both on core ${serverCore}: the same CPU as 1 node`],
     [
-      'collection, 2 collecting nodes',
-      `${rate(collection.twoNodes)} /s`,
-      `cores ${serverCore} and ${loadCore} (the second shares its core)`,
+      'collection, 2 nodes on two cores',
+      `${rate(collection.twoNodesTwoCores)} /s`,
+      `cores ${serverCore} and ${loadCore}: the second beside nats-server and the emulator`,
     ],
     [
       'collection, 2 nodes / 1 node',
-      fixed(collection.twoNodes.perSecond / collection.oneNode.perSecond, 2),
+      `${fixed(collection.twoNodesOneCore.perSecond / collection.oneNode.perSecond, 2)} (one core), ${fixed(collection.twoNodesTwoCores.perSecond / collection.oneNode.perSecond, 2)} (two cores)`,
       `1 node / node alone: ${fixed(collection.oneNode.perSecond / collection.embedded.perSecond, 2)}`,
     ],
     [
@@ -72,8 +73,8 @@ async function main(): Promise<void> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   out(`\n${markdownTable(rows)}\n`);
   out(
-    'This machine has 2 cores: the second collecting node shares its core with nats-server, the emulator, wrk and this runner, ' +
-      'so "2 nodes / 1 node" is a lower bound of what a second node adds; it cannot show scaling on nodes with cores of their own.',
+    'This machine has 2 cores: two collecting nodes either share one core (what a second node costs in coordination, not what it adds) ' +
+      "or the second shares nats-server's and the emulator's core; neither shows how collection scales on nodes with cores of their own.",
   );
   if (quick) out('--quick: one run of 2 s and short counts; check that everything runs, do not quote these figures.');
   out(`finished in ${fixed(elapsedSeconds)} s; record: ${file}`);

@@ -12,8 +12,14 @@ import { log, quick } from './options.js';
 import { cliEntry, loadCore, serverCore, startPinned, startServer, type RunningServer } from './processes.js';
 import type { SeedPlan } from './seed.js';
 
-/** Enough due resources to keep two nodes busy through the warm-up and the count. */
-export const clusterDueCount = quick ? 10_000 : 20_000;
+/** Enough due resources to keep the nodes busy through the warm-up and the count. */
+export const clusterDueCount = quick ? 6_000 : 20_000;
+/**
+ * A cluster node takes a few seconds to reach its pace (its first due scan leases thousands of
+ * resources, each an append to the log, before their outcomes come back): counted after that.
+ */
+const warmupSeconds = quick ? 2 : 5;
+const countSeconds = quick ? 2 : 5;
 
 export interface CollectionRate {
   perSecond: number;
@@ -21,11 +27,14 @@ export interface CollectionRate {
   ranDry: boolean;
 }
 
-export interface ClusterCollectionFigures {
-  embedded: CollectionRate;
-  oneNode: CollectionRate;
-  twoNodes: CollectionRate;
-}
+/** Where the collecting nodes run: one node; two sharing the server core; two on a core each. */
+export const placements = {
+  oneNode: [serverCore],
+  twoNodesOneCore: [serverCore, serverCore],
+  twoNodesTwoCores: [serverCore, loadCore],
+} as const;
+
+export type ClusterCollectionFigures = { embedded: CollectionRate } & Record<keyof typeof placements, CollectionRate>;
 
 const duePlan = (): SeedPlan => ({ count: clusterDueCount, due: { from: 0, at: Date.now() } });
 
@@ -33,7 +42,7 @@ const duePlan = (): SeedPlan => ({ count: clusterDueCount, due: { from: 0, at: D
 async function rateOf(countedIn: string): Promise<CollectionRate> {
   const progress = new CollectionProgress(countedIn);
   try {
-    const perSecond = await collectOnlyRate(progress);
+    const perSecond = await collectOnlyRate(progress, warmupSeconds, countSeconds);
     return { perSecond, ranDry: progress.count().waiting === 0 };
   } finally {
     await progress.close();
@@ -52,18 +61,23 @@ async function embeddedRate(emulatorUrl: string): Promise<CollectionRate> {
   }
 }
 
-/** `nodes` collect nodes: the first on the server core, the second on the load core. */
-async function clusterRate(nodes: 1 | 2, emulatorUrl: string): Promise<CollectionRate> {
-  log(`  ${nodes} collecting node(s)`);
-  const nats = await startNats(`collect-${nodes}`);
-  const dirs = Array.from({ length: nodes }, (_, index) => scratchDir(`cluster-collect-node${index + 1}`));
+/** One collect node per entry of `cores`, each pinned to that core. */
+async function clusterRate(cores: readonly number[], emulatorUrl: string): Promise<CollectionRate> {
+  log(`  ${cores.length} collecting node(s) on core(s) ${cores.join(', ')}`);
+  const nats = await startNats(`collect-${cores.length}`);
+  const dirs = cores.map((_, index) => scratchDir(`cluster-collect-node${index + 1}`));
   const servers: RunningServer[] = [];
   try {
     await seedCluster(nats.url, duePlan());
     for (const [index, dir] of dirs.entries()) {
-      const core = [serverCore, loadCore][index]!;
       servers.push(
-        await startServer({ data: dir, upstream: emulatorUrl, threads: 1, core, flags: ['--nats', nats.url, '--role', 'collect'] }),
+        await startServer({
+          data: dir,
+          upstream: emulatorUrl,
+          threads: 1,
+          core: cores[index]!,
+          flags: ['--nats', nats.url, '--role', 'collect'],
+        }),
       );
     }
     return await rateOf(dirs[0]!);
@@ -78,10 +92,12 @@ export async function clusterCollection(): Promise<ClusterCollectionFigures> {
   log(`collection: ${clusterDueCount} due github accounts`);
   const emulator = await startPinned([loadCore], [cliEntry, 'emulator', '--port', '0']);
   try {
+    const embedded = await embeddedRate(emulator.url);
     return {
-      embedded: await embeddedRate(emulator.url),
-      oneNode: await clusterRate(1, emulator.url),
-      twoNodes: await clusterRate(2, emulator.url),
+      embedded,
+      oneNode: await clusterRate(placements.oneNode, emulator.url),
+      twoNodesOneCore: await clusterRate(placements.twoNodesOneCore, emulator.url),
+      twoNodesTwoCores: await clusterRate(placements.twoNodesTwoCores, emulator.url),
     };
   } finally {
     await emulator.stop();

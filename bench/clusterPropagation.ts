@@ -18,9 +18,11 @@ const freshForSeconds = 10;
 /** References per subscribe message (at most 10, as a search: docs/push.md, "subscribe"). */
 const perMessage = 10;
 const connectionCount = 20;
-const measureSeconds = quick ? 5 : 20;
+const measureSeconds = quick ? 4 : 20;
 /** Seeding, both nodes starting and the subscriptions fit in this; the first refreshes fall due after it. */
-const setupSeconds = 20;
+const setupSeconds = quick ? 10 : 20;
+/** After the first refreshes fell due, this long for them to reach a steady pace (a full round with a full run). */
+const spreadSeconds = quick ? freshForSeconds / 2 : freshForSeconds;
 
 export interface PropagationFigures {
   resources: number;
@@ -97,8 +99,8 @@ export async function clusterPropagation(): Promise<PropagationFigures> {
     }
     const dueIn = started + setupSeconds * 1000 - Date.now();
     if (dueIn < 0) log(`  the set-up took ${(-dueIn / 1000).toFixed(1)} s longer than planned: the first refreshes came at once`);
-    log(`  waiting ${Math.round(Math.max(0, dueIn) / 1000) + freshForSeconds} s for the refreshes to fall due and spread`);
-    await sleep(Math.max(0, dueIn) + freshForSeconds * 1000);
+    log(`  waiting ${Math.round(Math.max(0, dueIn) / 1000) + spreadSeconds} s for the refreshes to fall due and spread`);
+    await sleep(Math.max(0, dueIn) + spreadSeconds * 1000);
     log(`  timing updates for ${measureSeconds} s`);
     measuring = true;
     await sleep(measureSeconds * 1000);
