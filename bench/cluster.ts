@@ -5,6 +5,7 @@
 //  - collection: collections/s with 1 and 2 collecting nodes (and a node alone, for reference);
 //  - propagation: a change on one node reaching a client of another, p50/p99.
 import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { clusterCollection, clusterDueCount, type CollectionRate } from './clusterCollection.js';
 import { clusterPropagation } from './clusterPropagation.js';
 import { clusterSearch } from './clusterSearch.js';
@@ -20,6 +21,8 @@ const rate = ({ perSecond, ranDry }: CollectionRate) => `${fixed(perSecond)}${ra
 
 async function main(): Promise<void> {
   const started = performance.now();
+  // Other work on a shared machine moves every figure here: the load average is printed beside them.
+  const loadAtStart = loadavg()[0]!;
   // The runner stays off the server core, beside wrk, the emulator and nats-server.
   execFileSync('taskset', ['-pc', String(loadCore), String(process.pid)], { stdio: 'ignore' });
   ensureWrk();
@@ -31,7 +34,8 @@ async function main(): Promise<void> {
   const collection = await clusterCollection();
   const propagation = await clusterPropagation();
   const elapsedSeconds = (performance.now() - started) / 1000;
-  const file = writeRecord({ timing, quick, elapsedSeconds, search, collection, propagation }, 'cluster');
+  const loadAverage = { start: loadAtStart, end: loadavg()[0]! };
+  const file = writeRecord({ timing, quick, elapsedSeconds, loadAverage, search, collection, propagation }, 'cluster');
 
   const { embedded, cluster } = search;
   const rows = [
@@ -75,6 +79,10 @@ async function main(): Promise<void> {
   out(
     'This machine has 2 cores: two collecting nodes either share one core (what a second node costs in coordination, not what it adds) ' +
       "or the second shares nats-server's and the emulator's core; neither shows how collection scales on nodes with cores of their own.",
+  );
+  out(
+    `load average (1 min) at the start and the end: ${fixed(loadAverage.start, 1)} and ${fixed(loadAverage.end, 1)} on 2 cores; ` +
+      'anything above 2 is other work competing with the benchmark.',
   );
   if (quick) out('--quick: one run of 2 s and short counts; check that everything runs, do not quote these figures.');
   out(`finished in ${fixed(elapsedSeconds)} s; record: ${file}`);
