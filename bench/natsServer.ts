@@ -4,8 +4,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect as connectTcp } from 'node:net';
 
-/** Debian's nats-server package installs it here; NATS_SERVER overrides it. */
-export const natsServerBinary = process.env.NATS_SERVER ?? '/usr/sbin/nats-server';
+/** Debian's nats-server package installs it here; NATS_SERVER overrides it (read at each start). */
+const natsServerBinary = () => process.env.NATS_SERVER ?? '/usr/sbin/nats-server';
 const readyWithinMs = 10_000;
 
 /**
@@ -13,11 +13,12 @@ const readyWithinMs = 10_000;
  * resolves once it accepts connections.
  */
 export async function spawnNatsServer(port: number, storeDir: string, cores?: readonly number[]): Promise<ChildProcess> {
+  const binary = natsServerBinary();
   const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
   const child = cores
-    ? spawn('taskset', ['-c', cores.join(','), natsServerBinary, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawn(natsServerBinary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  await untilAcceptingConnections(child, port);
+    ? spawn('taskset', ['-c', cores.join(','), binary, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  await untilAcceptingConnections(child, port, binary);
   return child;
 }
 
@@ -38,7 +39,7 @@ export function freePort(): Promise<number> {
  * Resolves once the server greets a TCP client with its INFO line. nats-server opens the client
  * port only after JetStream has recovered its store, so a greeting means streams are back too.
  */
-async function untilAcceptingConnections(child: ChildProcess, port: number): Promise<void> {
+async function untilAcceptingConnections(child: ChildProcess, port: number, binary: string): Promise<void> {
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4_000);
@@ -46,7 +47,7 @@ async function untilAcceptingConnections(child: ChildProcess, port: number): Pro
   const exited = new Promise<never>((_, reject) => {
     child.once('exit', (code, signal) => reject(new Error(`nats-server exited (${code ?? signal}) before it was ready:\n${log}`)));
     child.once('error', (error) =>
-      reject(new Error(`cannot run ${natsServerBinary} (install Debian's nats-server, or set NATS_SERVER): ${error.message}`)),
+      reject(new Error(`cannot run ${binary} (install Debian's nats-server, or set NATS_SERVER): ${error.message}`)),
     );
   });
   exited.catch(() => undefined);
