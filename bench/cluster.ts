@@ -17,7 +17,8 @@ import { ensureWrk } from './wrk.js';
 const searchTarget = 0.9;
 
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
-const rate = ({ perSecond, ranDry }: CollectionRate) => `${fixed(perSecond)}${ranDry ? ' (ran dry: a lower bound)' : ''}`;
+const rate = ({ perSecond, ranDry, warmupSeconds }: CollectionRate) =>
+  `${fixed(perSecond)} /s${ranDry ? ' (ran dry: a lower bound)' : ''}, counted from ${fixed(warmupSeconds, 1)} s`;
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -55,12 +56,12 @@ async function main(): Promise<void> {
       fixed(search.ratio, 2),
       `target >= ${searchTarget}: ${search.ratio >= searchTarget ? 'met' : 'NOT met'} (median of per-run ratios)`,
     ],
-    ['collection, node alone', `${rate(collection.embedded)} /s`, `reference; ${clusterDueCount} due github accounts, 1 per upstream call`],
-    ['collection, 1 collecting node', `${rate(collection.oneNode)} /s`, `core ${serverCore}`],
-    ['collection, 2 nodes on one core', `${rate(collection.twoNodesOneCore)} /s`, `both on core ${serverCore}: the same CPU as 1 node`],
+    ['collection, node alone', rate(collection.embedded), `reference; ${clusterDueCount} due github accounts, 1 per upstream call`],
+    ['collection, 1 collecting node', rate(collection.oneNode), `core ${serverCore}`],
+    ['collection, 2 nodes on one core', rate(collection.twoNodesOneCore), `both on core ${serverCore}: the same CPU as 1 node`],
     [
       'collection, 2 nodes on two cores',
-      `${rate(collection.twoNodesTwoCores)} /s`,
+      rate(collection.twoNodesTwoCores),
       `cores ${serverCore} and ${loadCore}: the second beside nats-server and the emulator`,
     ],
     [

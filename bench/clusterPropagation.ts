@@ -6,7 +6,8 @@
 // just before its commit: an upper bound of commit on A -> B's LMDB -> B's stream -> client.
 import { rmSync } from 'node:fs';
 import { WebSocket } from 'undici';
-import { seedCluster, startNats } from './clusterSetup.js';
+import { startNats } from './clusterNats.js';
+import { seedCluster } from './clusterSeed.js';
 import { scratchDir } from './datasets.js';
 import { log, quick, sleep } from './options.js';
 import { cliEntry, loadCore, serverCore, startPinned, startServer, type RunningServer } from './processes.js';

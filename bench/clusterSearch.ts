@@ -4,7 +4,8 @@
 // run by run. A search never waits on NATS (docs/cluster.md, "NATS outage"), so the node should
 // keep pace: only its quota reservations, a block at a time, go to the cluster.
 import { rmSync } from 'node:fs';
-import { seedCluster, startNats } from './clusterSetup.js';
+import { startNats } from './clusterNats.js';
+import { seedCluster } from './clusterSeed.js';
 import { freshDataSet, scratchDir } from './datasets.js';
 import { pairedRatio } from './measure.js';
 import { log } from './options.js';

@@ -1,37 +1,14 @@
-// A cluster for one scenario of the cluster benchmark (bench/README.md, "Cluster"): its own
-// nats-server on the load core, on a fresh store, and the bench account and resources written
-// into it as seed.ts writes them into a data directory. A node started afterwards on an empty
-// directory replicates them before it listens (docs/cluster.md, "Resource replication").
-import { rmSync } from 'node:fs';
+// Seeds a cluster as seed.ts seeds a data directory (bench/README.md, "Cluster"): the bench
+// account and its token into the cluster's KV buckets, the resources into its resource log. A node
+// started afterwards on an empty directory replicates them before it listens (docs/cluster.md,
+// "Resource replication").
 import { ClusterAccounts } from '../src/cluster/clusterAccounts.js';
 import { closeNats, connectNats } from '../src/cluster/natsConnection.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from '../src/cluster/resourceLogStream.js';
-import { scratchDir } from './datasets.js';
-import { freePort, spawnNatsServer } from './natsServer.js';
-import { loadCore, stopProcess } from './processes.js';
 import { provisionBenchAccount, seededChanges, type SeedPlan } from './seed.js';
-
-export interface RunningNats {
-  url: string;
-  /** Stops the server and removes its store. */
-  stop(): Promise<void>;
-}
 
 /** Appends to the resource log in flight at once while seeding. */
 const appendsInFlight = 64;
-
-export async function startNats(label: string): Promise<RunningNats> {
-  const storeDir = scratchDir(`nats-${label}`);
-  const port = await freePort();
-  const child = await spawnNatsServer(port, storeDir, [loadCore]);
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    async stop() {
-      await stopProcess(child);
-      rmSync(storeDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /**
  * The bench account and its token in the cluster's KV buckets, and the plan's resources appended
