@@ -1,6 +1,7 @@
 // Which seams a node runs on (docs/cluster.md, "Serving in a cluster"): without `--nats` the
-// embedded ones (the in-process collection queue, the LMDB quota ledger); with it the cluster's
-// (the JetStream queue and the NATS KV ledger on one connection per node), the resource log the
+// embedded ones (the in-process collection queue, the LMDB quota ledger, no rate ledger); with it
+// the cluster's (the JetStream queue and the NATS KV ledgers of quota and rate windows on one
+// connection per node), the resource log the
 // node's store commits through and replicates (docs/cluster.md, "Resource replication"), plus the
 // replication of accounts and tokens into the node's LMDB. Wiring only: the service takes what
 // this returns.
@@ -18,6 +19,7 @@ import { AccountReplica } from './accountReplica.js';
 import { ClusterAccounts } from './clusterAccounts.js';
 import { JetStreamCollectionQueue, defaultQueueOptions } from './jetStreamQueue.js';
 import { KvQuotaLedger } from './kvQuotaLedger.js';
+import { KvRateLedger } from './kvRateLedger.js';
 import { closeNats, connectNats } from './natsConnection.js';
 import type { ResourceLog } from './resourceLog.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from './resourceLogStream.js';
@@ -37,7 +39,12 @@ export interface NodeSeams {
   /** Requests waiting, when the queue can tell cheaply (the cluster's cannot: it is NATS's). */
   queueDepth: (() => number) | undefined;
   ledger: QuotaLedger;
-  /** True when the ledger is reached over the network: edge threads then borrow this thread's. */
+  /**
+   * The ledger of rate windows, in a cluster (docs/cluster.md, "Rate limit across nodes"); a node
+   * alone keeps its windows in memory and has none.
+   */
+  rateLedger: QuotaLedger | undefined;
+  /** True when the ledgers are reached over the network: edge threads then borrow this thread's. */
   remoteLedger: boolean;
   /**
    * In a cluster: the log every resource commit goes through, which the node's store replicates,
@@ -64,6 +71,7 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     queue,
     queueDepth: () => queue.depth,
     ledger: needs.usage,
+    rateLedger: undefined,
     remoteLedger: false,
     resources: undefined,
     close: () => Promise.resolve(),
@@ -80,6 +88,12 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
   try {
     const queue = await JetStreamCollectionQueue.open(connection, defaultQueueOptions(needs.leaseMs), needs.health);
     const ledger = await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs });
+    const rateLedger = await KvRateLedger.open(connection, {
+      buckets: clusterDefaults.rateBuckets,
+      graceMs: clusterDefaults.rateEntryGraceMs,
+      replicas: 1,
+      requestTimeoutMs: clusterDefaults.requestTimeoutMs,
+    });
     const resourceLog = await JetStreamResourceLog.open(connection, defaultResourceLogOptions());
     const replica = await AccountReplica.start(await ClusterAccounts.open(connection), needs.accounts, {
       log: needs.log,
@@ -89,6 +103,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       queue,
       queueDepth: undefined,
       ledger,
+      rateLedger,
       remoteLedger: true,
       resources: { log: resourceLog, node },
       async close() {

@@ -3,7 +3,7 @@
 import { AccountTable } from '../../src/access/accountTable.js';
 import { type Admission, Admissions, type Decision } from '../../src/access/admission.js';
 import type { QuotaLedger } from '../../src/store/quotaLedger.js';
-import type { ReservationPolicy } from '../../src/access/quotaMeter.js';
+import type { ReservationPolicy } from '../../src/access/unitMeter.js';
 import type { RatePolicy } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import type { AccountRecord } from '../../src/store/accountStore.js';
