@@ -32,6 +32,30 @@ export function threadsOn(ledger: QuotaLedger, threads: number, reservation?: Re
   return { clock, table, admissions };
 }
 
+/**
+ * `nodes` servers of a cluster, each with its own table and `threads` Admissions on it, all
+ * reserving from one quota ledger and one ledger of rate windows, on a clock the test sets.
+ */
+export function clusterOn(ledger: QuotaLedger, rateLedger: QuotaLedger, nodes: number, threads: number, reservation?: ReservationPolicy) {
+  const clock = { now: november };
+  const tables = Array.from({ length: nodes }, () => AccountTable.create(64));
+  const admissions = tables.map((table) =>
+    Array.from(
+      { length: threads },
+      () =>
+        new Admissions({
+          table: new AccountTable(table.buffer),
+          ledger,
+          rateLedger,
+          log: silentLogger,
+          now: () => clock.now,
+          ...(reservation ? { reservation } : {}),
+        }),
+    ),
+  );
+  return { clock, tables, admissions };
+}
+
 /** The decision of an admission, waiting for it when it is pending. */
 export function decided(admission: Admission): Promise<Decision> {
   return admission.kind === 'pending' ? admission.decided : Promise.resolve(admission);
