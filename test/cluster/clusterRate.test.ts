@@ -2,12 +2,10 @@
 // serve --nats` processes (one of them with two edge threads) and one nats-server: requests spread
 // over the nodes are admitted at most the account's limit per window in all, and
 // X-RateLimit-Remaining counts what other nodes admitted.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cli, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { serveThreeNodes } from '../helpers/serveNodes.js';
 
 const searchPath = '/api/v1/resources/search';
 
@@ -37,15 +35,7 @@ async function search(node: ServerProcess, secret: string): Promise<Answer> {
 
 t.test('three nodes on one nats-server keep one rate window per account', async (t) => {
   const nats = await startNatsServer(t);
-  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'datapoints-node-')));
-  t.teardown(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  const nodes = await Promise.all(
-    dirs.map((dir, index) =>
-      startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', String(1 + (index % 2))]),
-    ),
-  );
+  const { nodes } = await serveThreeNodes(t, nats.url);
   const secretOf = (name: string, rate: string) => {
     const created = cli(['accounts', 'create', name, '--plan', 'paid', '--rate', rate, '--nats', nats.url]);
     t.equal(created.status, 0, created.stderr);
