@@ -123,10 +123,12 @@ export class Admissions {
         };
       } else if (standing === 'reserve' || rate === 'reserve') {
         const seen = this.quota.wait(base);
-        reserveQuota = standing === 'reserve' && this.quota.claim(base);
-        reserveWindow = rate === 'reserve' && this.window!.claim(base);
         rateRoom = remaining;
         quotaRoom = account.quota === null ? Number.POSITIVE_INFINITY : account.quota - this.quota.used(base);
+        reserveQuota = standing === 'reserve' && this.quota.claim(base);
+        // No room in the quota (a quota of 0, not yet read): nothing is worth reserving of the
+        // window, and a reservation of nothing would land at once and wake this request in a loop.
+        reserveWindow = rate === 'reserve' && quotaRoom > 0 && this.window!.claim(base);
         step = { kind: 'wait', seen };
       } else {
         rateRoom = remaining - 1;

@@ -4,6 +4,7 @@
 // separate tables sharing in-memory ledgers; test/cluster/clusterRate.test.ts runs real ones.
 import t from 'tap';
 import { windowPeriod } from '../../src/access/rateLimiter.js';
+import type { QuotaLedger } from '../../src/store/quotaLedger.js';
 import { account, clusterOn, decided, header, november, turns } from './admissionHarness.js';
 import { MemoryLedger } from './memoryLedger.js';
 
@@ -134,4 +135,18 @@ t.test('cluster rate - a clean stop gives the running window its unspent units b
   t.ok(rateLedger.granted('paced', window) > admitted, 'units of the window held in reserve while running');
   await admissions[0]![0]!.returnUnspent();
   t.equal(rateLedger.granted('paced', window), admitted, 'after the stop the window holds the requests admitted');
+});
+
+t.test('cluster rate - an account with a quota of 0 is refused for its quota, and reserves nothing of the window', async (t) => {
+  const rateLedger = new MemoryLedger();
+  // A read that answers on a later turn of the event loop, as over a network.
+  const memory = new MemoryLedger();
+  const remote: QuotaLedger = {
+    read: (name, period) => new Promise((resolve) => setTimeout(() => resolve(memory.read(name, period)), 5)),
+    swap: (name, period, revision, granted) => memory.swap(name, period, revision, granted),
+  };
+  const { clock, admissions } = clusterOn(remote, rateLedger, 1, 1);
+  const none = account('none', 0, { limit: 50, windowMs: minute });
+  for (let request = 0; request < 3; request++) t.equal((await decided(admissions[0]![0]!.admit(none, clock.now))).kind, 'quotaExhausted');
+  t.same(rateLedger.writes, [], 'no unit of the window taken from the other nodes');
 });
