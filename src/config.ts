@@ -244,6 +244,17 @@ export const clusterDefaults = {
   ],
   /** Past its window's end an entry is kept at least this long: more than nodes' clocks may differ. */
   rateEntryGraceMs: 60_000,
+  /** Platforms' call budgets shared by the nodes (docs/cluster.md, "Upstream budgets cluster-wide"). */
+  upstreamBudget: {
+    /** Calls are counted in windows of a minute, aligned on the epoch on every node. */
+    windowMs: 60_000,
+    /** A node reserves an eighth of a window's calls at a time (at least one). */
+    blocksPerWindow: 8,
+    /** After a reservation failed, a platform's next call asks again this much later. */
+    retryMs: 1_000,
+    /** The budget ledger's entries are dropped by NATS after this: their windows are long over. */
+    keptMs: 10 * 60_000,
+  },
 } as const;
 
 /** A cluster node's replica of the resource log, and its share of due work (docs/cluster.md). */

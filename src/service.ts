@@ -183,6 +183,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
               platformStatus.breakerChanged(platform, change);
               log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
             },
+            // docs/cluster.md, "Upstream budgets cluster-wide": a node alone keeps both to itself.
+            pauses: seams.pauses,
+            sharedBudget: seams.callBudget,
           }),
         ),
         maxCollecting: limits.maxResourcesInWork,
@@ -283,9 +286,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   return {
     port: http.port,
     accounts,
-    ...(emulator ? { emulator } : {}),
+    emulator,
     health,
-    ...(metricsListener ? { metricsPort: metricsListener.port } : {}),
+    metricsPort: metricsListener?.port,
     platformStatus,
     // docs/architecture.md, "Stopping": owed answers are written while the collections out
     // finish or are given back, so that a restart collects them at once.

@@ -3,10 +3,13 @@
 // the cluster's (the JetStream queue and the NATS KV ledgers of quota and rate windows on one
 // connection per node), the resource log the
 // node's store commits through and replicates (docs/cluster.md, "Resource replication"), plus the
-// replication of accounts and tokens into the node's LMDB. Wiring only: the service takes what
-// this returns.
+// replication of accounts and tokens into the node's LMDB, and the platforms' call budgets and
+// rate-limit pauses shared by the collecting nodes (docs/cluster.md, "Upstream budgets
+// cluster-wide"). Wiring only: the service takes what this returns.
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { SharedCallBudget } from '../../streams/platformGate.js';
+import { InProcessPlatformPauses, type PlatformPauses } from '../../streams/platformPauses.js';
 import type { CollectionQueue } from '../collection/ports.js';
 import { InProcessCollectionQueue } from '../collection/inProcessQueue.js';
 import { clusterDefaults } from '../config.js';
@@ -17,10 +20,12 @@ import type { QuotaLedger } from '../store/quotaLedger.js';
 import type { UsageStore } from '../store/usageStore.js';
 import { AccountReplica } from './accountReplica.js';
 import { ClusterAccounts } from './clusterAccounts.js';
+import { ClusterCallBudget } from './clusterCallBudget.js';
 import { JetStreamCollectionQueue, defaultQueueOptions } from './jetStreamQueue.js';
 import { KvQuotaLedger } from './kvQuotaLedger.js';
 import { KvRateLedger } from './kvRateLedger.js';
 import { closeNats, connectNats } from './natsConnection.js';
+import { NatsPlatformPauses } from './natsPlatformPauses.js';
 import type { ResourceLog } from './resourceLog.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from './resourceLogStream.js';
 
@@ -51,6 +56,13 @@ export interface NodeSeams {
    * and the name that spreads due work among nodes (docs/cluster.md, "Due work exactly once").
    */
   resources: { log: ResourceLog; node: string } | undefined;
+  /**
+   * Where rate-limit pauses are announced and heard: this node alone, or every node of the
+   * cluster (docs/cluster.md, "Upstream budgets cluster-wide").
+   */
+  pauses: PlatformPauses;
+  /** In a cluster: the platforms' call budgets shared by every collecting node. */
+  callBudget: SharedCallBudget | undefined;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
 }
@@ -74,6 +86,8 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     rateLedger: undefined,
     remoteLedger: false,
     resources: undefined,
+    pauses: new InProcessPlatformPauses(Date.now),
+    callBudget: undefined,
     close: () => Promise.resolve(),
   };
 }
@@ -95,6 +109,13 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       requestTimeoutMs: clusterDefaults.requestTimeoutMs,
     });
     const resourceLog = await JetStreamResourceLog.open(connection, defaultResourceLogOptions());
+    const { upstreamBudget, requestTimeoutMs } = clusterDefaults;
+    const pauses = await NatsPlatformPauses.open(connection, { requestTimeoutMs, now: Date.now, log: needs.log });
+    const callBudget = await ClusterCallBudget.open(
+      connection,
+      { requestTimeoutMs, keptMs: upstreamBudget.keptMs },
+      { ...upstreamBudget, now: Date.now, health: needs.health, log: needs.log },
+    );
     const replica = await AccountReplica.start(await ClusterAccounts.open(connection), needs.accounts, {
       log: needs.log,
       onChanged: needs.onAccountsChanged,
@@ -106,8 +127,11 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       rateLedger,
       remoteLedger: true,
       resources: { log: resourceLog, node },
+      pauses,
+      callBudget,
       async close() {
         queue.close();
+        pauses.stop();
         replica.stop();
         await closeNats(connection);
       },

@@ -3,6 +3,8 @@
 // units granted so far. Its revision is the KV revision, so a swap is a revision-checked `update`
 // (or `create` for the first write), which the server refuses when another node wrote in between;
 // the refusal reads the entry back for the caller's next attempt.
+// The same ledger, on a bucket of its own, counts the upstream calls the nodes reserved per
+// platform and window (docs/cluster.md, "Upstream budgets cluster-wide").
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -11,17 +13,17 @@ import type { LedgerEntry, QuotaLedger, SwapResult } from '../store/quotaLedger.
 export const quotaBucket = 'DATAPOINTS_QUOTA';
 
 export interface KvQuotaLedgerOptions {
-  /** The KV bucket; `quotaBucket` unless given. */
-  bucket?: string;
-  /**
-   * How long an entry is kept after its last write (the bucket's `max_age`); for ever unless
-   * given. Applies when this node creates the bucket: an existing bucket is opened as it is.
-   */
-  maxAgeMs?: number;
   /** Copies kept by a NATS cluster (1 for a single nats-server). */
   replicas: number;
   /** How long a KV call waits for its answer. */
   requestTimeoutMs: number;
+  /** The bucket; `DATAPOINTS_QUOTA` when absent. */
+  bucket?: string;
+  /**
+   * Entries older than this are dropped by NATS (for periods that are soon over); kept for good
+   * when absent. Applies when this node creates the bucket: an existing bucket is opened as it is.
+   */
+  maxAgeMs?: number;
 }
 
 export class KvQuotaLedgerError extends Error {}
@@ -49,7 +51,7 @@ export class KvQuotaLedger implements QuotaLedger {
     if (entry?.operation !== 'PUT') return { granted: 0, revision: entry?.revision ?? 0 };
     const granted = Number(entry.string());
     if (!Number.isSafeInteger(granted) || granted < 0) {
-      throw new KvQuotaLedgerError(`entry ${key} of ${this.name} holds "${entry.string()}", not a count of units`);
+      throw new KvQuotaLedgerError(`${this.name} entry ${key} holds "${entry.string()}", not a count of units`);
     }
     return { granted, revision: entry.revision };
   }

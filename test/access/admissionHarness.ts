@@ -26,7 +26,7 @@ export function threadsOn(ledger: QuotaLedger, threads: number, reservation?: Re
         ledger,
         log: silentLogger,
         now: () => clock.now,
-        ...(reservation ? { reservation } : {}),
+        reservation,
       }),
   );
   return { clock, table, admissions };

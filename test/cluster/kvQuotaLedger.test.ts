@@ -125,6 +125,6 @@ t.test('NATS KV quota ledger - an entry that is not a count of units is an error
   await bucket.put(`${Buffer.from('acme').toString('base64url')}.2026-11`, 'lots');
   await t.rejects(
     ledger.read('acme', '2026-11'),
-    new KvQuotaLedgerError('entry YWNtZQ.2026-11 of DATAPOINTS_QUOTA holds "lots", not a count of units'),
+    new KvQuotaLedgerError('DATAPOINTS_QUOTA entry YWNtZQ.2026-11 holds "lots", not a count of units'),
   );
 });

@@ -7,7 +7,8 @@ import { request } from 'undici';
 import { nextMonthStart } from '../../src/access/calendar.js';
 import { limits } from '../../src/config.js';
 import type { IdentifierRule } from '../../src/platforms/types.js';
-import { ruleCases, sampleIdentifier } from '../faults/samples.js';
+import { identifierRules } from '../../src/platforms/registry.js';
+import { sampleIdentifier } from '../faults/samples.js';
 import { searchPath, startTestService } from '../helpers/service.js';
 
 const alphabet = 'abcdefghij0123456789.-_@';
@@ -72,7 +73,7 @@ t.test('limits - a body of exactly 1 MiB is read; one byte more is 413, with or 
 t.test('limits - identifiers at their platform maximum are accepted, one character more is refused', async (t) => {
   const ts = await startTestService(t);
   const token = await ts.tokenFor('limits', { plan: 'paid', rate: { limit: 1_000_000, windowMs: 60_000 } });
-  for (const { platform, type, rule } of ruleCases()) {
+  for (const { platform, type, rule } of identifierRules) {
     const longest = grow(rule, sampleIdentifier(rule, 0), rule.maxLength);
     t.equal(longest.length, rule.maxLength, `${platform} ${type}: a valid identifier of ${rule.maxLength} characters exists`);
     const accepted = await ts.search(token, { resources: [{ platform, type, identifier: longest }] });
