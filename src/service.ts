@@ -9,7 +9,6 @@ import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
 import { AccountTable } from './access/accountTable.js';
 import { AuthVersionBoard } from './access/authVersionBoard.js';
-import { QuotaMeter } from './access/quotaMeter.js';
 import { clusterSeams, embeddedSeams, type ClusterSettings, type NodeSeams } from './cluster/clusterNode.js';
 import { sharedDueIndex } from './cluster/dueWorkShare.js';
 import type { ResourceLog } from './cluster/resourceLog.js';
@@ -128,7 +127,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     log,
   };
   const seams = options.cluster ? await clusterSeams(options.cluster, seamNeeds) : embeddedSeams(seamNeeds);
-  const { queue, ledger } = seams;
+  const { queue, ledger, rateLedger } = seams;
   // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
   // (docs/cluster.md, "Resource replication"); searches still read only the LMDB.
   const resourceLog = seams.resources?.log;
@@ -234,7 +233,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       options.port,
       {
         authenticator,
-        admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
+        admissions: new Admissions({ table: accountTable, ledger, rateLedger, log, now: Date.now }),
         views: store,
         demand: resourceHost,
         log,
@@ -269,6 +268,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           accountTable,
           authVersions,
           ledger: seams.remoteLedger ? ledger : undefined,
+          rateLedger,
           store,
           demand: resourceHost,
           log,
@@ -280,7 +280,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         })
       : await startOneThread();
   // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
-  const returnUnspentQuota = () => new QuotaMeter(accountTable, ledger, log).returnUnspent(Date.now());
+  const returnUnspentQuota = () => new Admissions({ table: accountTable, ledger, rateLedger, log, now: Date.now }).returnUnspent();
   log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
 
   return {

@@ -1,6 +1,7 @@
 // Which seams a node runs on (docs/cluster.md, "Serving in a cluster"): without `--nats` the
-// embedded ones (the in-process collection queue, the LMDB quota ledger); with it the cluster's
-// (the JetStream queue and the NATS KV ledger on one connection per node), the resource log the
+// embedded ones (the in-process collection queue, the LMDB quota ledger, no rate ledger); with it
+// the cluster's (the JetStream queue and the NATS KV ledgers of quota and rate windows on one
+// connection per node), the resource log the
 // node's store commits through and replicates (docs/cluster.md, "Resource replication"), plus the
 // replication of accounts and tokens into the node's LMDB, and the platforms' call budgets and
 // rate-limit pauses shared by the collecting nodes (docs/cluster.md, "Upstream budgets
@@ -22,6 +23,7 @@ import { ClusterAccounts } from './clusterAccounts.js';
 import { ClusterCallBudget } from './clusterCallBudget.js';
 import { JetStreamCollectionQueue, defaultQueueOptions } from './jetStreamQueue.js';
 import { KvQuotaLedger } from './kvQuotaLedger.js';
+import { KvRateLedger } from './kvRateLedger.js';
 import { closeNats, connectNats } from './natsConnection.js';
 import { NatsPlatformPauses } from './natsPlatformPauses.js';
 import type { ResourceLog } from './resourceLog.js';
@@ -42,7 +44,12 @@ export interface NodeSeams {
   /** Requests waiting, when the queue can tell cheaply (the cluster's cannot: it is NATS's). */
   queueDepth: (() => number) | undefined;
   ledger: QuotaLedger;
-  /** True when the ledger is reached over the network: edge threads then borrow this thread's. */
+  /**
+   * The ledger of rate windows, in a cluster (docs/cluster.md, "Rate limit across nodes"); a node
+   * alone keeps its windows in memory and has none.
+   */
+  rateLedger: QuotaLedger | undefined;
+  /** True when the ledgers are reached over the network: edge threads then borrow this thread's. */
   remoteLedger: boolean;
   /**
    * In a cluster: the log every resource commit goes through, which the node's store replicates,
@@ -76,6 +83,7 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     queue,
     queueDepth: () => queue.depth,
     ledger: needs.usage,
+    rateLedger: undefined,
     remoteLedger: false,
     resources: undefined,
     pauses: new InProcessPlatformPauses(Date.now),
@@ -94,6 +102,12 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
   try {
     const queue = await JetStreamCollectionQueue.open(connection, defaultQueueOptions(needs.leaseMs), needs.health);
     const ledger = await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs });
+    const rateLedger = await KvRateLedger.open(connection, {
+      buckets: clusterDefaults.rateBuckets,
+      graceMs: clusterDefaults.rateEntryGraceMs,
+      replicas: 1,
+      requestTimeoutMs: clusterDefaults.requestTimeoutMs,
+    });
     const resourceLog = await JetStreamResourceLog.open(connection, defaultResourceLogOptions());
     const { upstreamBudget, requestTimeoutMs } = clusterDefaults;
     const pauses = await NatsPlatformPauses.open(connection, { requestTimeoutMs, now: Date.now, log: needs.log });
@@ -110,6 +124,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       queue,
       queueDepth: undefined,
       ledger,
+      rateLedger,
       remoteLedger: true,
       resources: { log: resourceLog, node },
       pauses,

@@ -1,7 +1,8 @@
 // The quota ledger of a cluster (docs/cluster.md, "Quota ledger"): one NATS KV entry per account
-// and month holding the units granted so far. Its revision is the KV revision, so a swap is a
-// revision-checked `update` (or `create` for the first write), which the server refuses when
-// another node wrote in between; the refusal reads the entry back for the caller's next attempt.
+// and period (a month; a rate window in the buckets of src/cluster/kvRateLedger.ts) holding the
+// units granted so far. Its revision is the KV revision, so a swap is a revision-checked `update`
+// (or `create` for the first write), which the server refuses when another node wrote in between;
+// the refusal reads the entry back for the caller's next attempt.
 // The same ledger, on a bucket of its own, counts the upstream calls the nodes reserved per
 // platform and window (docs/cluster.md, "Upstream budgets cluster-wide").
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
@@ -18,7 +19,10 @@ export interface KvQuotaLedgerOptions {
   requestTimeoutMs: number;
   /** The bucket; `DATAPOINTS_QUOTA` when absent. */
   bucket?: string;
-  /** Entries older than this are dropped by NATS (for periods that are soon over); kept for good when absent. */
+  /**
+   * Entries older than this are dropped by NATS (for periods that are soon over); kept for good
+   * when absent. Applies when this node creates the bucket: an existing bucket is opened as it is.
+   */
   maxAgeMs?: number;
 }
 
@@ -41,8 +45,8 @@ export class KvQuotaLedger implements QuotaLedger {
     private readonly name: string,
   ) {}
 
-  async read(account: string, month: string): Promise<LedgerEntry> {
-    const key = entryKey(account, month);
+  async read(account: string, period: string): Promise<LedgerEntry> {
+    const key = entryKey(account, period);
     const entry = await this.bucket.get(key);
     if (entry?.operation !== 'PUT') return { granted: 0, revision: entry?.revision ?? 0 };
     const granted = Number(entry.string());
@@ -52,28 +56,28 @@ export class KvQuotaLedger implements QuotaLedger {
     return { granted, revision: entry.revision };
   }
 
-  /** Removes every month of `account`, so that a later account of the same name starts afresh. */
+  /** Removes every period of `account`, so that a later account of the same name starts afresh. */
   async forget(account: string): Promise<void> {
     for await (const key of await this.bucket.keys(`${Buffer.from(account).toString('base64url')}.>`)) await this.bucket.purge(key);
   }
 
-  async swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult> {
-    const key = entryKey(account, month);
+  async swap(account: string, period: string, revision: number, granted: number): Promise<SwapResult> {
+    const key = entryKey(account, period);
     try {
       const written =
         revision === 0 ? await this.bucket.create(key, String(granted)) : await this.bucket.update(key, String(granted), revision);
       return { swapped: true, entry: { granted, revision: written } };
     } catch (error) {
       if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence)) throw error;
-      return { swapped: false, current: await this.read(account, month) };
+      return { swapped: false, current: await this.read(account, period) };
     }
   }
 }
 
 /**
  * KV keys allow letters, digits and `-/_=.`, with `.` separating tokens: the account name goes in
- * as base64url, the month ('YYYY-MM') as it is.
+ * as base64url, the period ('YYYY-MM', or a rate window's `<length>.<start>`) as it is.
  */
-function entryKey(account: string, month: string): string {
-  return `${Buffer.from(account).toString('base64url')}.${month}`;
+function entryKey(account: string, period: string): string {
+  return `${Buffer.from(account).toString('base64url')}.${period}`;
 }
