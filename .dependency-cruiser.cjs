@@ -5,6 +5,7 @@
 // Leaves every layer may use: src/model.ts, src/config.ts, src/log.ts, src/health.ts.
 
 const layer = (name) => `^src/${name}/`;
+const emulatorCode = '^src/emulator/|^src/platforms/[^/]+/emulator\\.ts$|^src/platforms/metaGraph/replies\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -72,6 +73,16 @@ module.exports = {
       comment: 'A platform folder is its identifier rules, collector and emulator handler, nothing of the service.',
       from: { path: layer('platforms') },
       to: { path: '^src/(http|api|resources|store|access|collection|cli)/|^src/service\\.ts$|^machines/|^streams/' },
+    },
+    {
+      name: 'emulator-code-loaded-only-when-asked',
+      severity: 'error',
+      comment:
+        'Emulator code (src/emulator/, each platform folder\'s emulator.ts, the Graph replies) is loaded by ' +
+        'production code only through a dynamic import where it is started (docs/operations-endpoints.md, ' +
+        '"The emulator stays out"); elsewhere only its types.',
+      from: { path: '^src/', pathNot: emulatorCode },
+      to: { path: emulatorCode, dependencyTypesNot: ['type-only', 'dynamic-import'] },
     },
     {
       name: 'only-the-command-line-wires',

@@ -45,11 +45,15 @@ async function withCollectingServer<T>(
   }
 }
 
-/** Collections per second with nothing else to do, after the pipeline's JIT warm-up. */
-async function collectOnlyRate(progress: CollectionProgress): Promise<number> {
-  await sleep(collectSeconds * 1000);
+/** Collections per second with nothing else to do, counted after the pipeline's JIT warm-up. */
+export async function collectOnlyRate(
+  progress: CollectionProgress,
+  warmupSeconds = collectSeconds,
+  countSeconds = collectSeconds,
+): Promise<number> {
+  await sleep(warmupSeconds * 1000);
   const first = progress.count();
-  await sleep(collectSeconds * 1000);
+  await sleep(countSeconds * 1000);
   return collectionsPerSecond(first, progress.count());
 }
 

@@ -59,13 +59,14 @@ export async function measure<T>(url: string, shape: LoadShape, timing: Timing, 
 
 /**
  * The same load against several servers in turn, run by run (A B C A B C ...), so that the
- * machine's drift between runs falls on all of them alike and cancels in their ratios.
+ * machine's drift between runs falls on all of them alike and cancels in their ratios. Each
+ * server gets its own shape: the same requests, with that server's token.
  */
-export async function measureInterleaved(urls: readonly string[], shape: LoadShape, timing: Timing): Promise<Measurement[]> {
-  if (timing.warmupSeconds > 0) for (const url of urls) await runWrk(url, shape, timing.warmupSeconds, nonce());
-  const runs = urls.map((): WrkResult[] => []);
+export async function measureInterleaved(targets: readonly { url: string; shape: LoadShape }[], timing: Timing): Promise<Measurement[]> {
+  if (timing.warmupSeconds > 0) for (const { url, shape } of targets) await runWrk(url, shape, timing.warmupSeconds, nonce());
+  const runs = targets.map((): WrkResult[] => []);
   for (let run = 0; run < timing.runs; run++) {
-    for (const [index, url] of urls.entries()) runs[index]!.push(await runWrk(url, shape, timing.runSeconds, nonce()));
+    for (const [index, { url, shape }] of targets.entries()) runs[index]!.push(await runWrk(url, shape, timing.runSeconds, nonce()));
   }
   return runs.map(summary);
 }

@@ -49,13 +49,14 @@ export function startPinned(cores: readonly number[], args: string[], env: Recor
         pid: child.pid!,
         startupMs: performance.now() - started,
         stderr: () => stderr,
-        stop: () => stop(child),
+        stop: () => stopProcess(child),
       });
     });
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL if it is still there 6 s later; resolves once it exited. */
+export function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill('SIGKILL'), 6_000);
@@ -92,6 +93,10 @@ export interface ServeOptions {
    * Without `--threads` in the build, only 1 can run, as the one thread that build has.
    */
   threads: 1 | 2;
+  /** The core a one-thread server is pinned to: the server core unless told (a second node of a cluster). */
+  core?: number;
+  /** Further `serve` flags, e.g. `--nats URL --role collect` or `--fresh-for 10s`. */
+  flags?: readonly string[];
 }
 
 export function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -106,8 +111,9 @@ export function startServer(options: ServeOptions): Promise<RunningServer> {
     options.data,
     '--upstream',
     options.upstream ?? 'emulator',
+    ...(options.flags ?? []),
   ];
   if (cliAcceptsThreads()) args.push('--threads', String(options.threads));
   else if (options.threads !== 1) throw new Error('this build of datapoints has no serve --threads');
-  return startPinned(options.threads === 1 ? [serverCore] : [serverCore, loadCore], args);
+  return startPinned(options.threads === 1 ? [options.core ?? serverCore] : [serverCore, loadCore], args);
 }

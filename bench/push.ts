@@ -18,8 +18,9 @@ import { measure } from './measure.js';
 import { memoryOf } from './memory.js';
 import { log, quick, sleep, timing } from './options.js';
 import { preflight } from './preflight.js';
-import { cliEntry, loadCore, serverCore, startPinned } from './processes.js';
+import { loadCore, startServer } from './processes.js';
 import { warmTen } from './scenarios.js';
+import { everyClient, openClient, openInParallel, percentile, type Client } from './streamClients.js';
 import { benchIdentifier } from './seed.js';
 import { ensureWrk } from './wrk.js';
 
@@ -27,12 +28,6 @@ const connectionCount = Number(process.env.PUSH_CONNECTIONS ?? 10_000);
 /** Each refresh is a change: with 10 s, N followed resources change N / 10 times a second. */
 const freshForSeconds = 10;
 const extraSubscriptions = 9;
-const openInParallel = 200;
-
-interface Client {
-  socket: WebSocket;
-  index: number;
-}
 
 /** Accounts enough for the connections (limits.push.maxConnectionsPerAccount each), with tokens. */
 async function provisionAccounts(dataDir: string, count: number): Promise<string[]> {
@@ -53,46 +48,11 @@ async function provisionAccounts(dataDir: string, count: number): Promise<string
 
 const reference = (index: number) => ({ platform: 'github', type: 'account', identifier: benchIdentifier(index % connectionCount) });
 
-/** Resolves with the next message of `socket` (JSON-parsed). */
-function nextMessage(socket: WebSocket): Promise<{ type: string; data?: unknown[] }> {
-  return new Promise((resolve, reject) => {
-    socket.addEventListener('message', (event) => resolve(JSON.parse(String(event.data))), { once: true });
-    socket.addEventListener('close', () => reject(new Error('closed')), { once: true });
-  });
-}
-
-async function openClient(url: string, token: string, index: number): Promise<Client> {
-  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/api/v1/resources/stream`, { headers: { authorization: `Bearer ${token}` } });
-  await new Promise<void>((resolve, reject) => {
-    socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('error', () => reject(new Error(`connection ${index} failed`)), { once: true });
-  });
-  return { socket, index };
-}
-
-/** Sends one message per client, `parallel` at a time, each awaiting its answer. */
-async function everyClient(clients: readonly Client[], message: (client: Client) => unknown, expect: string): Promise<void> {
-  for (let start = 0; start < clients.length; start += openInParallel) {
-    await Promise.all(
-      clients.slice(start, start + openInParallel).map(async (client) => {
-        const answer = nextMessage(client.socket);
-        client.socket.send(JSON.stringify(message(client)));
-        const { type } = await answer;
-        if (type !== expect) throw new Error(`client ${client.index}: ${type}, not ${expect}`);
-      }),
-    );
-  }
-}
-
 const mib = (pid: number) => memoryOf(pid).anonMiB;
 
 async function settledMemory(pid: number): Promise<number> {
   await sleep(2_000);
   return mib(pid);
-}
-
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
 }
 
 async function main(): Promise<void> {
@@ -107,25 +67,7 @@ async function main(): Promise<void> {
     due: { from: 0, at: started + setupSeconds * 1000, spreadMs: freshForSeconds * 1000 },
   });
   const tokens = await provisionAccounts(data.dir, Math.ceil(connectionCount / limits.push.maxConnectionsPerAccount));
-  const server = await startPinned(
-    [serverCore],
-    [
-      cliEntry,
-      'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--data',
-      data.dir,
-      '--upstream',
-      'emulator',
-      '--threads',
-      '1',
-      '--fresh-for',
-      `${freshForSeconds}s`,
-    ],
-  );
+  const server = await startServer({ data: data.dir, threads: 1, flags: ['--fresh-for', `${freshForSeconds}s`] });
   const clients: Client[] = [];
   try {
     const scenario = warmTen(data.token);

@@ -94,11 +94,14 @@ function gitCommit(): string {
   }
 }
 
-/** Writes the record to bench/results/<time>.json (relative to the source tree) and returns its path. */
-export function writeRecord(record: object): string {
+/**
+ * Writes the record to bench/results/<time>.json (relative to the source tree), or
+ * <label>-<time>.json for a benchmark run apart, and returns its path.
+ */
+export function writeRecord(record: object, label?: string): string {
   const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'results');
   mkdirSync(benchDir, { recursive: true });
-  const file = join(benchDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = join(benchDir, `${label ? `${label}-` : ''}${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const machine = { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, commit: gitCommit() };
   writeFileSync(file, `${JSON.stringify({ machine, ...record }, null, 2)}\n`);
   return file;

@@ -1,14 +1,15 @@
 // Seeds a data directory directly through the store and the resource machine, never through
-// HTTP: an account with a token, and as many tracked resources as a scenario needs.
+// HTTP: an account with a token, and as many tracked resources as a scenario needs. The same
+// account and resources can be written to a cluster instead (clusterSeed.ts).
 import { initialTransition, transition } from 'xstate';
 import { createResourceMachine, dueEventFor, type ResourceContext } from '../machines/resource.js';
-import { createAccount, issueToken } from '../src/access/provisioning.js';
+import { createAccount, issueToken, type AccountWrites } from '../src/access/provisioning.js';
 import { defaultPolicy } from '../src/config.js';
 import type { ResourceStatus } from '../src/model.js';
 import { renderView } from '../src/resources/view.js';
 import { AccountStore } from '../src/store/accountStore.js';
 import { openDatabases, type Databases } from '../src/store/environment.js';
-import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
+import { ResourceStore, type ResourceChange } from '../src/store/resourceStore.js';
 import { benchAccount } from './benchAccount.js';
 
 /**
@@ -46,10 +47,8 @@ const seedChunk = 20_000;
 export async function seedDataDir(dataDir: string, plan: SeedPlan): Promise<string> {
   const dbs = openDatabases(dataDir);
   try {
-    const accounts = new AccountStore(dbs);
     const now = Date.now();
-    await createAccount(accounts, benchAccount.name, benchAccount.settings, now);
-    const { secret } = await issueToken(accounts, benchAccount.name, now);
+    const secret = await provisionBenchAccount(new AccountStore(dbs), now);
     seedResources(dbs, plan, now);
     return secret;
   } finally {
@@ -57,35 +56,45 @@ export async function seedDataDir(dataDir: string, plan: SeedPlan): Promise<stri
   }
 }
 
+/** The bench account and one token, written to a data directory's accounts or the cluster's; returns the secret. */
+export async function provisionBenchAccount(accounts: AccountWrites, now: number): Promise<string> {
+  await createAccount(accounts, benchAccount.name, benchAccount.settings, now);
+  return (await issueToken(accounts, benchAccount.name, now)).secret;
+}
+
 function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
   const store = new ResourceStore(dbs);
+  const changes = seededChanges(plan, now);
+  for (let start = 0; start < plan.count; start += seedChunk) {
+    dbs.root.transactionSync(() => {
+      for (let index = start; index < Math.min(plan.count, start + seedChunk); index++) {
+        const { key, change } = changes.next().value!;
+        store.stage(key, undefined, undefined, change.resource, change.view, change.event);
+      }
+    });
+  }
+}
+
+/** The plan's resources in index order, each as the change that creates it (no transition cause). */
+export function* seededChanges(plan: SeedPlan, now: number): Generator<{ key: string; change: ResourceChange }, void> {
   const code = plan.platform ?? 'github';
   const platform = benchPlatforms[code];
   const template = availableTemplate(now, platform.postsSemantic);
   const status: ResourceStatus = 'available';
-  for (let start = 0; start < plan.count; start += seedChunk) {
-    dbs.root.transactionSync(() => {
-      for (let index = start; index < Math.min(plan.count, start + seedChunk); index++) {
-        const context: ResourceContext = {
-          ...template,
-          metrics: {
-            followers: { ...template.metrics!.followers!, value: 1_000 + (index % 97_331) },
-            following: { ...template.metrics!.following!, value: index % 1_013 },
-            posts: { ...template.metrics!.posts!, value: index % 211 },
-          },
-          nextDueAt: plan.due && index >= plan.due.from ? dueAt(plan.due, index, plan.count) : template.nextDueAt,
-        };
-        const next: StoredResource = { value: status, context };
-        store.stage(
-          `${code}/account/${platform.identifier(index)}`,
-          undefined,
-          undefined,
-          next,
-          renderView(status, context),
-          dueEventFor[status],
-        );
-      }
-    });
+  for (let index = 0; index < plan.count; index++) {
+    const context: ResourceContext = {
+      ...template,
+      metrics: {
+        followers: { ...template.metrics!.followers!, value: 1_000 + (index % 97_331) },
+        following: { ...template.metrics!.following!, value: index % 1_013 },
+        posts: { ...template.metrics!.posts!, value: index % 211 },
+      },
+      nextDueAt: plan.due && index >= plan.due.from ? dueAt(plan.due, index, plan.count) : template.nextDueAt,
+    };
+    yield {
+      key: `${code}/account/${platform.identifier(index)}`,
+      change: { resource: { value: status, context }, view: renderView(status, context), event: dueEventFor[status] },
+    };
   }
 }
 

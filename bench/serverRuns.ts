@@ -49,8 +49,7 @@ export async function runWithBaselines(
     }
     const memory = sampleMemory(server.pid);
     const [measurement, ...measured] = await measureInterleaved(
-      [server.url, ...baselineServers.map(({ url }) => url)],
-      scenario.shape,
+      [server, ...baselineServers].map(({ url }) => ({ url, shape: scenario.shape })),
       timing,
     );
     const of = (name: BaselineName) => measured[baselineNames.indexOf(name)]!;
@@ -59,6 +58,41 @@ export async function runWithBaselines(
   } finally {
     await Promise.all(baselineServers.map((baseline) => baseline.stop()));
   }
+}
+
+/** One of the servers `runSideBySide` compares, with the token its data answers to. */
+export interface Contender {
+  server: RunningServer;
+  token: string;
+  /** The name and description of its row. */
+  name: string;
+  what: string;
+}
+
+/**
+ * One scenario on several servers, run by run (measureInterleaved), each with its own token:
+ * every server must give the scenario's answer first. Results in the order of `contenders`;
+ * compare them with pairedRatio.
+ */
+export async function runSideBySide(
+  contenders: readonly Contender[],
+  scenarioFor: (token: string) => ScenarioShape,
+): Promise<ScenarioResult[]> {
+  const scenarios = contenders.map(({ token }) => scenarioFor(token));
+  const answers = await Promise.all(
+    contenders.map(({ server }, index) => {
+      const { shape, expectStatus, check } = scenarios[index]!;
+      return preflight(server.url, shape, expectStatus, check);
+    }),
+  );
+  const memory = contenders.map(({ server }) => sampleMemory(server.pid));
+  const measured = await measureInterleaved(
+    contenders.map(({ server }, index) => ({ url: server.url, shape: scenarios[index]!.shape })),
+    timing,
+  );
+  return contenders.map(({ name, what }, index) =>
+    resultOf({ ...scenarios[index]!, name, what }, answers[index]!.bytes, measured[index]!, memory[index]!.stop()),
+  );
 }
 
 export function resultOf(

@@ -4,14 +4,12 @@
 // wrk needs one of them: bench/README.md, "Two threads on two cores", says what this figure
 // can and cannot show.
 import type { DataSet } from './datasets.js';
-import { sampleMemory } from './memory.js';
-import { measureInterleaved, pairedRatio, type Measurement } from './measure.js';
-import { log, timing } from './options.js';
-import { preflight } from './preflight.js';
+import { pairedRatio } from './measure.js';
+import { log } from './options.js';
 import { cliAcceptsThreads, startServer, type RunningServer } from './processes.js';
 import type { ScenarioResult } from './report.js';
 import { warmTen } from './scenarios.js';
-import { resultOf } from './serverRuns.js';
+import { runSideBySide } from './serverRuns.js';
 
 export interface ThreadsFigures {
   one: ScenarioResult;
@@ -34,26 +32,16 @@ export async function threadsScenario(data: readonly [DataSet, DataSet]): Promis
   try {
     servers.push(await startServer({ data: data[0].dir, threads: 1 }));
     servers.push(await startServer({ data: data[1].dir, threads: 2 }));
-    const scenario = warmTen(data[0].token);
-    // Both must give the scenario's answer: the second thread serves the same data.
-    const answers = await Promise.all(
-      servers.map((server) => preflight(server.url, scenario.shape, scenario.expectStatus, scenario.check)),
+    const [one, two] = await runSideBySide(
+      [1, 2].map((threads, index) => ({
+        server: servers[index]!,
+        token: data[index]!.token,
+        name: `search-10-warm --threads ${threads}`,
+        what: `search-10-warm, ${threads} search thread(s)`,
+      })),
+      warmTen,
     );
-    const memory = servers.map((server) => sampleMemory(server.pid));
-    const [one, two] = await measureInterleaved(
-      servers.map((server) => server.url),
-      scenario.shape,
-      timing,
-    );
-    const [oneMemory, twoMemory] = memory.map((sampler) => sampler.stop());
-    const named = (threads: number, measurement: Measurement, peaks: ScenarioResult['memory']) =>
-      resultOf(
-        { ...scenario, name: `search-10-warm --threads ${threads}`, what: `search-10-warm, ${threads} search thread(s)` },
-        answers[0]!.bytes,
-        measurement,
-        peaks,
-      );
-    return { one: named(1, one!, oneMemory!), two: named(2, two!, twoMemory!), ratio: pairedRatio(two!, one!) };
+    return { one: one!, two: two!, ratio: pairedRatio(two!.measurement, one!.measurement) };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }

@@ -231,6 +231,30 @@ export const clusterDefaults = {
   maxLeasesOut: 50_000,
   /** Pause between attempts to set the collection queue up again after a reconnect. */
   setupRetryMs: 1_000,
+  /**
+   * The KV buckets of rate windows (docs/cluster.md, "Rate limit across nodes"), each holding the
+   * windows up to its length: an entry expires its bucket's longest window plus
+   * `rateEntryGraceMs` after its last write, so old windows' entries do not pile up.
+   */
+  rateBuckets: [
+    { bucket: 'DATAPOINTS_RATE_1M', longestWindowMs: 60_000 },
+    { bucket: 'DATAPOINTS_RATE_1H', longestWindowMs: 3_600_000 },
+    { bucket: 'DATAPOINTS_RATE_1D', longestWindowMs: 86_400_000 },
+    { bucket: 'DATAPOINTS_RATE_31D', longestWindowMs: flagBounds.rateWindowMs.max },
+  ],
+  /** Past its window's end an entry is kept at least this long: more than nodes' clocks may differ. */
+  rateEntryGraceMs: 60_000,
+  /** Platforms' call budgets shared by the nodes (docs/cluster.md, "Upstream budgets cluster-wide"). */
+  upstreamBudget: {
+    /** Calls are counted in windows of a minute, aligned on the epoch on every node. */
+    windowMs: 60_000,
+    /** A node reserves an eighth of a window's calls at a time (at least one). */
+    blocksPerWindow: 8,
+    /** After a reservation failed, a platform's next call asks again this much later. */
+    retryMs: 1_000,
+    /** The budget ledger's entries are dropped by NATS after this: their windows are long over. */
+    keptMs: 10 * 60_000,
+  },
 } as const;
 
 /** A cluster node's replica of the resource log, and its share of due work (docs/cluster.md). */

@@ -9,7 +9,6 @@ import { Admissions } from './access/admission.js';
 import { Authenticator } from './access/authenticator.js';
 import { AccountTable } from './access/accountTable.js';
 import { AuthVersionBoard } from './access/authVersionBoard.js';
-import { QuotaMeter } from './access/quotaMeter.js';
 import { clusterSeams, embeddedSeams, type ClusterSettings, type NodeSeams } from './cluster/clusterNode.js';
 import { sharedDueIndex } from './cluster/dueWorkShare.js';
 import type { ResourceLog } from './cluster/resourceLog.js';
@@ -129,7 +128,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     log,
   };
   const seams = options.cluster ? await clusterSeams(options.cluster, seamNeeds) : embeddedSeams(seamNeeds);
-  const { queue, ledger } = seams;
+  const { queue, ledger, rateLedger } = seams;
   // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
   // (docs/cluster.md, "Resource replication"); searches still read only the LMDB.
   const resourceLog = seams.resources?.log;
@@ -185,6 +184,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
               platformStatus.breakerChanged(platform, change);
               log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
             },
+            // docs/cluster.md, "Upstream budgets cluster-wide": a node alone keeps both to itself.
+            pauses: seams.pauses,
+            sharedBudget: seams.callBudget,
           }),
         ),
         maxCollecting: limits.maxResourcesInWork,
@@ -232,7 +234,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       options.port,
       {
         authenticator,
-        admissions: new Admissions({ table: accountTable, ledger, log, now: Date.now }),
+        admissions: new Admissions({ table: accountTable, ledger, rateLedger, log, now: Date.now }),
         views: store,
         demand: resourceHost,
         log,
@@ -267,6 +269,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           accountTable,
           authVersions,
           ledger: seams.remoteLedger ? ledger : undefined,
+          rateLedger,
           store,
           demand: resourceHost,
           log,
@@ -278,15 +281,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         })
       : await startOneThread();
   // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
-  const returnUnspentQuota = () => new QuotaMeter(accountTable, ledger, log).returnUnspent(Date.now());
+  const returnUnspentQuota = () => new Admissions({ table: accountTable, ledger, rateLedger, log, now: Date.now }).returnUnspent();
   log.info({ port: http.port, upstream: emulatorUrl ?? 'real', resources: store.count() }, 'service started');
 
   return {
     port: http.port,
     accounts,
-    ...(emulator ? { emulator } : {}),
+    emulator,
     health,
-    ...(metricsListener ? { metricsPort: metricsListener.port } : {}),
+    metricsPort: metricsListener?.port,
     platformStatus,
     // docs/architecture.md, "Stopping": owed answers are written while the collections out
     // finish or are given back, so that a restart collects them at once.

@@ -3,12 +3,27 @@
 // timeouts, pauses and budgets are tested in virtual time. The stream knows collectors only
 // by the structural types below, and every limit arrives through its options.
 import { setMaxListeners } from 'node:events';
-import { Observable, bufferTime, concat, defer, filter, from, groupBy, map, mergeMap, of, timeout, type SchedulerLike } from 'rxjs';
+import {
+  Observable,
+  bufferTime,
+  concat,
+  defer,
+  filter,
+  finalize,
+  from,
+  groupBy,
+  map,
+  mergeMap,
+  of,
+  timeout,
+  type SchedulerLike,
+} from 'rxjs';
 import { deferred, failed, parseResourceKey, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../src/model.js';
 import type { BreakerChange, BreakerPolicy } from './circuitBreaker.js';
-import { PlatformGate, type CallBudget } from './platformGate.js';
+import { PlatformGate, type CallBudget, type SharedCallBudget } from './platformGate.js';
+import { InProcessPlatformPauses, type PlatformPauses } from './platformPauses.js';
 
-export type { CallBudget } from './platformGate.js';
+export type { CallBudget, SharedCallBudget } from './platformGate.js';
 
 /** What the stream needs of a platform's collector. */
 export interface BatchCollector {
@@ -37,22 +52,53 @@ export interface CollectionOptions {
   breaker: BreakerPolicy;
   /** Hears each platform's breaker open and close (the service logs it). */
   onBreakerChange?: (platform: PlatformCode, change: BreakerChange) => void;
+  /**
+   * Where rate-limit pauses are announced and heard (streams/platformPauses.ts); a board of this
+   * pipeline's own when absent, as for a node alone.
+   */
+  pauses?: PlatformPauses | undefined;
+  /** In a cluster: the platforms' budgets shared with the other nodes; none for a node alone. */
+  sharedBudget?: SharedCallBudget | undefined;
 }
 
 export function collectResources(demand$: Observable<string>, options: CollectionOptions): Observable<CollectionResult> {
-  return demand$.pipe(
-    groupBy((key) => parseResourceKey(key).platform),
-    mergeMap((platformDemand$) => {
-      const code = platformDemand$.key;
-      const platform = options.collectors.get(code)!;
-      const onChange = options.onBreakerChange;
-      const gate = new PlatformGate(platform.budget, options.scheduler, options.breaker, onChange && ((change) => onChange(code, change)));
-      return platformDemand$.pipe(
-        batches(platform.collector.maxBatch, options),
-        mergeMap((keys) => collectBatch(platform, keys, options, gate), platform.budget.concurrency),
-      );
-    }),
-  );
+  return defer(() => {
+    const pauses = options.pauses ?? new InProcessPlatformPauses(() => options.scheduler.now());
+    return demand$.pipe(
+      groupBy((key) => parseResourceKey(key).platform),
+      mergeMap((platformDemand$) => {
+        const code = platformDemand$.key;
+        const platform = options.collectors.get(code)!;
+        const onChange = options.onBreakerChange;
+        const gate = new PlatformGate({
+          platform: code,
+          budget: platform.budget,
+          scheduler: options.scheduler,
+          breaker: options.breaker,
+          onBreakerChange: onChange && ((change) => onChange(code, change)),
+          shared: options.sharedBudget,
+        });
+        // Pauses in force and announced from now on, this pipeline's own included.
+        const heard = pauses.paused.subscribe(({ platform: paused, until }) => {
+          if (paused === code) gate.pauseUntil(until);
+        });
+        const call: PlatformCall = { code, platform, gate, pauses };
+        return platformDemand$.pipe(
+          batches(platform.collector.maxBatch, options),
+          mergeMap((keys) => collectBatch(call, keys, options), platform.budget.concurrency),
+          finalize(() => heard.unsubscribe()),
+        );
+      }),
+    );
+  });
+}
+
+/** What every call to one platform goes through. */
+interface PlatformCall {
+  code: PlatformCode;
+  platform: CollectingPlatform;
+  gate: PlatformGate;
+  pauses: PlatformPauses;
 }
 
 function batches(maxBatch: number, options: CollectionOptions) {
@@ -74,24 +120,25 @@ function batches(maxBatch: number, options: CollectionOptions) {
  * and its concurrency slot, and the breaker still counts each call. A lone failed item is
  * its own answer. docs/platforms.md, "Batches with a bad item".
  */
-function collectBatch(
-  platform: CollectingPlatform,
-  keys: string[],
-  options: CollectionOptions,
-  gate: PlatformGate,
-): Observable<CollectionResult> {
+function collectBatch(call: PlatformCall, keys: string[], options: CollectionOptions): Observable<CollectionResult> {
+  const { platform, gate } = call;
   return gate.admission().pipe(
     mergeMap(() => callCollector(platform, keys, options, gate)),
     mergeMap((outcomes) => {
       const results = keys.map((key, index) => ({ key, outcome: outcomes[index] ?? failed('collector returned no outcome') }));
-      for (const { outcome } of results) if (outcome.kind === 'rateLimited') gate.pauseUntil(outcome.retryAt);
+      // The limit is the platform's token's or address's: every node sharing the pauses stops.
+      for (const { outcome } of results) {
+        if (outcome.kind !== 'rateLimited') continue;
+        gate.pauseUntil(outcome.retryAt);
+        call.pauses.announce(call.code, outcome.retryAt);
+      }
       const failedKeys = results.filter(({ outcome }) => outcome.kind === 'failed').map(({ key }) => key);
       if (failedKeys.length < 2) return from(results);
       const half = Math.ceil(failedKeys.length / 2);
       return concat(
         from(results.filter(({ outcome }) => outcome.kind !== 'failed')),
-        defer(() => collectBatch(platform, failedKeys.slice(0, half), options, gate)),
-        defer(() => collectBatch(platform, failedKeys.slice(half), options, gate)),
+        defer(() => collectBatch(call, failedKeys.slice(0, half), options)),
+        defer(() => collectBatch(call, failedKeys.slice(half), options)),
       );
     }),
   );

@@ -1,7 +1,10 @@
 // When a platform may be called next: its request budget spaces calls out evenly, a
 // rate-limit answer pauses the whole platform until the platform's own reset time, and its
-// circuit breaker pauses it after repeated failures.
-import { timer, type Observable, type SchedulerLike } from 'rxjs';
+// circuit breaker pauses it after repeated failures. In a cluster each call also takes its turn
+// in the platform's budget shared by every node (docs/cluster.md, "Upstream budgets
+// cluster-wide").
+import { defer, mergeMap, Observable, of, timer, type SchedulerLike } from 'rxjs';
+import type { PlatformCode } from '../src/model.js';
 import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';
 
 /** How hard a platform may be called (each collector call counts once). */
@@ -12,28 +15,75 @@ export interface CallBudget {
   perMinute: number;
 }
 
+/** A call's turn in a shared budget: taken, or none left before `retryAt` (epoch ms). */
+export type CallTurn = { taken: true } | { taken: false; retryAt: number };
+
+/** A platform's calls shared among nodes: together they make at most `perMinute` a minute. */
+export interface SharedCallBudget {
+  takeCall(platform: PlatformCode, perMinute: number): Promise<CallTurn>;
+}
+
+export interface PlatformGateOptions {
+  platform: PlatformCode;
+  budget: CallBudget;
+  scheduler: SchedulerLike;
+  breaker: BreakerPolicy;
+  onBreakerChange?: ((change: BreakerChange) => void) | undefined;
+  /** In a cluster: the budget this node shares with the others; a node alone has none. */
+  shared?: SharedCallBudget | undefined;
+}
+
 export class PlatformGate {
   private pausedUntil = 0;
   private nextSlotAt = 0;
   private readonly spacingMs: number;
   readonly breaker: CircuitBreaker;
 
-  constructor(
-    budget: CallBudget,
-    private readonly scheduler: SchedulerLike,
-    breakerPolicy: BreakerPolicy,
-    onBreakerChange?: (change: BreakerChange) => void,
-  ) {
-    this.spacingMs = Number.isFinite(budget.perMinute) ? 60_000 / budget.perMinute : 0;
-    this.breaker = new CircuitBreaker(breakerPolicy, scheduler, onBreakerChange);
+  constructor(private readonly options: PlatformGateOptions) {
+    this.spacingMs = Number.isFinite(options.budget.perMinute) ? 60_000 / options.budget.perMinute : 0;
+    this.breaker = new CircuitBreaker(options.breaker, options.scheduler, options.onBreakerChange);
   }
 
-  /** Emits once when this call may go out, and books its slot in the budget. */
+  /**
+   * Emits once when this call may go out, and books its slot in the budget. A pause that came
+   * while the call waited for its slot holds it until the pause ends, in a new slot. With a
+   * shared budget the call then takes its turn there; when the cluster has no call left this
+   * window it books a slot after that, and when a pause came while it asked, the turn it took is
+   * left unspent.
+   */
   admission(): Observable<unknown> {
-    const now = this.scheduler.now();
-    const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
-    this.nextSlotAt = at + this.spacingMs;
-    return timer(at - now, this.scheduler);
+    return defer(() => {
+      const now = this.options.scheduler.now();
+      const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
+      this.nextSlotAt = at + this.spacingMs;
+      return timer(at - now, this.options.scheduler).pipe(mergeMap(() => this.turn()));
+    });
+  }
+
+  private turn(): Observable<unknown> {
+    const { shared, platform, budget } = this.options;
+    if (this.paused()) return this.admission();
+    // An infinite budget (the emulator's) has nothing to share.
+    if (!shared || !Number.isFinite(budget.perMinute)) return of(true);
+    return new Observable<CallTurn>((subscriber) => {
+      shared.takeCall(platform, budget.perMinute).then(
+        (turn) => {
+          subscriber.next(turn);
+          subscriber.complete();
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+    }).pipe(
+      mergeMap((turn) => {
+        if (!turn.taken) this.nextSlotAt = Math.max(this.nextSlotAt, turn.retryAt);
+        else if (!this.paused()) return of(turn);
+        return this.admission();
+      }),
+    );
+  }
+
+  private paused(): boolean {
+    return this.options.scheduler.now() < this.pausedUntil;
   }
 
   pauseUntil(at: number): void {

@@ -33,20 +33,27 @@ export const field = {
   granted: 6,
   /** units of the month held by anyone else (other servers, earlier runs); -1 until read */
   others: 7,
-  /** 1 while a thread is reserving the next block */
+  /** 1 while a thread is reserving the next quota block */
   reserving: 8,
-  /** requests of any thread waiting for a reservation */
+  /** requests of any thread waiting for a reservation (of the quota or the rate window) */
   waiting: 9,
-  /** bumped (and notified) whenever a reservation ends */
+  /** bumped (and notified) whenever a reservation of either ends */
   signal: 10,
   /** the signal value of the last reservation that failed; -1 for none */
   failedSignal: 11,
+  /** requests admitted in the current rate window by this server */
   rateCount: 12,
   /** `spent` when the current rate sample began */
   sampleSpent: 13,
   nameLength: 14,
   /** units spent in the previous rate sample, per horizon */
   previousSample: 15,
+  /** In a cluster (docs/cluster.md, "Rate limit across nodes"): units of the rate window this server reserved */
+  rateGranted: 16,
+  /** In a cluster: units of the rate window held by other servers, as last read; -1 until read */
+  rateOthers: 17,
+  /** In a cluster: 1 while a thread is reserving the rate window's next block */
+  rateReserving: 18,
 } as const;
 
 /** Float64 fields of a slot. */
@@ -57,7 +64,7 @@ export const timeField = {
   sampleAt: 2,
 } as const;
 
-export const intsPerSlot = 16;
+export const intsPerSlot = 19;
 const timesPerSlot = 4;
 /** Account names are 1-64 ASCII characters (the `accounts` command checks them). */
 export const maxNameBytes = 64;
@@ -179,6 +186,7 @@ export class AccountTable {
     this.names.set(bytes, index * maxNameBytes);
     this.ints[base + field.nameLength] = bytes.length;
     this.ints[base + field.others] = -1;
+    this.ints[base + field.rateOthers] = -1;
     this.ints[base + field.failedSignal] = -1;
     this.times[times + timeField.sampleAt] = 0;
     // The store publishes every write above to the threads that load `ready`.

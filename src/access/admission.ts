@@ -3,13 +3,17 @@
 // and counts happen under its slot's lock in the table every thread shares, so they hold for
 // the whole server however many threads admit at once (docs/guarantees.md, "Quota and rate
 // across threads"). An account with no reserved unit in hand waits for its next reservation.
+// In a cluster the rate window is reserved too, from the cluster's ledger, so that it holds
+// across nodes (docs/cluster.md, "Rate limit across nodes"); alone it is the shared table's.
+import { limits } from '../config.js';
 import type { AccountRecord } from '../store/accountStore.js';
 import type { Logger } from '../log.js';
 import type { AccountTable } from './accountTable.js';
 import { nextMonthStart } from './calendar.js';
 import type { QuotaLedger } from '../store/quotaLedger.js';
-import { QuotaMeter, type ReservationPolicy } from './quotaMeter.js';
-import { RateLimiter } from './rateLimiter.js';
+import { QuotaMeter } from './quotaMeter.js';
+import { RateLimiter, windowCount } from './rateLimiter.js';
+import { type ReservationPolicy, type Standing, UnitMeter } from './unitMeter.js';
 
 export type Decision =
   | { kind: 'admitted'; headers: Array<[string, string]> }
@@ -26,6 +30,11 @@ export type Admission = Decision | { kind: 'pending'; decided: Promise<Decision>
 export interface AdmissionsDeps {
   table: AccountTable;
   ledger: QuotaLedger;
+  /**
+   * In a cluster, the ledger of rate windows every node reserves from (docs/cluster.md, "Rate
+   * limit across nodes"); absent, the window is this server's alone and no ledger is waited on.
+   */
+  rateLedger?: QuotaLedger | undefined;
   log: Logger;
   now(): number;
   /** limits.quotaReservation unless given. */
@@ -40,12 +49,16 @@ const suspended: Decision = { kind: 'suspended' };
 export class Admissions {
   private readonly quota: QuotaMeter;
   private readonly rate: RateLimiter;
+  /** The rate window's reserved units, in a cluster only. */
+  private readonly window: UnitMeter | undefined;
   private readonly table: AccountTable;
 
   constructor(private readonly deps: AdmissionsDeps) {
     this.table = deps.table;
-    this.quota = new QuotaMeter(deps.table, deps.ledger, deps.log, deps.reservation);
+    const reservation = deps.reservation ?? limits.quotaReservation;
+    this.quota = new QuotaMeter(deps.table, deps.ledger, deps.log, reservation);
     this.rate = new RateLimiter(deps.table);
+    this.window = deps.rateLedger ? new UnitMeter(deps.table, deps.rateLedger, deps.log, reservation, windowCount) : undefined;
   }
 
   admit(account: AccountRecord, now: number): Admission {
@@ -57,9 +70,10 @@ export class Admissions {
     return step.kind === 'wait' ? { kind: 'pending', decided: this.afterReservation(base, account, step.seen) } : step;
   }
 
-  /** Gives reserved, unspent quota back; for a clean stop, once no thread admits any more. */
-  returnUnspent(): Promise<void> {
-    return this.quota.returnUnspent(this.deps.now());
+  /** Gives reserved, unspent quota (and rate units of windows still running) back; for a clean stop, once no thread admits any more. */
+  async returnUnspent(): Promise<void> {
+    const now = this.deps.now();
+    await Promise.all([this.quota.returnUnspent(now), this.window?.returnUnspent(now)]);
   }
 
   private async afterReservation(base: number, account: AccountRecord, seen: number): Promise<Decision> {
@@ -79,47 +93,63 @@ export class Admissions {
 
   private step(base: number, account: AccountRecord, now: number): Step {
     let step: Step;
-    let reserve = false;
+    let reserveQuota = false;
+    let reserveWindow = false;
     let rateRoom = 0;
+    let quotaRoom = 0;
     this.table.lock(base);
     try {
       this.quota.roll(base, now);
       const window = this.rate.peek(base, account.rate, now);
+      // In a cluster, what the window has left as this node last learned from the ledger
+      // (docs/cluster.md, "Rate limit across nodes"); alone, exactly what it has left.
+      const remaining = this.window ? Math.max(0, window.limit - this.window.used(base)) : window.remaining;
+      const rate: Standing = this.window ? this.window.standing(base, window.limit) : remaining === 0 ? 'exhausted' : 'inHand';
       const standing = this.quota.standing(base, account.quota);
       const resetsOn = nextMonthStart(now);
       if (standing === 'exhausted') {
         step = {
           kind: 'quotaExhausted',
-          headers: limitHeaders(window.limit, window.remaining, window.resetAt, account.quota, 0, resetsOn),
+          headers: limitHeaders(window.limit, remaining, window.resetAt, account.quota, 0, resetsOn),
           quota: account.quota!,
           resetsOn,
         };
-      } else if (window.remaining === 0) {
+      } else if (rate === 'exhausted') {
         const quotaLeft = account.quota === null ? null : Math.max(0, account.quota - this.quota.used(base));
         step = {
           kind: 'rateLimited',
           headers: limitHeaders(window.limit, 0, window.resetAt, account.quota, quotaLeft, resetsOn),
           retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
         };
-      } else if (standing === 'reserve') {
-        const waiting = this.quota.wait(base);
-        reserve = waiting.start;
-        rateRoom = window.remaining;
-        step = { kind: 'wait', seen: waiting.seen };
+      } else if (standing === 'reserve' || rate === 'reserve') {
+        const seen = this.quota.wait(base);
+        rateRoom = remaining;
+        quotaRoom = account.quota === null ? Number.POSITIVE_INFINITY : account.quota - this.quota.used(base);
+        reserveQuota = standing === 'reserve' && this.quota.claim(base);
+        // No room in the quota (a quota of 0, not yet read): nothing is worth reserving of the
+        // window, and a reservation of nothing would land at once and wake this request in a loop.
+        reserveWindow = rate === 'reserve' && quotaRoom > 0 && this.window!.claim(base);
+        step = { kind: 'wait', seen };
       } else {
-        this.rate.hit(base);
-        rateRoom = window.remaining - 1;
-        reserve = this.quota.spend(base, now, rateRoom);
+        rateRoom = remaining - 1;
+        reserveQuota = this.quota.spend(base, now, rateRoom);
         const quotaLeft = account.quota === null ? null : Math.max(0, account.quota - this.quota.used(base));
+        if (this.window) {
+          quotaRoom = quotaLeft ?? Number.POSITIVE_INFINITY;
+          reserveWindow = this.window.spend(base, now, quotaRoom);
+        } else {
+          this.rate.hit(base);
+        }
         step = {
           kind: 'admitted',
-          headers: limitHeaders(window.limit, window.remaining - 1, window.resetAt, account.quota, quotaLeft, resetsOn),
+          headers: limitHeaders(window.limit, remaining - 1, window.resetAt, account.quota, quotaLeft, resetsOn),
         };
       }
     } finally {
       this.table.unlock(base);
     }
-    if (reserve) void this.quota.reserve(base, account.name, account.quota, now, rateRoom);
+    if (reserveQuota) void this.quota.reserve(base, account.name, account.quota, now, rateRoom);
+    if (reserveWindow) void this.window!.reserve(base, account.name, account.rate.limit, now, quotaRoom);
     return step;
   }
 }

@@ -1,38 +1,39 @@
-// Reserving quota units from the ledger and giving them back (docs/guarantees.md, "Quota and
-// rate across threads"): compare-and-set loops over the QuotaLedger seam, which is all that
-// every implementation has to offer.
+// Reserving units from the ledger and giving them back (docs/guarantees.md, "Quota and rate
+// across threads"; in a cluster also the rate window's, docs/cluster.md, "Rate limit across
+// nodes"): compare-and-set loops over the QuotaLedger seam, which is all that every
+// implementation has to offer.
 import type { QuotaLedger } from '../store/quotaLedger.js';
 
 export interface Reservation {
   /** Units this reservation added (0 when the quota had no room). */
   units: number;
-  /** The month's total granted right after it. */
+  /** The period's total granted right after it. */
   total: number;
 }
 
-/** Reserves up to `want` units, never taking the month's total beyond `quota` (null: no cap). */
+/** Reserves up to `want` units, never taking the period's total beyond `cap` (null: no cap). */
 export async function reserveUnits(
   ledger: QuotaLedger,
   account: string,
-  month: string,
+  period: string,
   want: number,
-  quota: number | null,
+  cap: number | null,
 ): Promise<Reservation> {
-  let entry = await ledger.read(account, month);
+  let entry = await ledger.read(account, period);
   for (;;) {
-    const units = quota === null ? want : Math.max(0, Math.min(want, quota - entry.granted));
+    const units = cap === null ? want : Math.max(0, Math.min(want, cap - entry.granted));
     if (units === 0) return { units: 0, total: entry.granted };
-    const result = await ledger.swap(account, month, entry.revision, entry.granted + units);
+    const result = await ledger.swap(account, period, entry.revision, entry.granted + units);
     if (result.swapped) return { units, total: result.entry.granted };
     entry = result.current;
   }
 }
 
-/** Gives `units` reserved but never spent back to the month (a clean stop). */
-export async function returnUnits(ledger: QuotaLedger, account: string, month: string, units: number): Promise<void> {
-  let entry = await ledger.read(account, month);
+/** Gives `units` reserved but never spent back to the period (a clean stop). */
+export async function returnUnits(ledger: QuotaLedger, account: string, period: string, units: number): Promise<void> {
+  let entry = await ledger.read(account, period);
   for (;;) {
-    const result = await ledger.swap(account, month, entry.revision, Math.max(0, entry.granted - units));
+    const result = await ledger.swap(account, period, entry.revision, Math.max(0, entry.granted - units));
     if (result.swapped) return;
     entry = result.current;
   }

@@ -1,9 +1,12 @@
 // Per-account rate limit over fixed windows aligned to the epoch, so that the reset time in
 // X-RateLimit-Reset is the same for every token of the account (docs/api.md#a-48). The window
 // lives in the account's slot of the shared table, so it is one window for every thread;
-// callers hold the slot's lock (src/access/accountTable.ts).
+// callers hold the slot's lock (src/access/accountTable.ts). In a cluster the window's requests
+// are also units reserved from the cluster's ledger, `windowCount` below (docs/cluster.md, "Rate
+// limit across nodes").
 import type { RatePolicy } from '../config.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
+import type { MeteredCount } from './unitMeter.js';
 
 export interface RateWindow {
   limit: number;
@@ -26,6 +29,9 @@ export class RateLimiter {
       times[at + timeField.windowStart] = start;
       times[at + timeField.windowMs] = policy.windowMs;
       ints[base + field.rateCount] = 0;
+      // Units reserved for the window that ended are of no use in this one.
+      ints[base + field.rateGranted] = 0;
+      ints[base + field.rateOthers] = -1;
     }
     start = times[at + timeField.windowStart]!;
     return { limit: policy.limit, remaining: Math.max(0, policy.limit - ints[base + field.rateCount]!), resetAt: start + policy.windowMs };
@@ -35,4 +41,34 @@ export class RateLimiter {
   hit(base: number): void {
     this.table.ints[base + field.rateCount]! += 1;
   }
+}
+
+/**
+ * The rate window as a reserved count (docs/cluster.md, "Rate limit across nodes"): its requests
+ * are `rateCount`, and its ledger entry is named by the window's length and start.
+ */
+export const windowCount: MeteredCount = {
+  spent: field.rateCount,
+  granted: field.rateGranted,
+  others: field.rateOthers,
+  reserving: field.rateReserving,
+  period: (table, base) => {
+    const at = table.timesOf(base);
+    return windowPeriod(table.times[at + timeField.windowMs]!, table.times[at + timeField.windowStart]!);
+  },
+  running: (table, base, now) => {
+    const at = table.timesOf(base);
+    return now < table.times[at + timeField.windowStart]! + table.times[at + timeField.windowMs]!;
+  },
+};
+
+/** The ledger's name of a rate window: `<length in ms>.<start in ms since the epoch>`. */
+export function windowPeriod(windowMs: number, start: number): string {
+  return `${windowMs}.${start}`;
+}
+
+/** The length in ms of the window a `windowPeriod` names; NaN for any other name. */
+export function windowLengthOf(period: string): number {
+  const match = /^(\d+)\.\d+$/.exec(period);
+  return match ? Number(match[1]) : Number.NaN;
 }

@@ -3,7 +3,7 @@
 // answers (./responseSchemas.ts), never written by hand: a change to a schema changes the document.
 import type { TSchema } from 'typebox';
 import { limits } from '../config.js';
-import { platforms } from '../platforms/registry.js';
+import { identifierRules, platforms } from '../platforms/registry.js';
 import {
   Datapoint,
   ErrorAnswer,
@@ -34,10 +34,8 @@ export const openApiPaths = {
 /** The syntax of every accepted platform and type, named `Identifier.<platform>.<type>`. */
 function identifierSchemas(): Record<string, TSchema> {
   const schemas: Record<string, TSchema> = {};
-  for (const platform of platforms.values()) {
-    for (const [type, rule] of Object.entries(platform.identifiers)) {
-      schemas[`Identifier.${platform.code}.${type}`] = { ...identifierSchema(rule), description: rule.hint };
-    }
+  for (const { platform, type, rule } of identifierRules) {
+    schemas[`Identifier.${platform}.${type}`] = { ...identifierSchema(rule), description: rule.hint };
   }
   return schemas;
 }
@@ -163,7 +161,7 @@ export const openApiDocument = {
   info: {
     title: 'datapoints',
     version: '1',
-    description: 'Public social-media counts (followers, likes, views...) of accounts and posts on nine platforms.',
+    description: `Public social-media counts (followers, likes, views...) of accounts and posts on ${platforms.size} platforms: ${[...platforms.keys()].join(', ')}.`,
   },
   paths: {
     [openApiPaths.search]: { post: searchOperation },

@@ -6,8 +6,7 @@
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { limits } from '../config.js';
-import type { ResourceType } from '../model.js';
-import { platforms } from '../platforms/registry.js';
+import { identifierRules } from '../platforms/registry.js';
 import type { IdentifierRule } from '../platforms/types.js';
 
 export const identifierSchema = (rule: IdentifierRule) =>
@@ -21,13 +20,11 @@ export interface IdentifierSyntax {
 
 /** By platform code, then type: no key string is built per reference to find them. */
 const syntaxes = new Map<string, Map<string, IdentifierSyntax>>();
-for (const platform of platforms.values()) {
-  const byType = new Map<string, IdentifierSyntax>();
-  for (const [type, rule] of Object.entries(platform.identifiers) as Array<[ResourceType, IdentifierRule]>) {
-    const validator = Compile(identifierSchema(rule));
-    byType.set(type, { isValid: (identifier) => validator.Check(identifier), rule });
-  }
-  syntaxes.set(platform.code, byType);
+for (const { platform, type, rule } of identifierRules) {
+  const validator = Compile(identifierSchema(rule));
+  const byType = syntaxes.get(platform) ?? new Map<string, IdentifierSyntax>();
+  syntaxes.set(platform, byType);
+  byType.set(type, { isValid: (identifier) => validator.Check(identifier), rule });
 }
 
 /**

@@ -1,11 +1,15 @@
 // Which seams a node runs on (docs/cluster.md, "Serving in a cluster"): without `--nats` the
-// embedded ones (the in-process collection queue, the LMDB quota ledger); with it the cluster's
-// (the JetStream queue and the NATS KV ledger on one connection per node), the resource log the
+// embedded ones (the in-process collection queue, the LMDB quota ledger, no rate ledger); with it
+// the cluster's (the JetStream queue and the NATS KV ledgers of quota and rate windows on one
+// connection per node), the resource log the
 // node's store commits through and replicates (docs/cluster.md, "Resource replication"), plus the
-// replication of accounts and tokens into the node's LMDB. Wiring only: the service takes what
-// this returns.
+// replication of accounts and tokens into the node's LMDB, and the platforms' call budgets and
+// rate-limit pauses shared by the collecting nodes (docs/cluster.md, "Upstream budgets
+// cluster-wide"). Wiring only: the service takes what this returns.
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { SharedCallBudget } from '../../streams/platformGate.js';
+import { InProcessPlatformPauses, type PlatformPauses } from '../../streams/platformPauses.js';
 import type { CollectionQueue } from '../collection/ports.js';
 import { InProcessCollectionQueue } from '../collection/inProcessQueue.js';
 import { clusterDefaults } from '../config.js';
@@ -16,9 +20,12 @@ import type { QuotaLedger } from '../store/quotaLedger.js';
 import type { UsageStore } from '../store/usageStore.js';
 import { AccountReplica } from './accountReplica.js';
 import { ClusterAccounts } from './clusterAccounts.js';
+import { ClusterCallBudget } from './clusterCallBudget.js';
 import { JetStreamCollectionQueue, defaultQueueOptions } from './jetStreamQueue.js';
 import { KvQuotaLedger } from './kvQuotaLedger.js';
+import { KvRateLedger } from './kvRateLedger.js';
 import { closeNats, connectNats } from './natsConnection.js';
+import { NatsPlatformPauses } from './natsPlatformPauses.js';
 import type { ResourceLog } from './resourceLog.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from './resourceLogStream.js';
 
@@ -37,13 +44,25 @@ export interface NodeSeams {
   /** Requests waiting, when the queue can tell cheaply (the cluster's cannot: it is NATS's). */
   queueDepth: (() => number) | undefined;
   ledger: QuotaLedger;
-  /** True when the ledger is reached over the network: edge threads then borrow this thread's. */
+  /**
+   * The ledger of rate windows, in a cluster (docs/cluster.md, "Rate limit across nodes"); a node
+   * alone keeps its windows in memory and has none.
+   */
+  rateLedger: QuotaLedger | undefined;
+  /** True when the ledgers are reached over the network: edge threads then borrow this thread's. */
   remoteLedger: boolean;
   /**
    * In a cluster: the log every resource commit goes through, which the node's store replicates,
    * and the name that spreads due work among nodes (docs/cluster.md, "Due work exactly once").
    */
   resources: { log: ResourceLog; node: string } | undefined;
+  /**
+   * Where rate-limit pauses are announced and heard: this node alone, or every node of the
+   * cluster (docs/cluster.md, "Upstream budgets cluster-wide").
+   */
+  pauses: PlatformPauses;
+  /** In a cluster: the platforms' call budgets shared by every collecting node. */
+  callBudget: SharedCallBudget | undefined;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
 }
@@ -64,8 +83,11 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     queue,
     queueDepth: () => queue.depth,
     ledger: needs.usage,
+    rateLedger: undefined,
     remoteLedger: false,
     resources: undefined,
+    pauses: new InProcessPlatformPauses(Date.now),
+    callBudget: undefined,
     close: () => Promise.resolve(),
   };
 }
@@ -80,7 +102,20 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
   try {
     const queue = await JetStreamCollectionQueue.open(connection, defaultQueueOptions(needs.leaseMs), needs.health);
     const ledger = await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs });
+    const rateLedger = await KvRateLedger.open(connection, {
+      buckets: clusterDefaults.rateBuckets,
+      graceMs: clusterDefaults.rateEntryGraceMs,
+      replicas: 1,
+      requestTimeoutMs: clusterDefaults.requestTimeoutMs,
+    });
     const resourceLog = await JetStreamResourceLog.open(connection, defaultResourceLogOptions());
+    const { upstreamBudget, requestTimeoutMs } = clusterDefaults;
+    const pauses = await NatsPlatformPauses.open(connection, { requestTimeoutMs, now: Date.now, log: needs.log });
+    const callBudget = await ClusterCallBudget.open(
+      connection,
+      { requestTimeoutMs, keptMs: upstreamBudget.keptMs },
+      { ...upstreamBudget, now: Date.now, health: needs.health, log: needs.log },
+    );
     const replica = await AccountReplica.start(await ClusterAccounts.open(connection), needs.accounts, {
       log: needs.log,
       onChanged: needs.onAccountsChanged,
@@ -89,10 +124,14 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       queue,
       queueDepth: undefined,
       ledger,
+      rateLedger,
       remoteLedger: true,
       resources: { log: resourceLog, node },
+      pauses,
+      callBudget,
       async close() {
         queue.close();
+        pauses.stop();
         replica.stop();
         await closeNats(connection);
       },

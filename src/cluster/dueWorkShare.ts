@@ -6,17 +6,27 @@
 // this index only makes the race rare: a resource due less than `spreadMs` ago is offered to a node
 // once a delay of that node's own (a hash of node and key) has passed, so one node usually steps
 // it and the others find the lease in their replica. A node that dies delays its share by at most
-// `spreadMs`: after that every node is offered it.
+// `spreadMs`: after that every node is offered it. A backlog (more due than a scan takes) is not
+// taken oldest first by every node alike, or they would all step the same few resources: each node
+// reads `candidatesPerPlace` times what it has room for and takes those first in its own order.
 import type { DueIndex, DueWork } from '../../streams/dueWork.js';
+
+/** How many due entries a scan reads for each one it has room to take. */
+export const candidatesPerPlace = 8;
 
 export function sharedDueIndex(index: DueIndex, node: string, spreadMs: number): DueIndex {
   if (spreadMs <= 0) return index;
   return {
     dueBefore(now: number, limit: number): DueWork[] {
-      const due = index.dueBefore(now, limit);
-      return due.every((entry) => entry.dueAt <= now - spreadMs)
-        ? due
-        : due.filter((entry) => entry.dueAt + delayOf(node, entry.key, spreadMs) <= now);
+      const offered = index
+        .dueBefore(now, limit * candidatesPerPlace)
+        .filter((entry) => entry.dueAt + delayOf(node, entry.key, spreadMs) <= now);
+      if (offered.length <= limit) return offered;
+      return offered
+        .map((entry) => ({ entry, order: delayOf(node, entry.key, spreadMs) }))
+        .sort((a, b) => a.order - b.order)
+        .slice(0, limit)
+        .map(({ entry }) => entry);
     },
   };
 }

@@ -10,7 +10,7 @@ export interface ApiError {
 const single = (status: string, message: string, headers?: Array<[string, string]>): ApiError => ({
   status,
   body: JSON.stringify({ error: message }),
-  ...(headers ? { headers } : {}),
+  headers,
 });
 
 const realm = 'Bearer realm="datapoints"';

@@ -114,6 +114,6 @@ export class AnswerTally {
       }
       lines.push(`${duration}_sum{${series.labels}} ${series.sum}`, `${duration}_count{${series.labels}} ${series.count}`);
     }
-    return lines.join('\n') + '\n';
+    return `${lines.join('\n')}\n`;
   }
 }

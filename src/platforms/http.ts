@@ -20,7 +20,7 @@ export interface ClosableUpstreamHttp extends UpstreamHttp {
 
 export function createUpstreamHttp(): ClosableUpstreamHttp {
   // No per-origin connection cap: each platform's budget already bounds its calls in flight,
-  // and a cap shared by platforms on one host (the Graph API's three, the emulator's nine)
+  // and a cap shared by platforms on one host (the Graph API's three, every platform on the emulator)
   // would let one hanging platform hold every connection and stall the others.
   // The body cap is enforced by the connection as bytes arrive, declared length or not.
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, pipelining: 1, maxResponseSize: upstreamLimits.maxBodyBytes });

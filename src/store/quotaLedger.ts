@@ -1,11 +1,12 @@
-// The durable record of quota units handed out per account and month, shared by every
-// server on it (docs/guarantees.md, "Quota and rate across threads"). A seam: the LMDB
+// The durable record of units handed out per account and period, shared by every server on it
+// (docs/guarantees.md, "Quota and rate across threads"): the quota's months ('YYYY-MM') and, in a
+// cluster, the rate windows (docs/cluster.md, "Rate limit across nodes"). A seam: the LMDB
 // implementation is src/store/usageStore.ts; a cluster plugs in a key-value store with
 // revision-checked updates. Every implementation passes test/access/quotaLedger.contract.ts;
 // reserving and giving back on top of it is src/access/quotaLedger.ts.
 
 export interface LedgerEntry {
-  /** Units reserved for the month so far, spent or not. */
+  /** Units reserved for the period so far, spent or not. */
   granted: number;
   /** Identifies the entry's state: a swap from a revision the entry no longer has is refused. */
   revision: number;
@@ -14,11 +15,11 @@ export interface LedgerEntry {
 export type SwapResult = { swapped: true; entry: LedgerEntry } | { swapped: false; current: LedgerEntry };
 
 export interface QuotaLedger {
-  /** The entry of `account` for `month` ('YYYY-MM'); granted 0 when none was written. */
-  read(account: string, month: string): Promise<LedgerEntry>;
+  /** The entry of `account` for `period`; granted 0 when none was written. */
+  read(account: string, period: string): Promise<LedgerEntry>;
   /**
    * Sets `granted` if the entry is still at `revision`, and resolves once that is durable;
    * otherwise resolves the entry as another writer left it.
    */
-  swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult>;
+  swap(account: string, period: string, revision: number, granted: number): Promise<SwapResult>;
 }

@@ -61,6 +61,7 @@ try {
       admissions: new Admissions({
         table: accountTable,
         ledger: setup.ledger ? new PortLedger(setup.ledger) : new UsageStore(dbs),
+        rateLedger: setup.rateLedger ? new PortLedger(setup.rateLedger) : undefined,
         log,
         now: Date.now,
       }),

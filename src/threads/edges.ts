@@ -42,6 +42,8 @@ export interface EdgeOptions {
    * lent to each over a MessagePort. Absent: each edge opens the LMDB ledger of the data directory.
    */
   ledger?: QuotaLedger | undefined;
+  /** The cluster's ledger of rate windows, lent likewise (docs/cluster.md, "Rate limit across nodes"); none alone. */
+  rateLedger?: QuotaLedger | undefined;
   /** Adds up what the edges counted; the edges count nothing when absent. */
   metrics?: { addEdgeCounts(counts: EdgeCounts): void } | undefined;
   stream: EdgeStreamState;
@@ -123,6 +125,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   const views = new MessageChannel();
   const demand = new MessageChannel();
   const ledger = options.ledger ? new MessageChannel() : undefined;
+  const rateLedger = options.rateLedger ? new MessageChannel() : undefined;
   const setup: EdgeSetup = {
     index,
     dataDir: options.dataDir,
@@ -133,6 +136,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     views: views.port2,
     demand: demand.port2,
     ledger: ledger?.port2,
+    rateLedger: rateLedger?.port2,
     logLevel: options.logLevel,
     cors: options.cors,
     secureCookies: options.secureCookies,
@@ -141,9 +145,10 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   };
   const worker = new Worker(new URL('./edgeThread.js', import.meta.url), {
     workerData: setup,
-    transferList: [views.port2, demand.port2, ...(ledger ? [ledger.port2] : [])],
+    transferList: [views.port2, demand.port2, ...(ledger ? [ledger.port2] : []), ...(rateLedger ? [rateLedger.port2] : [])],
   });
   if (ledger && options.ledger) lendLedger(ledger.port1, options.ledger);
+  if (rateLedger && options.rateLedger) lendLedger(rateLedger.port1, options.rateLedger);
   options.store.publishTo(views.port1);
   receiveDemand(demand.port1, options.demand);
   // Messages and the thread's end, in order, for whoever waits on the next one.

@@ -1,4 +1,4 @@
-// The quota ledger of the resource thread, lent to an edge thread over a MessagePort
+// A ledger of the resource thread (the quota's; in a cluster also the rate windows'), lent to an edge thread over a MessagePort
 // (docs/cluster.md, "Edge threads in a cluster"). A NATS connection cannot cross threads; rather
 // than one connection per edge, edges send their few ledger calls (one per reserved block, not
 // one per request) to the resource thread, which makes them on the node's one connection.
@@ -6,8 +6,8 @@ import type { MessagePort } from 'node:worker_threads';
 import type { LedgerEntry, QuotaLedger, SwapResult } from '../store/quotaLedger.js';
 
 type LedgerCall =
-  | { id: number; call: 'read'; account: string; month: string }
-  | { id: number; call: 'swap'; account: string; month: string; revision: number; granted: number };
+  | { id: number; call: 'read'; account: string; period: string }
+  | { id: number; call: 'swap'; account: string; period: string; revision: number; granted: number };
 
 type LedgerAnswer = { id: number; read: LedgerEntry } | { id: number; swap: SwapResult } | { id: number; failed: string };
 
@@ -16,8 +16,8 @@ export function lendLedger(port: MessagePort, ledger: QuotaLedger): void {
   port.on('message', (call: LedgerCall) => {
     const answered =
       call.call === 'read'
-        ? ledger.read(call.account, call.month).then((read): LedgerAnswer => ({ id: call.id, read }))
-        : ledger.swap(call.account, call.month, call.revision, call.granted).then((swap): LedgerAnswer => ({ id: call.id, swap }));
+        ? ledger.read(call.account, call.period).then((read): LedgerAnswer => ({ id: call.id, read }))
+        : ledger.swap(call.account, call.period, call.revision, call.granted).then((swap): LedgerAnswer => ({ id: call.id, swap }));
     void answered
       .catch((error: unknown): LedgerAnswer => ({ id: call.id, failed: error instanceof Error ? error.message : String(error) }))
       .then((answer) => port.postMessage(answer));
@@ -38,14 +38,14 @@ export class PortLedger implements QuotaLedger {
     port.unref();
   }
 
-  async read(account: string, month: string): Promise<LedgerEntry> {
-    const answer = await this.call({ id: this.nextId++, call: 'read', account, month });
+  async read(account: string, period: string): Promise<LedgerEntry> {
+    const answer = await this.call({ id: this.nextId++, call: 'read', account, period });
     if ('read' in answer) return answer.read;
     throw new Error(failure(answer));
   }
 
-  async swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult> {
-    const answer = await this.call({ id: this.nextId++, call: 'swap', account, month, revision, granted });
+  async swap(account: string, period: string, revision: number, granted: number): Promise<SwapResult> {
+    const answer = await this.call({ id: this.nextId++, call: 'swap', account, period, revision, granted });
     if ('swap' in answer) return answer.swap;
     throw new Error(failure(answer));
   }

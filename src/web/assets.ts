@@ -41,7 +41,7 @@ svg .axis { stroke: #99a; } svg .tick { font-size: 11px; fill: var(--muted); }
 svg .requests { fill: var(--accent); }
 .outcome-found { fill: #1e7b34; background: #1e7b34; } .outcome-notFound { fill: #7a869a; background: #7a869a; }
 .outcome-rateLimited { fill: #f5b400; background: #f5b400; } .outcome-failed { fill: #b3261e; background: #b3261e; } .outcome-deferred { fill: #8e5cc4; background: #8e5cc4; }
-.key { display: inline-block; width: 10px; height: 10px; }
+.key { display: inline-block; width: 10px; height: 10px; } .legend-item { white-space: nowrap; }
 .breaker-open { color: var(--bad); font-weight: 700; } .breaker-closed { color: var(--good); }
 svg.machine { width: 100%; max-width: 760px; background: #fff; border: 1px solid var(--line); }
 svg.machine .state rect { fill: #eef2fb; stroke: #7a869a; } svg.machine .state.any rect { fill: #fff; stroke-dasharray: 4 3; }
@@ -52,7 +52,7 @@ svg.machine marker path { fill: #5b6475; }
 .platforms { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 8px 24px; }
 .platform { margin: 8px 0; background: #fff; border: 1px solid var(--line); padding: 4px 12px; }
 .platform h2 { margin: 4px 0; } .platform dl.facts, .platform .legend { font-size: 13px; }
-.platform table { font-size: 12px; table-layout: fixed; } .platform th, .platform td { padding: 3px 2px; overflow-wrap: anywhere; }
+.platform table { font-size: 12px; table-layout: fixed; } .platform th, .platform td { padding: 3px 2px; overflow-wrap: anywhere; } .platform th { overflow-wrap: normal; }
 pre { background: #fff; border: 1px solid var(--line); padding: 8px; overflow: auto; }
 `;
 

@@ -3,7 +3,7 @@
 import { AccountTable } from '../../src/access/accountTable.js';
 import { type Admission, Admissions, type Decision } from '../../src/access/admission.js';
 import type { QuotaLedger } from '../../src/store/quotaLedger.js';
-import type { ReservationPolicy } from '../../src/access/quotaMeter.js';
+import type { ReservationPolicy } from '../../src/access/unitMeter.js';
 import type { RatePolicy } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import type { AccountRecord } from '../../src/store/accountStore.js';
@@ -26,10 +26,34 @@ export function threadsOn(ledger: QuotaLedger, threads: number, reservation?: Re
         ledger,
         log: silentLogger,
         now: () => clock.now,
-        ...(reservation ? { reservation } : {}),
+        reservation,
       }),
   );
   return { clock, table, admissions };
+}
+
+/**
+ * `nodes` servers of a cluster, each with its own table and `threads` Admissions on it, all
+ * reserving from one quota ledger and one ledger of rate windows, on a clock the test sets.
+ */
+export function clusterOn(ledger: QuotaLedger, rateLedger: QuotaLedger, nodes: number, threads: number, reservation?: ReservationPolicy) {
+  const clock = { now: november };
+  const tables = Array.from({ length: nodes }, () => AccountTable.create(64));
+  const admissions = tables.map((table) =>
+    Array.from(
+      { length: threads },
+      () =>
+        new Admissions({
+          table: new AccountTable(table.buffer),
+          ledger,
+          rateLedger,
+          log: silentLogger,
+          now: () => clock.now,
+          ...(reservation ? { reservation } : {}),
+        }),
+    ),
+  );
+  return { clock, tables, admissions };
 }
 
 /** The decision of an admission, waiting for it when it is pending. */

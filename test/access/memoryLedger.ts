@@ -12,17 +12,20 @@ export class MemoryLedger implements QuotaLedger {
   readonly writes: Array<[string, string, number]> = [];
   /** When set, the next swap rejects with it. */
   failNext: Error | undefined;
+  /** When set, every call rejects with it, as a ledger out of reach. */
+  down: Error | undefined;
 
   granted(account: string, month: string): number {
     return this.entries.get(`${account}/${month}`)?.granted ?? 0;
   }
 
   read(account: string, month: string): Promise<LedgerEntry> {
+    if (this.down) return Promise.reject(this.down);
     return Promise.resolve(this.entries.get(`${account}/${month}`) ?? { granted: 0, revision: 0 });
   }
 
   swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult> {
-    const failure = this.failNext;
+    const failure = this.down ?? this.failNext;
     this.failNext = undefined;
     if (failure) return Promise.reject(failure);
     const key = `${account}/${month}`;

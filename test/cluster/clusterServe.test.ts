@@ -9,6 +9,7 @@ import t from 'tap';
 import { clusterDefaults } from '../../src/config.js';
 import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { serveThreeNodes } from '../helpers/serveNodes.js';
 import { StreamClient, updateOf } from '../push/streamClient.js';
 
 const searchPath = '/api/v1/resources/search';
@@ -41,15 +42,7 @@ t.test('three nodes on one nats-server', async (t) => {
   // Nodes restarted by a subtest live as long as this test, not the subtest.
   const whole = t;
   const nats = await startNatsServer(t);
-  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'datapoints-node-')));
-  t.teardown(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  const nodes = await Promise.all(
-    dirs.map((dir, index) =>
-      startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', String(1 + (index % 2))]),
-    ),
-  );
+  const { dirs, nodes } = await serveThreeNodes(t, nats.url);
 
   const created = cluster(nats.url, ['accounts', 'create', 'acme', '--rate', '100000/1m']);
   t.equal(created.status, 0, created.stderr);

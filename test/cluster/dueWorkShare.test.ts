@@ -1,8 +1,8 @@
 // The due index a cluster node scans (docs/cluster.md, "Due work exactly once"): a resource due less
 // than the spread ago is offered to each node after a delay of that node's own; anything older is
-// offered to every node.
+// offered to every node; of a backlog larger than a scan takes, each node takes its own share first.
 import t from 'tap';
-import { delayOf, sharedDueIndex } from '../../src/cluster/dueWorkShare.js';
+import { candidatesPerPlace, delayOf, sharedDueIndex } from '../../src/cluster/dueWorkShare.js';
 import type { DueWork } from '../../streams/dueWork.js';
 
 const now = 1_000_000;
@@ -44,6 +44,32 @@ t.test("shared due index - a resource just due is offered to a node once that no
 t.test('shared due index - nodes take just-due resources in different orders', async (t) => {
   const first = keys.filter((key) => delayOf('node a', key, spreadMs) < delayOf('node b', key, spreadMs)).length;
   t.ok(first > 60 && first < 140, `node a is first for ${first} of 200`);
+});
+
+t.test('shared due index - of a backlog, nodes take different resources first, and read more than they take', async (t) => {
+  const entries = keys.map((key, n) => dueAt(key, now - 60_000 + n));
+  const asked: number[] = [];
+  const index = {
+    dueBefore: (_at: number, limit: number) => {
+      asked.push(limit);
+      return entries.slice(0, limit);
+    },
+  };
+  const [a, b] = ['node a', 'node b'].map((node) =>
+    sharedDueIndex(index, node, spreadMs)
+      .dueBefore(now, 20)
+      .map((entry) => entry.key),
+  );
+  t.same(asked, [20 * candidatesPerPlace, 20 * candidatesPerPlace], 'each scan reads eight candidates per place');
+  t.equal(a!.length, 20);
+  t.equal(b!.length, 20);
+  const both = a!.filter((key) => b!.includes(key)).length;
+  // Taking the oldest 20 alike, they would share all 20; in orders of their own about 20/8.
+  t.ok(both <= 8, `node a and node b both take ${both} of their 20`);
+  t.ok(
+    a!.every((key) => keys.indexOf(key) < 20 * candidatesPerPlace),
+    'every one taken is among the oldest candidates read',
+  );
 });
 
 t.test('shared due index - with no spread every node is offered everything due', async (t) => {

@@ -1,10 +1,13 @@
-// The NATS KV quota ledger against the QuotaLedger contract, and what only a ledger shared by
-// several nodes and kept by a nats-server must do.
+// The NATS KV quota ledger and the ledger of rate windows against the QuotaLedger contract, and
+// what only a ledger shared by several nodes and kept by a nats-server must do.
 import t, { type Test } from 'tap';
 import { reserveUnits } from '../../src/access/quotaLedger.js';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
+import { windowPeriod } from '../../src/access/rateLimiter.js';
+import { clusterDefaults } from '../../src/config.js';
 import { KvQuotaLedger, KvQuotaLedgerError, quotaBucket } from '../../src/cluster/kvQuotaLedger.js';
+import { KvRateLedger } from '../../src/cluster/kvRateLedger.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { quotaLedgerContract } from '../access/quotaLedger.contract.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
@@ -20,6 +23,69 @@ async function openLedger(t: Test, url: string, name: string) {
 quotaLedgerContract(t, 'NATS KV quota ledger', async (t) => {
   const server = await startNatsServer(t);
   return (await openLedger(t, server.url, 'contract')).ledger;
+});
+
+const rateOptions = { buckets: clusterDefaults.rateBuckets, graceMs: clusterDefaults.rateEntryGraceMs, ...options };
+
+async function openRateLedger(t: Test, url: string, name: string) {
+  const connection = await connectNats({ servers: [url], name });
+  t.teardown(() => closeNats(connection, 500));
+  return { connection, ledger: await KvRateLedger.open(connection, rateOptions) };
+}
+
+const minuteWindow = windowPeriod(60_000, Date.UTC(2026, 10, 23, 12));
+quotaLedgerContract(
+  t,
+  'NATS KV ledger of rate windows',
+  async (t) => {
+    const server = await startNatsServer(t);
+    return (await openRateLedger(t, server.url, 'contract')).ledger;
+  },
+  [minuteWindow, windowPeriod(60_000, Date.UTC(2026, 10, 23, 12, 1))],
+);
+
+t.test('NATS KV ledger of rate windows - each window goes to the bucket of its length, whose entries expire', async (t) => {
+  const server = await startNatsServer(t);
+  const { connection, ledger } = await openRateLedger(t, server.url, 'node');
+  const windows = [1_000, 60_000, 61_000, 3_600_000, 86_400_000, 31 * 86_400_000].map((length) => windowPeriod(length, 0));
+  for (const window of windows) await reserveUnits(ledger, 'acme', window, 1, 50);
+  const manager = await jetstreamManager(connection);
+  const held: Record<string, [number, number]> = {};
+  for (const { bucket, longestWindowMs } of clusterDefaults.rateBuckets) {
+    const info = await manager.streams.info(`KV_${bucket}`);
+    held[bucket] = [info.state.messages, info.config.max_age / 1e6];
+    t.equal(
+      info.config.max_age / 1e6,
+      longestWindowMs + clusterDefaults.rateEntryGraceMs,
+      `${bucket} keeps an entry its longest window and the grace`,
+    );
+  }
+  t.same(
+    Object.values(held).map(([messages]) => messages),
+    [2, 2, 1, 1],
+    'up to 1 min, up to 1 h, up to 1 day, up to 31 days',
+  );
+  await t.rejects(reserveUnits(ledger, 'acme', windowPeriod(32 * 86_400_000, 0), 1, 50), /no window a rate bucket keeps/);
+});
+
+t.test("NATS KV ledger of rate windows - an entry is gone once its bucket's age passed, and its window can start again", async (t) => {
+  const server = await startNatsServer(t);
+  const connection = await connectNats({ servers: [server.url], name: 'node' });
+  t.teardown(() => closeNats(connection, 500));
+  const ledger = await KvRateLedger.open(connection, {
+    ...rateOptions,
+    buckets: [{ bucket: 'TEST_RATE', longestWindowMs: 1_000 }],
+    graceMs: 0,
+  });
+  const window = windowPeriod(1_000, 0);
+  t.same(await reserveUnits(ledger, 'acme', window, 3, 5), { units: 3, total: 3 });
+  const since = performance.now();
+  while ((await ledger.read('acme', window)).granted !== 0) {
+    if (performance.now() - since > 5_000) throw new Error('the entry never expired');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.comment(`expired ${Math.round(performance.now() - since)} ms after its write (max_age 1000 ms)`);
+  t.same(await reserveUnits(ledger, 'acme', window, 3, 5), { units: 3, total: 3 }, 'a write after the expiry creates the entry afresh');
 });
 
 t.test('NATS KV quota ledger - reservations from three nodes at once never take a month past its quota', async (t) => {
@@ -57,5 +123,8 @@ t.test('NATS KV quota ledger - an entry that is not a count of units is an error
   const { connection, ledger } = await openLedger(t, server.url, 'node');
   const bucket = await new Kvm(jetstream(connection)).open(quotaBucket);
   await bucket.put(`${Buffer.from('acme').toString('base64url')}.2026-11`, 'lots');
-  await t.rejects(ledger.read('acme', '2026-11'), new KvQuotaLedgerError('quota entry YWNtZQ.2026-11 holds "lots", not a count of units'));
+  await t.rejects(
+    ledger.read('acme', '2026-11'),
+    new KvQuotaLedgerError('DATAPOINTS_QUOTA entry YWNtZQ.2026-11 holds "lots", not a count of units'),
+  );
 });

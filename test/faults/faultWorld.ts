@@ -6,12 +6,12 @@ import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import type { FaultMode } from '../../src/emulator/world.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../../src/model.js';
-import { platforms } from '../../src/platforms/registry.js';
+import { identifierRules, platforms } from '../../src/platforms/registry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
 import type { SearchBody, SearchEntry } from '../helpers/searchBody.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { ruleCases, sampleIdentifier } from './samples.js';
+import { sampleIdentifier } from './samples.js';
 
 export interface Reference {
   platform: string;
@@ -63,7 +63,8 @@ export async function faultWorld(t: Test, options: FaultWorldOptions = {}): Prom
     ts,
     emulator,
     token,
-    references: (index) => ruleCases().map(({ platform, type, rule }) => ({ platform, type, identifier: sampleIdentifier(rule, index) })),
+    references: (index) =>
+      identifierRules.map(({ platform, type, rule }) => ({ platform, type, identifier: sampleIdentifier(rule, index) })),
     async setFault(platform, mode) {
       const response = await fetch(`${emulator.url}/_emulator/faults`, {
         method: 'POST',

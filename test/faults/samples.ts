@@ -1,26 +1,7 @@
 // Valid identifiers for any registered platform's rules, without hard-coding the platforms:
 // the rule's own valid example, varied in its letters to give distinct resources. The
 // examples avoid the emulator's name conventions (missing*, flaky*, slow*, rounded*).
-import type { ResourceType } from '../../src/model.js';
-import { platforms } from '../../src/platforms/registry.js';
 import type { IdentifierRule } from '../../src/platforms/types.js';
-
-export interface RuleCase {
-  platform: string;
-  type: ResourceType;
-  rule: IdentifierRule;
-}
-
-/** Every (platform, type) the registry accepts. */
-export function ruleCases(): RuleCase[] {
-  return [...platforms.values()].flatMap((platform) =>
-    (Object.entries(platform.identifiers) as Array<[ResourceType, IdentifierRule]>).map(([type, rule]) => ({
-      platform: platform.code,
-      type,
-      rule,
-    })),
-  );
-}
 
 const valid = (rule: IdentifierRule, identifier: string) => identifier.length <= rule.maxLength && rule.pattern.test(identifier);
 

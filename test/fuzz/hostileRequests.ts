@@ -3,8 +3,8 @@
 // missing or bad credentials. Each request says whether its credentials should pass.
 import fc from 'fast-check';
 import { resourceTypes } from '../../src/model.js';
-import { platformCodes } from '../../src/platforms/registry.js';
-import { ruleCases, sampleIdentifier } from '../faults/samples.js';
+import { identifierRules, platformCodes } from '../../src/platforms/registry.js';
+import { sampleIdentifier } from '../faults/samples.js';
 
 export interface HostileRequest {
   headers: Record<string, string>;
@@ -13,7 +13,7 @@ export interface HostileRequest {
   authorized: boolean;
 }
 
-const samples = ruleCases().map(({ platform, type, rule }) => ({ platform, type, identifier: sampleIdentifier(rule, 0) }));
+const samples = identifierRules.map(({ platform, type, rule }) => ({ platform, type, identifier: sampleIdentifier(rule, 0) }));
 
 const hostileString = fc.oneof(
   fc.string(),

@@ -69,18 +69,13 @@ export function collectorWithFixtures(platform: PlatformCode, http: UpstreamHttp
 }
 
 /**
- * Emulated counts drift hourly: runs `collect` again if an hour boundary passed during it,
- * and gives the emulated counts of `platform` for the hour it ran in.
+ * What `collect` answered against the emulator of `emulatedCollectors` (on the fixed clock),
+ * with the emulated counts of `platform` it must carry: emulated counts drift hourly, so a
+ * test on the wall clock could fail at an hour boundary.
  */
-export async function inOneHour<T>(platform: PlatformCode, collect: () => Promise<T>) {
-  for (;;) {
-    const hour = Math.floor(Date.now() / 3_600_000);
-    const result = await collect();
-    const at = Date.now();
-    if (Math.floor(at / 3_600_000) === hour) {
-      return { result, counts: (type: ResourceType, normalized: string) => emulatedCounts(platform, type, normalized, at) };
-    }
-  }
+export async function onFixedClock<T>(platform: PlatformCode, collect: () => Promise<T>) {
+  const result = await collect();
+  return { result, counts: (type: ResourceType, normalized: string) => emulatedCounts(platform, type, normalized, fixedNow) };
 }
 
 export interface EmulatedCollectors {
@@ -92,10 +87,11 @@ export interface EmulatedCollectors {
 }
 
 /**
- * Real collectors against a real emulator on a free loopback port; identifiers are
- * normalized as the service does. `now` is the clock of both (fixed in the conformance test).
+ * Real collectors against a real emulator on a free loopback port, both on the fixed clock
+ * (`fixedNow`); identifiers are normalized as the service does.
  */
-export async function emulatedCollectors(now: () => number = Date.now): Promise<EmulatedCollectors> {
+export async function emulatedCollectors(): Promise<EmulatedCollectors> {
+  const now = () => fixedNow;
   const emulator = await startEmulator(0, now);
   const http = createUpstreamHttp();
   const collectors = createCollectors(emulator.url, {}, http, now);

@@ -32,7 +32,15 @@ function serve(t: Test, dataDir: string, env: Record<string, string>): Promise<S
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const listening = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (listening) resolve({ url: listening[1]!, output: () => stdout, stop: () => (child.kill('SIGTERM'), exited) });
+      if (listening)
+        resolve({
+          url: listening[1]!,
+          output: () => stdout,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
     });
     void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${stdout}`)));
   });

@@ -39,5 +39,5 @@ for (let attempt = 0; attempt < Number(times); attempt++) {
     socket.on('close', () => resolve(error === undefined ? { text } : { text, error }));
     socket.write(request);
   });
-  process.stdout.write(JSON.stringify(answer) + '\n');
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
 }

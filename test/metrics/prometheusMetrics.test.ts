@@ -4,6 +4,7 @@ import t from 'tap';
 import type { BreakerState } from '../../streams/circuitBreaker.js';
 import type { PlatformCode } from '../../src/model.js';
 import { PrometheusMetrics } from '../../src/metrics/prometheusMetrics.js';
+import { platformCodes } from '../../src/platforms/registry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { tempDataDir } from '../helpers/service.js';
 import { parseExposition, sampleValue } from './exposition.js';
@@ -36,7 +37,11 @@ t.test('metrics - refusals by reason and collections by platform and outcome sta
   for (const reason of ['missing_token', 'invalid_token', 'quota_exhausted', 'rate_limited', 'no_account_room']) {
     t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason }), 0, `${reason} starts at 0`);
   }
-  t.equal(samples.filter((sample) => sample.name === 'datapoints_collections_total').length, 9 * 4, 'nine platforms, four outcomes');
+  t.equal(
+    samples.filter((sample) => sample.name === 'datapoints_collections_total').length,
+    platformCodes.length * 4,
+    'every platform, four outcomes',
+  );
   metrics.admissionRefused('rate_limited');
   metrics.admissionRefused('rate_limited');
   metrics.admissionRefused('invalid_token');

@@ -2,9 +2,17 @@
 // budgets, batching and concurrency asserted to the exact millisecond.
 import t, { type Test } from 'tap';
 import { TestScheduler } from 'rxjs/testing';
-import { collectResources, type CallBudget, type CollectingPlatform, type CollectionResult } from '../../streams/collection.js';
+import {
+  collectResources,
+  type CallBudget,
+  type CollectingPlatform,
+  type CollectionResult,
+  type SharedCallBudget,
+} from '../../streams/collection.js';
 import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { dueWork } from '../../streams/dueWork.js';
+import type { CallTurn } from '../../streams/platformGate.js';
+import { InProcessPlatformPauses, type PlatformPause, type PlatformPauses } from '../../streams/platformPauses.js';
 import {
   deferred,
   failed,
@@ -72,9 +80,18 @@ function run(
   keys: Record<string, string>,
   expected: string,
   results: Record<string, CollectionResult>,
-  options: { timeoutMs?: number; batchWindowMs?: number; breaker?: BreakerPolicy } = {},
+  options: {
+    timeoutMs?: number;
+    batchWindowMs?: number;
+    breaker?: BreakerPolicy;
+    pauses?: PlatformPauses;
+    sharedBudget?: SharedCallBudget;
+    /** Runs in virtual time beside the pipeline. */
+    meanwhile?: () => void;
+  } = {},
 ) {
   scheduler.run(({ cold, expectObservable }) => {
+    options.meanwhile?.();
     const collectors = new Map(Object.entries(platforms).map(([code, fake]) => [code as PlatformCode, fake.collector]));
     const output = collectResources(cold(demandMarbles, keys), {
       collectors,
@@ -82,6 +99,8 @@ function run(
       timeoutMs: options.timeoutMs ?? 1_000,
       batchWindowMs: options.batchWindowMs ?? 10,
       breaker: options.breaker ?? breaker,
+      pauses: options.pauses,
+      sharedBudget: options.sharedBudget,
     });
     expectObservable(output).toBe(expected, results);
   });
@@ -134,6 +153,119 @@ t.test('collection - a rate limit pauses the platform until its reset, other pla
     bluesky.calls.map((call) => call.at),
     [20],
   );
+});
+
+t.test(
+  'collection - a rate limit is announced to the nodes sharing the pauses, and a pause heard from them holds calls already waiting',
+  async (t) => {
+    const scheduler = newScheduler(t);
+    const pauses = new InProcessPlatformPauses(() => scheduler.now());
+    const announced: PlatformPause[] = [];
+    const github = fakePlatform(scheduler, {
+      budget: { perMinute: 600 },
+      answer: (_ref, call) => (call === 1 ? rateLimited(300) : undefined),
+    });
+    const bluesky = fakePlatform(scheduler, { budget: { perMinute: 600 } });
+    run(
+      scheduler,
+      { github, bluesky },
+      '(ab) 1000ms (cd)',
+      { a: 'github/account/a', b: 'github/account/b', c: 'bluesky/account/c.bsky.social', d: 'bluesky/account/d.bsky.social' },
+      'a 299ms b 703ms c 495ms d',
+      {
+        a: { key: 'github/account/a', outcome: rateLimited(300) },
+        b: { key: 'github/account/b', outcome: ok },
+        c: { key: 'bluesky/account/c.bsky.social', outcome: ok },
+        d: { key: 'bluesky/account/d.bsky.social', outcome: ok },
+      },
+      {
+        pauses,
+        meanwhile: () => {
+          pauses.paused.subscribe((pause) => announced.push(pause));
+          // Another node ran into bluesky's limit after c was called and while d waited for its slot.
+          scheduler.schedule(() => pauses.announce('bluesky', 1_500), 1_050);
+        },
+      },
+    );
+    t.same(announced, [
+      { platform: 'github', until: 300 },
+      { platform: 'bluesky', until: 1_500 },
+    ]);
+    t.same(
+      github.calls.map((call) => call.at),
+      [0, 300],
+      'b, booked for 100 ms, waited for the end of the pause a ran into',
+    );
+    t.same(
+      bluesky.calls.map((call) => call.at),
+      [1_004, 1_500],
+    );
+  },
+);
+
+/**
+ * A budget shared with other nodes that has `perWindow` calls left in each window of 1 s; its
+ * answers settle on the virtual clock.
+ */
+function sharedBudget(scheduler: TestScheduler, perWindow: number): SharedCallBudget & { asked: number } {
+  const taken = new Map<number, number>();
+  const budget = {
+    asked: 0,
+    takeCall() {
+      budget.asked++;
+      const window = Math.floor(scheduler.now() / 1_000);
+      const turn: CallTurn = (taken.get(window) ?? 0) < perWindow ? { taken: true } : { taken: false, retryAt: (window + 1) * 1_000 };
+      if (turn.taken) taken.set(window, (taken.get(window) ?? 0) + 1);
+      // biome-ignore lint/suspicious/noThenProperty: a thenable is the point, so that the answer settles on the virtual clock
+      return { then: (resolve: (turn: CallTurn) => void) => scheduler.schedule(() => resolve(turn), 1) } as unknown as Promise<CallTurn>;
+    },
+  };
+  return budget;
+}
+
+t.test('collection - with a shared budget each call takes its turn there, and waits for the next window when none is left', async (t) => {
+  const scheduler = newScheduler(t);
+  const github = fakePlatform(scheduler, { budget: { perMinute: 600 } });
+  const keys = { a: 'github/account/a', b: 'github/account/b', c: 'github/account/c', d: 'github/account/d' };
+  const shared = sharedBudget(scheduler, 2);
+  run(
+    scheduler,
+    { github },
+    '(abcd)',
+    keys,
+    '1ms a 99ms b 899ms c 99ms d',
+    {
+      a: { key: keys.a, outcome: ok },
+      b: { key: keys.b, outcome: ok },
+      c: { key: keys.c, outcome: ok },
+      d: { key: keys.d, outcome: ok },
+    },
+    { sharedBudget: shared },
+  );
+  t.same(
+    github.calls.map((call) => call.at),
+    [1, 101, 1_001, 1_101],
+    'spaced on this node, two a window in the cluster',
+  );
+});
+
+t.test('collection - a platform without a budget (the emulator) takes nothing from the shared one', async (t) => {
+  const scheduler = newScheduler(t);
+  const github = fakePlatform(scheduler, {});
+  const shared = sharedBudget(scheduler, 0);
+  run(
+    scheduler,
+    { github },
+    '(ab)',
+    { a: 'github/account/a', b: 'github/account/b' },
+    '(ab)',
+    {
+      a: { key: 'github/account/a', outcome: ok },
+      b: { key: 'github/account/b', outcome: ok },
+    },
+    { sharedBudget: shared },
+  );
+  t.equal(shared.asked, 0);
 });
 
 t.test('collection - the request budget spaces calls evenly', async (t) => {

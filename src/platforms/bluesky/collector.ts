@@ -4,12 +4,12 @@
 // out what does not exist, so an actor or post missing from the answer is notFound.
 // https://docs.bsky.app/docs/api/app-bsky-actor-get-profiles, .../app-bsky-feed-get-posts
 import Type, { type Static } from 'typebox';
-import { notFound, type CollectionOutcome, type ResourceRef } from '../../model.js';
-import { handlePart, idPart } from '../identifiers.js';
+import { notFound } from '../../model.js';
+import { idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { reportedCounts } from '../reported.js';
-import { entryOf, isOutcome, refusal, type BatchAnswer, type StatusRules } from '../lookups.js';
-import { jsonBody, settle, unparsable } from '../upstream.js';
+import { authorsThenPosts, refusal, type BatchAnswer, type StatusRules } from '../lookups.js';
+import { jsonBody, unparsable } from '../upstream.js';
 
 /** The lexicons' maxLength for `actors` and `uris`. */
 export const maxActorsPerRequest = 25;
@@ -29,8 +29,6 @@ const postsBody = jsonBody(Type.Object({ posts: Type.Array(postSchema) }));
 
 type Profile = Static<typeof profileSchema>;
 type Post = Static<typeof postSchema>;
-
-/** What a call returned by key; a key left out of a well-formed answer does not exist (see above). */
 
 /** XRPC errors are `{"error": ..., "message": ...}`; 429 carries ratelimit-* headers, the reset in Unix seconds. */
 const statusRules: StatusRules = { notFoundStatuses: [], resetHeader: 'ratelimit-reset' };
@@ -60,65 +58,33 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
       return parsed && new Map(parsed.profiles.map((profile) => [profile.handle.toLowerCase(), profile]));
     });
 
-  const fetchPosts = async (
-    postRefs: readonly ResourceRef[],
-    profiles: BatchAnswer<Profile>,
-    signal: AbortSignal,
-  ): Promise<BatchAnswer<Post>> => {
-    if ('refused' in profiles) return profiles;
-    const uris = postRefs.flatMap((ref) => {
-      const author = entryOf(profiles, handlePart(ref.identifier), notFound);
-      return isOutcome(author) ? [] : [postUri(author.did, idPart(ref.identifier))];
-    });
-    if (uris.length === 0) return { byKey: new Map() };
-    return call<Post>('app.bsky.feed.getPosts', new URLSearchParams(uris.map((uri) => ['uris', uri])), signal, (body) => {
+  const fetchPosts = (uris: readonly string[], signal: AbortSignal) =>
+    call<Post>('app.bsky.feed.getPosts', new URLSearchParams(uris.map((uri) => ['uris', uri])), signal, (body) => {
       const parsed = postsBody.parse(body);
       return parsed && new Map(parsed.posts.map((post) => [post.uri, post]));
     });
-  };
 
-  const accountOutcome = (ref: ResourceRef, profiles: BatchAnswer<Profile>): CollectionOutcome => {
-    const profile = entryOf(profiles, ref.identifier, notFound);
-    if (isOutcome(profile)) return profile;
-    return reportedCounts({
-      followers: [profile.followersCount, 'followers'],
-      following: [profile.followsCount, 'following'],
-      posts: [profile.postsCount, 'posts'],
-    });
-  };
-
-  const postOutcome = (ref: ResourceRef, profiles: BatchAnswer<Profile>, posts: BatchAnswer<Post>): CollectionOutcome => {
-    const author = entryOf(profiles, handlePart(ref.identifier), notFound);
-    if (isOutcome(author)) return author;
-    const post = entryOf(posts, postUri(author.did, idPart(ref.identifier)), notFound);
-    if (isOutcome(post)) return post;
-    return reportedCounts({
-      // docs/api.md#a-14: Bluesky reports no view counts.
-      views: [null, 'views'],
-      likes: [post.likeCount, 'likes'],
-      reposts: [post.repostCount, 'reposts'],
-    });
-  };
-
-  return {
+  // One getProfiles call for every handle of the batch (accounts, and post authors for their
+  // DIDs), then at most one getPosts call for the posts whose author was found.
+  return authorsThenPosts<Profile, Post>({
     maxBatch: maxActorsPerRequest,
-    async collect(refs, signal) {
-      if (refs.length === 0) return [];
-      // One getProfiles call for every handle of the batch (accounts and post authors), then
-      // at most one getPosts call, started by the first post ref that needs it. A throw in
-      // either becomes `failed` for each ref that waits on it.
-      const handles = [...new Set(refs.map((ref) => handlePart(ref.identifier)))];
-      const profiles = fetchProfiles(handles, signal);
-      const postRefs = refs.filter((ref) => ref.type === 'post');
-      let posts: Promise<BatchAnswer<Post>> | undefined;
-      const postsOnce = () => (posts ??= profiles.then((answer) => fetchPosts(postRefs, answer, signal)));
-      return Promise.all(
-        refs.map((ref) =>
-          settle(async () =>
-            ref.type === 'post' ? postOutcome(ref, await profiles, await postsOnce()) : accountOutcome(ref, await profiles),
-          ),
-        ),
-      );
-    },
-  };
+    fetchAuthors: fetchProfiles,
+    postKey: (ref, author) => postUri(author.did, idPart(ref.identifier)),
+    fetchPosts,
+    // Both methods leave out what does not exist (see above).
+    absent: notFound,
+    account: (profile) =>
+      reportedCounts({
+        followers: [profile.followersCount, 'followers'],
+        following: [profile.followsCount, 'following'],
+        posts: [profile.postsCount, 'posts'],
+      }),
+    post: (post) =>
+      reportedCounts({
+        // docs/api.md#a-14: Bluesky reports no view counts.
+        views: [null, 'views'],
+        likes: [post.likeCount, 'likes'],
+        reposts: [post.repostCount, 'reposts'],
+      }),
+  });
 }

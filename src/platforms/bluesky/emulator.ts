@@ -2,16 +2,11 @@
 // parameters, bodies and XRPC errors as public.api.bsky.app, including its 429 with
 // ratelimit-* headers. Emulated accounts get `did:web:<handle>` DIDs (a real DID method) so a
 // getPosts at-URI names its author's handle back, which the post lookup needs.
+import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
 import type { EmulatedResource, EmulatorContext, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
 
 /** The lexicons' own maxLength of `actors` and `uris`, stated here so a wrong limit in the collector shows. */
 const lexiconMaxLength = 25;
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  body: JSON.stringify(body),
-});
 
 const invalidRequest = (message: string) => json(400, { error: 'InvalidRequest', message });
 
@@ -28,8 +23,7 @@ const rateLimitReply = (now: number) =>
     },
   );
 
-/** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
-const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"profiles":[{"did":"' };
+const malformedReply = cutOffJson('{"profiles":[{"did":"');
 
 const didOf = (handle: string) => `did:web:${handle}`;
 const postUriPattern = /^at:\/\/did:web:([^/]+)\/app\.bsky\.feed\.post\/([^/]+)$/;

@@ -98,7 +98,7 @@ t.test('facebook collector - maps Graph errors to distinct outcomes', async (t) 
 });
 
 t.test('facebook against the emulator - found, batched, missing, flaky, faults', async (t) => {
-  const emulated = await emulatedCollectors(() => fixedNow);
+  const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const single = await emulated.collect('facebook', 'account', 'CocaCola');
   t.same(single, pageFound(emulatedCounts('facebook', 'account', 'cocacola', fixedNow).likes));

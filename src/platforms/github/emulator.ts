@@ -1,12 +1,7 @@
 // GitHub's REST API as the emulator speaks it: the same paths, headers and bodies
 // (trimmed to realistic fields) as api.github.com, including its 404 and rate-limit answers.
+import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
 import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  body: JSON.stringify(body),
-});
 
 const notFoundReply = (docs: string) =>
   json(404, { message: 'Not Found', documentation_url: `https://docs.github.com/rest/${docs}`, status: '404' });
@@ -22,8 +17,7 @@ const rateLimitReply = (now: number) =>
     { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(now / 1000) + 60) },
   );
 
-/** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
-const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"login":"' };
+const malformedReply = cutOffJson('{"login":"');
 
 /** GitHub's answer for one resource: its 404, rate limit or cut-off body, or `found` for its counts. */
 function answer(resource: EmulatedResource, docs: string, now: number, found: (counts: EmulatedCounts) => unknown): EmulatorReply {

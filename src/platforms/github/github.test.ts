@@ -1,14 +1,6 @@
 import t from 'tap';
 import { githubAccount, githubRepository } from './identifiers.js';
-import {
-  collectorWithFixtures,
-  emulatedCollectors,
-  fixedNow,
-  fixture,
-  fixtureHttp,
-  reply,
-  signal,
-} from '../../../test/helpers/platforms.js';
+import { collectorWithFixtures, fixedNow, fixture, fixtureHttp, reply, signal } from '../../../test/helpers/platforms.js';
 
 t.test('github identifiers - logins and owner:repository per GitHub syntax', async (t) => {
   for (const ok of ['octocat', 'Octo-Cat', 'a', 'x'.repeat(39)]) t.ok(githubAccount.pattern.test(ok), ok);
@@ -86,20 +78,4 @@ t.test('github collector - sends the token and identifies itself', async (t) => 
   t.equal(seen[0]!['user-agent'], 'datapoints');
 });
 
-t.test('github against the emulator - found, missing, rate limited, malformed', async (t) => {
-  const emulated = await emulatedCollectors();
-  t.teardown(() => emulated.close());
-  const user = await emulated.collect('github', 'account', 'Octocat');
-  t.equal(user.kind, 'found');
-  const repo = await emulated.collect('github', 'post', 'octocat:Hello-World');
-  t.match(repo, { kind: 'found', datapoints: { metrics: { likes: { semantic: 'stars' }, reposts: { semantic: 'forks' } } } });
-  emulated.emulator.world.setFault('github', 'octocat', 'ratelimit');
-  t.match(await emulated.collect('github', 'account', 'octocat'), { kind: 'rateLimited' });
-  emulated.emulator.world.setFault('github', 'octocat', 'malformed');
-  t.same(await emulated.collect('github', 'account', 'octocat'), {
-    kind: 'failed',
-    reason: 'upstream body does not match the expected shape',
-  });
-  emulated.emulator.world.setFault('github', 'octocat', 'none');
-  t.same(await emulated.collect('github', 'account', 'octocat'), user);
-});
+// Found, rate limited, malformed and recovery against the emulator: test/platforms/conformance.test.ts.

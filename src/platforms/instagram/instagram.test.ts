@@ -57,7 +57,7 @@ t.test('instagram collector - maps Graph errors to distinct outcomes', async (t)
 });
 
 t.test('instagram against the emulator - found, missing, flaky, faults', async (t) => {
-  const emulated = await emulatedCollectors(() => fixedNow);
+  const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const counts = emulatedCounts('instagram', 'account', 'natgeo', fixedNow);
   const natgeo = await emulated.collect('instagram', 'account', 'NatGeo');

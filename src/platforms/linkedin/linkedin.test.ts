@@ -261,7 +261,7 @@ t.test('linkedin collector - a numeric company id is followed once to its vanity
 });
 
 t.test('linkedin against the emulator - found, rounded, missing, flaky, faults', async (t) => {
-  const emulated = await emulatedCollectors(() => fixedNow);
+  const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const now = fixedNow;
   const followersOf = (type: ResourceType, name: string) => emulatedCounts('linkedin', type, name, now).followers;

@@ -1,12 +1,10 @@
 // The Graph API's own answers as the emulator sends them (facebook, instagram, threads):
 // JSON bodies, the error object of the error-handling guide, and its throttling headers.
+import { cutOffJson, jsonReply } from '../../emulator/replies.js';
 import type { EmulatorReply } from '../../emulator/types.js';
 
-export const graphJson = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=UTF-8', 'x-fb-trace-id': 'AbCdEfGhIjK', ...headers },
-  body: JSON.stringify(body),
-});
+export const graphJson = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply =>
+  jsonReply(status, body, { 'content-type': 'application/json; charset=UTF-8', 'x-fb-trace-id': 'AbCdEfGhIjK', ...headers });
 
 export interface GraphErrorFields {
   message: string;
@@ -44,12 +42,7 @@ export const graphRateLimitReply = (objectId: string, type: string) =>
     },
   );
 
-/** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
-export const graphMalformedReply: EmulatorReply = {
-  status: 200,
-  headers: { 'content-type': 'application/json; charset=UTF-8' },
-  body: '{"id":"1784',
-};
+export const graphMalformedReply = cutOffJson('{"id":"1784', 'application/json; charset=UTF-8');
 
 /** Code 104: what the Graph answers a request that carries no access token. */
 export const graphMissingTokenReply = graphErrorReply(400, {

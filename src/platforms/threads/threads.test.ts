@@ -8,7 +8,7 @@ import {
   fixture,
   fixtureHttp,
   foundOutcome,
-  inOneHour,
+  onFixedClock,
   reply,
   signal,
   unparsable,
@@ -124,11 +124,11 @@ t.test('threads against the emulator - found, missing, flaky, faults', async (t)
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const zuckFound = async () => {
-    const zuck = await inOneHour('threads', () => emulated.collect('threads', 'account', 'Zuck'));
+    const zuck = await onFixedClock('threads', () => emulated.collect('threads', 'account', 'Zuck'));
     t.same(zuck.result, accountFound(zuck.counts('account', 'zuck').followers));
   };
   const mediaFound = async () => {
-    const media = await inOneHour('threads', () => emulated.collect('threads', 'post', 'zuck:18050206876707110'));
+    const media = await onFixedClock('threads', () => emulated.collect('threads', 'post', 'zuck:18050206876707110'));
     const counts = media.counts('post', 'me:18050206876707110');
     t.same(media.result, postFound(counts.likes, counts.reposts));
   };
@@ -145,7 +145,7 @@ t.test('threads against the emulator - found, missing, flaky, faults', async (t)
   emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'ratelimit');
   t.match(await emulated.collect('threads', 'post', 'zuck:18050206876707110'), { kind: 'rateLimited' });
   emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'none');
-  const page = await inOneHour('threads', () => emulated.collect('threads', 'post', 'Zuck:C8ZqKpYt7xY'));
+  const page = await onFixedClock('threads', () => emulated.collect('threads', 'post', 'Zuck:C8ZqKpYt7xY'));
   const pageCounts = page.counts('post', 'zuck:C8ZqKpYt7xY');
   t.same(page.result, postFound(pageCounts.likes, pageCounts.reposts));
   emulated.emulator.world.setFault('threads', 'zuck:C8ZqKpYt7xY', 'ratelimit');

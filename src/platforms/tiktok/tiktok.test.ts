@@ -58,7 +58,7 @@ t.test('tiktok collector - missing users, throttling, walls and broken pages', a
 });
 
 t.test('tiktok against the emulator - found, rounded, missing, flaky, faults', async (t) => {
-  const emulated = await emulatedCollectors(() => fixedNow);
+  const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const now = fixedNow;
   const scoutCounts = emulatedCounts('tiktok', 'account', 'scout2015', now);

@@ -6,12 +6,12 @@
 // A post is collected only when its author resolves and the tweet's author_id is that user:
 // a tweet by someone else is not the post the caller named, so it is notFound.
 import Type, { type Static } from 'typebox';
-import { failed, notFound, type CollectionOutcome, type ResourceRef } from '../../model.js';
-import { handlePart, idPart } from '../identifiers.js';
+import { failed, notFound, type CollectionOutcome } from '../../model.js';
+import { idPart } from '../identifiers.js';
 import type { Collector, CollectorContext } from '../types.js';
 import { reportedCounts } from '../reported.js';
-import { isOutcome, refusal, type BatchAnswer, type StatusRules } from '../lookups.js';
-import { jsonBody, settle, unparsable } from '../upstream.js';
+import { authorsThenPosts, refusal, type BatchAnswer, type StatusRules } from '../lookups.js';
+import { jsonBody, unparsable } from '../upstream.js';
 import { snowflakeTime, viewCountingSince } from './identifiers.js';
 
 /** users/by and tweets take at most 100 usernames or ids. */
@@ -93,17 +93,8 @@ export function createXCollector(context: CollectorContext): Collector {
       signal,
     );
 
-  const fetchTweets = async (
-    postRefs: readonly ResourceRef[],
-    users: BatchAnswer<User>,
-    signal: AbortSignal,
-  ): Promise<BatchAnswer<Tweet>> => {
-    if ('refused' in users) return users;
-    const ids = [
-      ...new Set(postRefs.filter((ref) => !isOutcome(users.byKey.get(handlePart(ref.identifier))!)).map((ref) => idPart(ref.identifier))),
-    ];
-    if (ids.length === 0) return { byKey: new Map() };
-    return lookup<Tweet>(
+  const fetchTweets = (ids: readonly string[], signal: AbortSignal) =>
+    lookup<Tweet>(
       '/2/tweets',
       { ids: ids.join(','), 'tweet.fields': 'author_id,public_metrics' },
       ids,
@@ -111,55 +102,35 @@ export function createXCollector(context: CollectorContext): Collector {
       (body) => tweetsBody.parse(body),
       signal,
     );
-  };
 
-  const accountOutcome = (ref: ResourceRef, users: BatchAnswer<User>): CollectionOutcome => {
-    if ('refused' in users) return users.refused;
-    const user = users.byKey.get(ref.identifier)!;
-    if (isOutcome(user)) return user;
-    const metrics = user.public_metrics;
-    return reportedCounts(
-      {
-        followers: [metrics?.followers_count, 'followers'],
-        following: [metrics?.following_count, 'following'],
-        posts: [metrics?.tweet_count, 'posts'],
-      },
-      { verified: [user.verified, 'verified'] },
-    );
-  };
-
-  const postOutcome = (ref: ResourceRef, users: BatchAnswer<User>, tweets: BatchAnswer<Tweet>): CollectionOutcome => {
-    if ('refused' in users) return users.refused;
-    const author = users.byKey.get(handlePart(ref.identifier))!;
-    if (isOutcome(author)) return author;
-    if ('refused' in tweets) return tweets.refused;
-    const tweet = tweets.byKey.get(idPart(ref.identifier))!;
-    if (isOutcome(tweet)) return tweet;
-    if (tweet.author_id !== author.id) return notFound;
-    const metrics = tweet.public_metrics;
-    return reportedCounts({
-      views: [viewsOf(tweet.id, metrics?.impression_count), 'views'],
-      likes: [metrics?.like_count, 'likes'],
-      reposts: [metrics?.retweet_count, 'reposts'],
-    });
-  };
-
-  return {
+  // One users/by call for every username of the batch (accounts and post authors), then at
+  // most one tweets call for the posts whose author was found.
+  return authorsThenPosts<User, Tweet>({
     maxBatch: maxLookupsPerRequest,
-    async collect(refs, signal) {
-      if (refs.length === 0) return [];
-      // One users/by call for every username of the batch (accounts and post authors), then
-      // at most one tweets call, started by the first post ref that needs it. A throw in
-      // either becomes `failed` for each ref that waits on it.
-      const users = fetchUsers([...new Set(refs.map((ref) => handlePart(ref.identifier)))], signal);
-      const postRefs = refs.filter((ref) => ref.type === 'post');
-      let tweets: Promise<BatchAnswer<Tweet>> | undefined;
-      const tweetsOnce = () => (tweets ??= users.then((answer) => fetchTweets(postRefs, answer, signal)));
-      return Promise.all(
-        refs.map((ref) =>
-          settle(async () => (ref.type === 'post' ? postOutcome(ref, await users, await tweetsOnce()) : accountOutcome(ref, await users))),
-        ),
+    fetchAuthors: fetchUsers,
+    postKey: (ref) => idPart(ref.identifier),
+    fetchPosts: fetchTweets,
+    // lookup() answers every key it was asked for.
+    absent: failed('x answered nothing about this resource'),
+    account: (user) => {
+      const metrics = user.public_metrics;
+      return reportedCounts(
+        {
+          followers: [metrics?.followers_count, 'followers'],
+          following: [metrics?.following_count, 'following'],
+          posts: [metrics?.tweet_count, 'posts'],
+        },
+        { verified: [user.verified, 'verified'] },
       );
     },
-  };
+    post: (tweet, author) => {
+      if (tweet.author_id !== author.id) return notFound;
+      const metrics = tweet.public_metrics;
+      return reportedCounts({
+        views: [viewsOf(tweet.id, metrics?.impression_count), 'views'],
+        likes: [metrics?.like_count, 'likes'],
+        reposts: [metrics?.retweet_count, 'reposts'],
+      });
+    },
+  });
 }

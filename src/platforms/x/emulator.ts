@@ -9,6 +9,7 @@
 // author_id, so the collector's author check passes for any handle; a tweet's own counts and
 // per-post faults are looked up as `<emulatedAuthor>:<id>`. `missing*`, `flaky*` and `slow*`
 // handles still apply to posts through the users/by call that resolves the author.
+import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
 import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../../emulator/types.js';
 import { snowflakeTime, viewCountingSince } from './identifiers.js';
 
@@ -17,12 +18,6 @@ const usersByAndTweetsLimit = 100;
 
 export const emulatedAuthorId = '1577444925917097984';
 export const emulatedAuthor = 'emulated_author';
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  body: JSON.stringify(body),
-});
 
 const problem = (status: number, title: string, detail: string, type = 'about:blank') => json(status, { title, detail, type, status });
 
@@ -38,8 +33,7 @@ const rateLimitReply = (now: number) =>
     },
   );
 
-/** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
-const malformedReply: EmulatorReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[{"id":"' };
+const malformedReply = cutOffJson('{"data":[{"id":"');
 
 const invalidRequest = (parameter: string, message: string) =>
   json(400, {

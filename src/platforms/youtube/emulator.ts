@@ -4,14 +4,11 @@
 // answer (YouTube sends no rate-limit headers). `rounded*` channels show their subscriber
 // count rounded down to three significant figures, as YouTube does.
 import { createHash } from 'node:crypto';
+import { cutOffJson, jsonReply } from '../../emulator/replies.js';
 import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../../emulator/types.js';
 import { isChannelId } from './identifiers.js';
 
-const json = (status: number, body: unknown): EmulatorReply => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=UTF-8' },
-  body: JSON.stringify(body),
-});
+const json = (status: number, body: unknown) => jsonReply(status, body, { 'content-type': 'application/json; charset=UTF-8' });
 
 const googleError = (code: number, message: string, reason: string, domain = 'global', status?: string) =>
   json(code, { error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) } });
@@ -20,12 +17,7 @@ const quotaMessage =
   'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.';
 const quotaExceeded = googleError(403, quotaMessage, 'quotaExceeded', 'youtube.quota');
 
-/** A body cut off mid-object, as a dropped connection behind a proxy leaves it. */
-const malformedReply: EmulatorReply = {
-  status: 200,
-  headers: { 'content-type': 'application/json' },
-  body: '{"kind":"youtube#channelListResponse","items":[{"statistics":',
-};
+const malformedReply = cutOffJson('{"kind":"youtube#channelListResponse","items":[{"statistics":');
 
 /** An etag-shaped token, stable per answer content. */
 const etagOf = (seed: string) => createHash('sha256').update(seed).digest('base64url').slice(0, 27);

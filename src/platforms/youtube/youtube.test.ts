@@ -6,7 +6,7 @@ import { nextPacificMidnight } from './quota.js';
 import {
   collectorWithFixtures,
   emulatedCollectors,
-  inOneHour,
+  onFixedClock,
   fixedNow,
   fixture,
   fixtureHttp,
@@ -148,13 +148,13 @@ const emulatedVideo = (counts: EmulatedCounts) => videoFound(counts.views, count
 t.test('youtube against the emulator - found, missing, flaky, rounded, faults', async (t) => {
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
-  const byId = await inOneHour('youtube', () => emulated.collect('youtube', 'account', 'UC_x5XG1OV2P6uZZ5FSM9Ttw'));
+  const byId = await onFixedClock('youtube', () => emulated.collect('youtube', 'account', 'UC_x5XG1OV2P6uZZ5FSM9Ttw'));
   t.same(byId.result, emulatedChannel(byId.counts('account', 'UC_x5XG1OV2P6uZZ5FSM9Ttw')));
-  const byHandle = await inOneHour('youtube', () => emulated.collect('youtube', 'account', '@GoogleDevelopers'));
+  const byHandle = await onFixedClock('youtube', () => emulated.collect('youtube', 'account', '@GoogleDevelopers'));
   t.same(byHandle.result, emulatedChannel(byHandle.counts('account', '@googledevelopers')));
-  const clip = await inOneHour('youtube', () => emulated.collect('youtube', 'post', 'dQw4w9WgXcQ'));
+  const clip = await onFixedClock('youtube', () => emulated.collect('youtube', 'post', 'dQw4w9WgXcQ'));
   t.same(clip.result, emulatedVideo(clip.counts('post', 'dQw4w9WgXcQ')));
-  const rounded = await inOneHour('youtube', () => emulated.collect('youtube', 'account', '@rounded-channel'));
+  const rounded = await onFixedClock('youtube', () => emulated.collect('youtube', 'account', '@rounded-channel'));
   const { followers, posts } = rounded.counts('account', '@rounded-channel');
   const scale = 10 ** Math.max(0, String(followers).length - 3);
   t.same(rounded.result, channelFound(Math.floor(followers / scale) * scale, posts));
@@ -164,10 +164,10 @@ t.test('youtube against the emulator - found, missing, flaky, rounded, faults', 
 
   emulated.emulator.world.setFault('youtube', 'dQw4w9WgXcQ', 'ratelimit');
   const limited = await emulated.collect('youtube', 'post', 'dQw4w9WgXcQ');
-  t.same(limited, { kind: 'rateLimited', retryAt: nextPacificMidnight(Date.now()) });
+  t.same(limited, { kind: 'rateLimited', retryAt: nextPacificMidnight(fixedNow) });
   emulated.emulator.world.setFault('youtube', 'dQw4w9WgXcQ', 'none');
   emulated.emulator.world.setFault('youtube', '@GoogleDevelopers', 'none');
-  const again = await inOneHour('youtube', () => emulated.collect('youtube', 'post', 'dQw4w9WgXcQ'));
+  const again = await onFixedClock('youtube', () => emulated.collect('youtube', 'post', 'dQw4w9WgXcQ'));
   t.same(again.result, emulatedVideo(again.counts('post', 'dQw4w9WgXcQ')));
 });
 
@@ -186,7 +186,7 @@ t.test('youtube against the emulator - 50 videos and channel ids in two upstream
     index % 2 === 0 ? video(`video${String(index).padStart(6, '0')}`) : channel(`UC${String(index).padStart(22, '0')}`),
   );
   refs[10] = video('missing0001');
-  const { result, counts } = await inOneHour('youtube', () => collector.collect(refs, signal));
+  const { result, counts } = await onFixedClock('youtube', () => collector.collect(refs, signal));
   t.equal(calls.length, 2);
   t.same(
     result,

@@ -3,7 +3,7 @@
 // as the resource thread's platform status board last reported them (docs/operations.md,
 // "Platform status"). The live part is rendered here both for the page and for its
 // server-sent events, so a live update is the same markup a reload would give.
-import { outcomeKinds, type PlatformStatus } from '../../../operations/platformStatus.js';
+import { outcomeKinds, type OutcomeKind, type PlatformStatus } from '../../../operations/platformStatus.js';
 import { page, type WebAnswer } from '../../answers.js';
 import { barChart } from '../../barChart.js';
 import type { WebContext } from '../../context.js';
@@ -14,6 +14,15 @@ export const consolePlatformsPath = '/console/platforms';
 export const consoleEventsPath = '/console/events';
 
 const iso = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+/** What a reader calls each outcome: the legend and the table headings say these, not the code's names. */
+const outcomeLabels: Record<OutcomeKind, string> = {
+  found: 'found',
+  notFound: 'not found',
+  rateLimited: 'rate limited',
+  failed: 'failed',
+  deferred: 'deferred',
+};
 
 function breaker(status: PlatformStatus): SafeHtml {
   const { state, since, trialAt, failures } = status.breaker;
@@ -34,8 +43,8 @@ function platformSection(status: PlatformStatus): SafeHtml {
 <dt>Budget in use</dt><dd>${budget.inFlight} of ${budget.concurrency} calls at once; ${budget.callsLastMinute} calls in the last minute${budget.perMinute === null ? ' (no per-minute limit)' : ` of ${budget.perMinute}`}</dd>
 <dt>Collecting</dt><dd>${status.collecting} resource(s) handed to this platform and not yet answered</dd></dl>
 ${barChart(`Collections per minute by outcome for ${status.platform}, last ${status.perMinute.length} minutes`, minutes)}
-<p class="legend">${outcomeKinds.map((outcome) => html`<span class="key outcome-${outcome}"></span> ${outcome} `)}</p>
-<table><caption>Collections of ${status.platform} over the last ${status.perMinute.length} minutes</caption><thead><tr>${totals.map(([outcome]) => html`<th scope="col">${outcome}</th>`)}</tr></thead>
+<p class="legend">${outcomeKinds.map((outcome) => html`<span class="legend-item"><span class="key outcome-${outcome}"></span> ${outcomeLabels[outcome]}</span> `)}</p>
+<table><caption>Collections of ${status.platform} over the last ${status.perMinute.length} minutes</caption><thead><tr>${totals.map(([outcome]) => html`<th scope="col">${outcomeLabels[outcome]}</th>`)}</tr></thead>
 <tbody><tr>${totals.map(([, total]) => html`<td>${total}</td>`)}</tr></tbody></table>
 ${
   status.lastErrors.length === 0
