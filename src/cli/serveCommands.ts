@@ -7,7 +7,6 @@ import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger } from '../log.js';
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
-import { startService } from '../service.js';
 import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseHost, parsePort, setting, type Setting } from './flags.js';
 import { natsServersSetting } from './natsSetting.js';
@@ -176,6 +175,9 @@ export async function serveCommand(args: string[], print: (line: string) => void
   const metrics = metricsSetting(setting(values.metrics, 'metrics', 'DATAPOINTS_METRICS'));
   // The guard above covers every edge thread: they share the port only among themselves.
   const secureCookies = values['secure-cookies'] === true;
+  // Loaded once the settings are checked, so that a mistyped flag is answered at once rather
+  // than after the whole server (uWebSockets.js, lmdb, NATS, every platform) has loaded.
+  const { startService } = await import('../service.js');
   const service = await startService({
     host,
     port,
