@@ -4,7 +4,7 @@ import type { AccountStore } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
 import type { ResourceStore } from '../store/resourceStore.js';
 import type { UsageStore } from '../store/usageStore.js';
-import type { WebStore } from '../store/webStore.js';
+import type { WebRecords, WebStore } from '../store/webStore.js';
 import type { WebRequest } from './answers.js';
 import type { Viewer } from './layout.js';
 import type { PlatformStatusSource } from '../operations/platformStatus.js';
@@ -18,6 +18,8 @@ export interface WebContext {
   /** Snapshots and transition histories, read for the resource inspector. */
   resources: ResourceStore;
   store: WebStore;
+  /** Where invites, passwords and sessions are written: `store`, or the cluster's (docs/dashboard.md, "In a cluster"). */
+  records: WebRecords;
   sessions: Sessions;
   throttle: SigninThrottle;
   platforms: PlatformStatusSource | undefined;

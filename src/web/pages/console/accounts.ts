@@ -151,7 +151,7 @@ export async function suspendFromConsole(context: WebContext, request: WebReques
 export async function inviteFromConsole(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {
   const named = namedAccount(context, request, viewer);
   if ('answer' in named) return named.answer;
-  const invite = await createInvite(context.store, named.name, context.now());
+  const invite = await createInvite(context.records, named.name, context.now());
   const link = inviteLink(request.origin, invite.secret);
   context.log.info({ account: named.name, by: viewer.account }, 'invite created on the console');
   const shown = html`<div class="secret" role="status"><h2>Invite link for ${named.name}</h2>
