@@ -2,7 +2,8 @@
 // embedded ones (the in-process collection queue, the LMDB quota ledger); with it the cluster's
 // (the JetStream queue and the NATS KV ledger on one connection per node), the resource log the
 // node's store commits through and replicates (docs/cluster.md, "Resource replication"), plus the
-// replication of accounts and tokens into the node's LMDB. Wiring only: the service takes what
+// replication of accounts and tokens, and of the dashboard's records and daily counts
+// (docs/dashboard.md, "In a cluster"), into the node's LMDB. Wiring only: the service takes what
 // this returns.
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -12,15 +13,22 @@ import { clusterDefaults } from '../config.js';
 import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import type { AccountStore } from '../store/accountStore.js';
+import type { DailyUsage } from '../store/dailyUsage.js';
 import type { QuotaLedger } from '../store/quotaLedger.js';
 import type { UsageStore } from '../store/usageStore.js';
+import type { WebRecords, WebStore } from '../store/webStore.js';
 import { AccountReplica } from './accountReplica.js';
 import { ClusterAccounts } from './clusterAccounts.js';
+import { ClusterDailyUsage } from './clusterDailyUsage.js';
+import { ClusterWeb } from './clusterWeb.js';
+import { replicateDailyUsage } from './dailyUsageReplica.js';
+import { DayCountingLedger } from './dayCountingLedger.js';
 import { JetStreamCollectionQueue, defaultQueueOptions } from './jetStreamQueue.js';
 import { KvQuotaLedger } from './kvQuotaLedger.js';
 import { closeNats, connectNats } from './natsConnection.js';
 import type { ResourceLog } from './resourceLog.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from './resourceLogStream.js';
+import { WebReplica } from './webReplica.js';
 
 /** What a node does in a cluster (docs/cluster.md, "Node roles"); a node alone does both. */
 export type NodeRole = 'search' | 'collect' | 'both';
@@ -44,6 +52,8 @@ export interface NodeSeams {
    * and the name that spreads due work among nodes (docs/cluster.md, "Due work exactly once").
    */
   resources: { log: ResourceLog; node: string } | undefined;
+  /** Where the dashboard writes invites, passwords and sessions: the cluster's; the LMDB's when absent. */
+  web: WebRecords | undefined;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
 }
@@ -52,6 +62,9 @@ export interface SeamNeeds {
   leaseMs: number;
   usage: UsageStore;
   accounts: AccountStore;
+  /** The dashboard's records and the per-day counts of this node's LMDB, which a cluster node replicates. */
+  web: WebStore;
+  daily: DailyUsage;
   /** Called after a replicated change is in the LMDB: the authenticators look again at once. */
   onAccountsChanged: () => void;
   health: Health;
@@ -66,6 +79,7 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     ledger: needs.usage,
     remoteLedger: false,
     resources: undefined,
+    web: undefined,
     close: () => Promise.resolve(),
   };
 }
@@ -79,21 +93,38 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
   reportConnection(connection, needs.health);
   try {
     const queue = await JetStreamCollectionQueue.open(connection, defaultQueueOptions(needs.leaseMs), needs.health);
-    const ledger = await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs });
+    const days = await ClusterDailyUsage.open(connection);
+    const ledger = new DayCountingLedger(
+      await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }),
+      days,
+      needs.log,
+    );
     const resourceLog = await JetStreamResourceLog.open(connection, defaultResourceLogOptions());
     const replica = await AccountReplica.start(await ClusterAccounts.open(connection), needs.accounts, {
       log: needs.log,
       onChanged: needs.onAccountsChanged,
     });
+    const quiet = { log: needs.log, onChanged: () => undefined };
+    const web = await WebReplica.start(
+      await ClusterWeb.open(connection),
+      needs.web,
+      (name) => needs.accounts.account(name) !== undefined,
+      quiet,
+    );
+    const daily = await replicateDailyUsage(days, needs.daily, quiet);
     return {
       queue,
       queueDepth: undefined,
       ledger,
       remoteLedger: true,
       resources: { log: resourceLog, node },
+      web,
       async close() {
         queue.close();
+        await ledger.flush();
         replica.stop();
+        web.stop();
+        daily.stop();
         await closeNats(connection);
       },
     };

@@ -21,6 +21,8 @@ export interface EdgeSetup {
   demand: MessagePort;
   /** The resource thread's quota ledger, when it is not this thread's to open (src/threads/portLedger.ts). */
   ledger: MessagePort | undefined;
+  /** The resource thread's dashboard record writes, when they go to the cluster (src/threads/portWebRecords.ts). */
+  web: MessagePort | undefined;
   logLevel: string;
   cors: CorsOrigins | undefined;
   /** Mark the dashboard's session cookie Secure (docs/dashboard.md, "Cookies"). */

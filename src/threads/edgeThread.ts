@@ -23,7 +23,8 @@ import { DemandMessenger } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
 import { webPages } from '../web/webPages.js';
-import { PortLedger } from './portLedger.js';
+import { borrowLedger } from './portLedger.js';
+import { borrowWebRecords } from './portWebRecords.js';
 
 const setup: EdgeSetup = workerData;
 const control = parentPort!;
@@ -55,7 +56,7 @@ try {
       authenticator,
       admissions: new Admissions({
         table: accountTable,
-        ledger: setup.ledger ? new PortLedger(setup.ledger) : new UsageStore(dbs),
+        ledger: setup.ledger ? borrowLedger(setup.ledger) : new UsageStore(dbs),
         log,
         now: Date.now,
       }),
@@ -69,7 +70,13 @@ try {
       cors: setup.cors,
       readiness: [storageCheck(dbs.root), () => resourceProblems],
       metrics,
-      pages: webPages({ dbs, log, secureCookies: setup.secureCookies, platforms: platformStatus }),
+      pages: webPages({
+        dbs,
+        log,
+        secureCookies: setup.secureCookies,
+        platforms: platformStatus,
+        records: setup.web ? borrowWebRecords(setup.web) : undefined,
+      }),
       stream: {
         changes: viewChanges,
         tickets: new StreamTickets(setup.stream.tickets),

@@ -10,7 +10,11 @@ import { digestSecret, newSecret } from './secrets.js';
 export const invitePath = '/dashboard/invite';
 
 /** A new invite for `account`; its secret is returned once. */
-export async function createInvite(records: WebRecords, account: string, now: number): Promise<{ secret: string; expiresAt: number }> {
+export async function createInvite(
+  records: Pick<WebRecords, 'addInvite'>,
+  account: string,
+  now: number,
+): Promise<{ secret: string; expiresAt: number }> {
   const secret = newSecret();
   const expiresAt = now + webLimits.inviteMs;
   await records.addInvite(digestSecret(secret), { account, expiresAt });
