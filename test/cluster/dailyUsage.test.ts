@@ -100,6 +100,6 @@ t.test('a swap from a count the ledger never saw is reported, not counted', asyn
   await reserveUnits(a.ledger, 'acme', month, 4, null);
   const entry = await a.kv.read('acme', month);
   const result = await b.ledger.swap('acme', month, entry.revision, entry.granted + 1);
-  t.equal(result.swapped, true, 'the swap itself is the ledger's');
+  t.equal(result.swapped, true, 'the swap itself is made');
   t.equal(b.errors.length, 1, 'reported');
 });
