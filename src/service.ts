@@ -229,7 +229,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       secureCookies: options.secureCookies === true,
       sleep: options.signinWait,
       platforms: platformStatus,
-      records: seams.web,
+      writes: seams.dashboard,
     });
     const server = await startHttpServer(
       options.host,
@@ -271,7 +271,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           accountTable,
           authVersions,
           ledger: seams.remoteLedger ? ledger : undefined,
-          web: seams.web,
+          dashboard: seams.dashboard,
           store,
           demand: resourceHost,
           log,

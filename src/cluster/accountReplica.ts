@@ -3,37 +3,75 @@
 // LMDB, where the authenticators read them, so that authenticating never waits on NATS. The
 // buckets are small, and records it has already are not written again.
 import type { KvWatchEntry } from '@nats-io/kv';
-import type { AccountStore } from '../store/accountStore.js';
+import type { AccountChangeWrites, AccountChanges, AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
 import { type FollowedBucket, followBucket, type ReplicaOptions } from './bucketReplica.js';
 import { type ClusterAccounts, readAccount, readToken } from './clusterAccounts.js';
 
 export type { ReplicaOptions } from './bucketReplica.js';
 
-export class AccountReplica {
+/**
+ * The replica is also how the dashboard and console of a node change accounts and tokens
+ * (docs/dashboard.md, "In a cluster"): each change is written to the cluster's buckets and
+ * resolves once this node's LMDB has it, so that the page answered next shows it.
+ */
+export class AccountReplica implements AccountChangeWrites {
   /**
    * Starts both watches and resolves once the node holds what the cluster held when it started
    * (a node that answers before that could accept a token revoked while it was away).
    */
   static async start(cluster: ClusterAccounts, store: AccountStore, options: ReplicaOptions): Promise<AccountReplica> {
-    const replica = new AccountReplica(store, options);
-    replica.watches.push(
-      ...(await Promise.all([
-        followBucket(cluster.accountEntries, (entry) => replica.applyAccount(entry), options, 'account'),
-        followBucket(cluster.tokenEntries, (entry) => replica.applyToken(entry), options, 'token'),
-      ])),
-    );
+    const replica = new AccountReplica(cluster, store, options);
+    const [accounts, tokens] = await Promise.all([
+      followBucket(cluster.accountEntries, (entry) => replica.applyAccount(entry), options, 'account'),
+      followBucket(cluster.tokenEntries, (entry) => replica.applyToken(entry), options, 'token'),
+    ]);
+    replica.followed = { accounts, tokens };
     return replica;
   }
 
-  private readonly watches: FollowedBucket[] = [];
+  /** Set by `start` before the replica is handed out. */
+  private followed: Record<'accounts' | 'tokens', FollowedBucket> | undefined;
 
   private constructor(
+    private readonly cluster: ClusterAccounts,
     private readonly store: AccountStore,
     private readonly options: ReplicaOptions,
   ) {}
 
+  createAccount(account: AccountRecord): Promise<boolean> {
+    return this.applied('accounts', this.cluster.createAccount(account));
+  }
+
+  updateAccount(name: string, changes: AccountChanges): Promise<AccountRecord | undefined> {
+    return this.applied('accounts', this.cluster.updateAccount(name, changes));
+  }
+
+  suspendAccount(name: string, at: string, reason: string | null): Promise<AccountRecord | undefined> {
+    return this.applied('accounts', this.cluster.suspendAccount(name, at, reason));
+  }
+
+  resumeAccount(name: string): Promise<AccountRecord | undefined> {
+    return this.applied('accounts', this.cluster.resumeAccount(name));
+  }
+
+  addToken(token: TokenRecord): Promise<void> {
+    return this.applied('tokens', this.cluster.addToken(token));
+  }
+
+  revokeToken(id: string, at: string): Promise<TokenRecord | undefined> {
+    return this.applied('tokens', this.cluster.revokeToken(id, at));
+  }
+
+  /** `change`'s answer, once this node's replica holds everything the bucket held after it. */
+  private async applied<T>(bucket: 'accounts' | 'tokens', change: Promise<T>): Promise<T> {
+    const answer = await change;
+    await this.followed![bucket].reachedNow();
+    return answer;
+  }
+
   stop(): void {
-    for (const watch of this.watches) watch.stop();
+    this.followed?.accounts.stop();
+    this.followed?.tokens.stop();
   }
   private applyAccount(entry: KvWatchEntry): Promise<boolean> {
     if (entry.operation !== 'PUT') {

@@ -20,6 +20,8 @@ export interface FollowedBucket {
    * takes longer than one NATS call may (the watch is cut off), so that no answer waits forever.
    */
   reached(revision: number): Promise<void>;
+  /** Resolves once everything the bucket holds now has been applied (a delete tells no revision). */
+  reachedNow(): Promise<void>;
   stop(): void;
 }
 
@@ -56,24 +58,26 @@ export async function followBucket(
     }
   })();
   await done;
+  const reached = (wanted: number) =>
+    wanted <= revision
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const waiter = {
+            revision: wanted,
+            resolve: () => {
+              clearTimeout(timer);
+              resolve();
+            },
+          };
+          const timer = setTimeout(() => {
+            waiting.delete(waiter);
+            reject(new Error(`${what} ${wanted} not replicated within ${clusterDefaults.requestTimeoutMs} ms`));
+          }, clusterDefaults.requestTimeoutMs);
+          waiting.add(waiter);
+        });
   return {
-    reached: (wanted) =>
-      wanted <= revision
-        ? Promise.resolve()
-        : new Promise<void>((resolve, reject) => {
-            const waiter = {
-              revision: wanted,
-              resolve: () => {
-                clearTimeout(timer);
-                resolve();
-              },
-            };
-            const timer = setTimeout(() => {
-              waiting.delete(waiter);
-              reject(new Error(`${what} ${wanted} not replicated within ${clusterDefaults.requestTimeoutMs} ms`));
-            }, clusterDefaults.requestTimeoutMs);
-            waiting.add(waiter);
-          }),
+    reached,
+    reachedNow: async () => reached((await bucket.status()).streamInfo.state.last_seq),
     stop: () => entries.stop(),
   };
 }

@@ -16,7 +16,7 @@ import type { AccountStore } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
 import type { QuotaLedger } from '../store/quotaLedger.js';
 import type { UsageStore } from '../store/usageStore.js';
-import type { WebRecords, WebStore } from '../store/webStore.js';
+import type { DashboardWrites, WebStore } from '../store/webStore.js';
 import { AccountReplica } from './accountReplica.js';
 import { ClusterAccounts } from './clusterAccounts.js';
 import { ClusterDailyUsage } from './clusterDailyUsage.js';
@@ -52,8 +52,8 @@ export interface NodeSeams {
    * and the name that spreads due work among nodes (docs/cluster.md, "Due work exactly once").
    */
   resources: { log: ResourceLog; node: string } | undefined;
-  /** Where the dashboard writes invites, passwords and sessions: the cluster's; the LMDB's when absent. */
-  web: WebRecords | undefined;
+  /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md, "In a cluster"). */
+  dashboard: DashboardWrites | undefined;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
 }
@@ -79,7 +79,7 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     ledger: needs.usage,
     remoteLedger: false,
     resources: undefined,
-    web: undefined,
+    dashboard: undefined,
     close: () => Promise.resolve(),
   };
 }
@@ -118,7 +118,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       ledger,
       remoteLedger: true,
       resources: { log: resourceLog, node },
-      web,
+      dashboard: { records: web, accounts: replica },
       async close() {
         queue.close();
         await ledger.flush();

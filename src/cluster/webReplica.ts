@@ -63,11 +63,7 @@ export class WebReplica implements WebRecords {
     const set = await passwordEntries.put(accountKey(invite.account), JSON.stringify(password));
     this.store.refresh();
     for (const session of this.store.sessionsOf(invite.account)) await sessionEntries.delete(session);
-    await Promise.all([
-      this.followed.passwords.reached(set),
-      this.reachedEnd(inviteEntries, this.followed.invites),
-      this.reachedEnd(sessionEntries, this.followed.sessions),
-    ]);
+    await Promise.all([this.followed.passwords.reached(set), this.followed.invites.reachedNow(), this.followed.sessions.reachedNow()]);
     return invite.account;
   }
 
@@ -80,12 +76,7 @@ export class WebReplica implements WebRecords {
   async removeSession(digest: string): Promise<void> {
     if (!digestKey.test(digest)) return;
     await this.cluster.sessionEntries.delete(digest);
-    await this.reachedEnd(this.cluster.sessionEntries, this.followed.sessions);
-  }
-
-  /** Waits until the replica has applied everything the bucket holds now (a delete tells no revision). */
-  private async reachedEnd(bucket: KV, followed: FollowedBucket): Promise<void> {
-    await followed.reached((await bucket.status()).streamInfo.state.last_seq);
+    await this.followed.sessions.reachedNow();
   }
 }
 

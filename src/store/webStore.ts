@@ -6,6 +6,7 @@
 // cluster's KV buckets with `--nats`, which every node replicates into its LMDB
 // (docs/dashboard.md, "In a cluster"); reads are always this LMDB's.
 import type { Database } from 'lmdb';
+import type { AccountChangeWrites } from './accountStore.js';
 import type { Databases } from './environment.js';
 
 /** An scrypt hash with the parameters it was made with, so that they can change later. */
@@ -58,6 +59,12 @@ export interface WebRecords {
   /** Writes `session` and removes `replaced` (the session it rotates). */
   putSession(digest: string, session: SessionRecord, replaced?: string): Promise<unknown>;
   removeSession(digest: string): Promise<unknown>;
+}
+
+/** Every write the dashboard and console make, when they are not this LMDB's (docs/dashboard.md, "In a cluster"). */
+export interface DashboardWrites {
+  records: WebRecords;
+  accounts: AccountChangeWrites;
 }
 
 export class WebStore implements WebRecords {

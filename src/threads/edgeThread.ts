@@ -24,7 +24,7 @@ import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
 import { webPages } from '../web/webPages.js';
 import { borrowLedger } from './portLedger.js';
-import { borrowWebRecords } from './portWebRecords.js';
+import { borrowDashboardWrites } from './portDashboardWrites.js';
 
 const setup: EdgeSetup = workerData;
 const control = parentPort!;
@@ -75,7 +75,7 @@ try {
         log,
         secureCookies: setup.secureCookies,
         platforms: platformStatus,
-        records: setup.web ? borrowWebRecords(setup.web) : undefined,
+        writes: setup.dashboard ? borrowDashboardWrites(setup.dashboard) : undefined,
       }),
       stream: {
         changes: viewChanges,

@@ -14,11 +14,11 @@ import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import type { QuotaLedger } from '../store/quotaLedger.js';
-import type { WebRecords } from '../store/webStore.js';
 import { receiveDemand } from './demandMessenger.js';
 import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
 import { lendLedger } from './portLedger.js';
-import { lendWebRecords } from './portWebRecords.js';
+import type { DashboardWrites } from '../store/webStore.js';
+import { lendDashboardWrites } from './portDashboardWrites.js';
 import type { PublishedHealth } from './publishedHealth.js';
 import type { PublishingResourceStore } from './publishingStore.js';
 
@@ -44,8 +44,8 @@ export interface EdgeOptions {
    * lent to each over a MessagePort. Absent: each edge opens the LMDB ledger of the data directory.
    */
   ledger?: QuotaLedger | undefined;
-  /** Where the dashboard writes invites, passwords and sessions when not the LMDB: lent likewise. */
-  web?: WebRecords | undefined;
+  /** Where the dashboard writes when not the data directory's LMDB (the cluster's): lent likewise. */
+  dashboard?: DashboardWrites | undefined;
   /** Adds up what the edges counted; the edges count nothing when absent. */
   metrics?: { addEdgeCounts(counts: EdgeCounts): void } | undefined;
   stream: EdgeStreamState;
@@ -127,7 +127,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   const views = new MessageChannel();
   const demand = new MessageChannel();
   const ledger = options.ledger ? new MessageChannel() : undefined;
-  const web = options.web ? new MessageChannel() : undefined;
+  const dashboard = options.dashboard ? lendDashboardWrites(options.dashboard) : undefined;
   const setup: EdgeSetup = {
     index,
     dataDir: options.dataDir,
@@ -138,7 +138,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     views: views.port2,
     demand: demand.port2,
     ledger: ledger?.port2,
-    web: web?.port2,
+    dashboard,
     logLevel: options.logLevel,
     cors: options.cors,
     secureCookies: options.secureCookies,
@@ -147,10 +147,14 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   };
   const worker = new Worker(new URL('./edgeThread.js', import.meta.url), {
     workerData: setup,
-    transferList: [views.port2, demand.port2, ...(ledger ? [ledger.port2] : []), ...(web ? [web.port2] : [])],
+    transferList: [
+      views.port2,
+      demand.port2,
+      ...(ledger ? [ledger.port2] : []),
+      ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
+    ],
   });
   if (ledger && options.ledger) lendLedger(ledger.port1, options.ledger);
-  if (web && options.web) lendWebRecords(web.port1, options.web);
   options.store.publishTo(views.port1);
   receiveDemand(demand.port1, options.demand);
   // Messages and the thread's end, in order, for whoever waits on the next one.

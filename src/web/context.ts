@@ -1,6 +1,6 @@
 // What every dashboard and console handler may use, built once per server thread.
 import type { Logger } from '../log.js';
-import type { AccountStore } from '../store/accountStore.js';
+import type { AccountChangeWrites, AccountStore } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
 import type { ResourceStore } from '../store/resourceStore.js';
 import type { UsageStore } from '../store/usageStore.js';
@@ -13,6 +13,8 @@ import type { SigninThrottle } from './signinThrottle.js';
 
 export interface WebContext {
   accounts: AccountStore;
+  /** How the dashboard and console change accounts and tokens: `accounts`, or the cluster's (docs/dashboard.md, "In a cluster"). */
+  accountWrites: AccountChangeWrites;
   usage: UsageStore;
   daily: DailyUsage;
   /** Snapshots and transition histories, read for the resource inspector. */

@@ -9,7 +9,7 @@ import { DailyUsage } from '../store/dailyUsage.js';
 import { ResourceStore } from '../store/resourceStore.js';
 import type { Databases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
-import { type WebRecords, WebStore } from '../store/webStore.js';
+import { type DashboardWrites, WebStore } from '../store/webStore.js';
 import type { Exchange } from '../http/reply.js';
 import type { HttpRequest, TemplatedApp } from '../http/uws.js';
 import type { WebContext } from './context.js';
@@ -40,10 +40,10 @@ export interface WebPagesOptions extends WebRouteOptions {
   log: Logger;
   now?: () => number;
   /**
-   * Where invites, passwords and sessions are written: the cluster's with `--nats`
-   * (docs/dashboard.md, "In a cluster"); this thread's LMDB when absent.
+   * Where invites, passwords, sessions, accounts and tokens are written: the cluster's with
+   * `--nats` (docs/dashboard.md, "In a cluster"); this thread's LMDB when absent.
    */
-  records?: WebRecords | undefined;
+  writes?: DashboardWrites | undefined;
   /** How a throttled sign-in waits; a real timer unless a test records the waits instead. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -54,9 +54,11 @@ export type PageRegistration = (app: TemplatedApp, begin: (req: HttpRequest) => 
 export function webPages(options: WebPagesOptions): PageRegistration {
   const now = options.now ?? Date.now;
   const store = new WebStore(options.dbs);
-  const records = options.records ?? store;
+  const records = options.writes?.records ?? store;
+  const accounts = new AccountStore(options.dbs);
   const context: WebContext = {
-    accounts: new AccountStore(options.dbs),
+    accounts,
+    accountWrites: options.writes?.accounts ?? accounts,
     usage: new UsageStore(options.dbs),
     daily: new DailyUsage(options.dbs),
     resources: new ResourceStore(options.dbs),

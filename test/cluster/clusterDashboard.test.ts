@@ -1,7 +1,8 @@
 // The dashboard on two `datapoints serve --nats` nodes (docs/dashboard.md, "In a cluster"): an
 // invite made with the CLI on the cluster is accepted on one node, its account signs in on the
 // other, the session cookie works on both, signing out on one ends it on the other, and after
-// searches on both the usage page of each shows the cluster's count for the day and the month.
+// searches on both the usage page of each shows the cluster's count for the day and the month; a
+// token made on one node's dashboard and an account made on its console are the cluster's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +87,15 @@ t.test('the dashboard across two nodes', async (t) => {
   );
   t.match(tokensOnB.text, 'acme', "the session made on A is accepted on B, as acme's");
 
+  const created = await onA.submit('/dashboard/tokens', '/dashboard/tokens', { note: 'made on A' });
+  const fromDashboard = /id="secret" readonly value="(dp_[A-Za-z0-9_-]+)"/.exec(created.text)?.[1];
+  t.ok(fromDashboard, 'a token made on the dashboard of A');
+  await within1s(
+    () => search(b!, fromDashboard!),
+    (status) => status === 422,
+  );
+  t.pass('is accepted by B');
+
   for (const node of [a!, b!, a!, b!, a!, b!]) t.equal(await search(node, secret), 422, 'counted');
   const granted = JSON.parse(onCluster(['accounts', 'show', 'acme'])).usage.used as number;
   t.ok(granted >= 6, `the cluster's ledger granted ${granted} units for 6 searches`);
@@ -99,6 +109,16 @@ t.test('the dashboard across two nodes', async (t) => {
     );
     t.same(shown, { today: granted, month: granted }, `${name} shows the cluster's units for today and the month`);
   }
+
+  onCluster(['accounts', 'update', 'acme', '--operator', 'true']);
+  const made = await onA.submit('/console/accounts', '/console/accounts', { name: 'beta', plan: 'free' });
+  t.equal(made.status, 303, "an operator makes an account on A's console");
+  t.match(onCluster(['accounts', 'show', 'beta']), '"name":"beta"', "it is the cluster's");
+  await within1s(
+    () => onB.get('/console/accounts'),
+    (answer) => answer.text.includes('beta'),
+  );
+  t.pass("and B's console lists it");
 
   const signedOut = await onB.submit('/dashboard/tokens', '/dashboard/signout', {});
   t.equal(signedOut.status, 303, 'signed out on B');
