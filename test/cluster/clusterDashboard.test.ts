@@ -60,6 +60,9 @@ t.test('the dashboard across two nodes', async (t) => {
   };
   onCluster(['accounts', 'create', 'acme', '--rate', '100000/1m']);
   const secret = onCluster(['tokens', 'create', 'acme']);
+  const nobody = cli(['accounts', 'invite', 'nobody', '--nats', nats.url]);
+  t.not(nobody.status, 0, 'no invite for an account the cluster does not have');
+  t.match(nobody.stderr, "no account named 'nobody'");
   const link = onCluster(['accounts', 'invite', 'acme', '--url', b!.url]);
   t.match(link, `${b!.url}/dashboard/invite#`, 'the link names the node given');
 
