@@ -73,6 +73,7 @@ export class AccountReplica implements AccountChangeWrites {
     this.followed?.accounts.stop();
     this.followed?.tokens.stop();
   }
+
   private applyAccount(entry: KvWatchEntry): Promise<boolean> {
     if (entry.operation !== 'PUT') {
       return this.store.deleteAccount(Buffer.from(entry.key, 'base64url').toString()).then((removed) => removed !== undefined);

@@ -108,7 +108,10 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
     const web = await WebReplica.start(
       await ClusterWeb.open(connection),
       needs.web,
-      (name) => needs.accounts.account(name) !== undefined,
+      (name) => {
+        needs.accounts.refresh();
+        return needs.accounts.account(name) !== undefined;
+      },
       quiet,
     );
     const daily = await replicateDailyUsage(days, needs.daily, quiet);
