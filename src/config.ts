@@ -218,6 +218,11 @@ export const clusterDefaults = {
   /** How long one JetStream call (publish, pull, acknowledgement) waits for its answer. */
   requestTimeoutMs: 5_000,
   /**
+   * How long a stopping node waits for its per-day counts still being written (docs/dashboard.md,
+   * "In a cluster"): they take milliseconds while NATS answers, and a stop never waits long on it.
+   */
+  dailyFlushMs: 1_000,
+  /**
    * A take from the collection queue that finds nothing waits this long for work to arrive, and
    * no take lasts longer (docs/cluster.md, "Taking work"). Far below the lease.
    */

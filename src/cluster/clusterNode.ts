@@ -124,7 +124,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       dashboard: { records: web, accounts: replica },
       async close() {
         queue.close();
-        await ledger.flush();
+        await ledger.flush(clusterDefaults.dailyFlushMs);
         replica.stop();
         web.stop();
         daily.stop();

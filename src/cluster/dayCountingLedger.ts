@@ -4,7 +4,7 @@
 // swap names a revision, not the count it replaces, so the decorator remembers the last counts
 // it saw of each entry (every swap follows a read or a refused swap of the same entry, both of
 // which show it). The per-day write follows the swap without holding up the admission; `flush`
-// waits for those still out.
+// waits for those still out, for a while: a stop never waits long on NATS.
 import type { Logger } from '../log.js';
 import type { LedgerEntry, QuotaLedger, SwapResult } from '../store/quotaLedger.js';
 import type { ClusterDailyUsage } from './clusterDailyUsage.js';
@@ -47,9 +47,13 @@ export class DayCountingLedger implements QuotaLedger {
     return result;
   }
 
-  /** Resolves once every per-day write begun so far has landed or failed. */
-  async flush(): Promise<void> {
-    await Promise.all([...this.writing]);
+  /** Resolves once every per-day write begun so far has landed or failed, or after `withinMs` (logged). */
+  async flush(withinMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), withinMs)));
+    const outcome = await Promise.race([Promise.all([...this.writing]), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') this.log.error({ writes: this.writing.size }, 'per-day counts still being written at stop; left');
   }
 
   private saw(account: string, month: string, entry: LedgerEntry): LedgerEntry {

@@ -72,7 +72,7 @@ t.test('two nodes count per day as one node does, and both replicas show it', as
       await returnUnits(node.ledger, 'acme', month, -units);
       await returnUnits(alone, 'acme', month, -units);
     }
-    await node.ledger.flush();
+    await node.ledger.flush(5_000);
   }
   const expected = new DailyUsage(aloneDbs).dailyUsage('acme', '2026-11-24', '2026-11-26');
   t.same(expected, [
