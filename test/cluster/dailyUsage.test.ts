@@ -19,6 +19,7 @@ import { tempDataDir } from '../helpers/service.js';
 
 interface DayNode {
   ledger: DayCountingLedger;
+  days: ClusterDailyUsage;
   kv: KvQuotaLedger;
   dbs: Databases;
   errors: unknown[];
@@ -35,7 +36,7 @@ async function openNode(t: Test, url: string, now: () => number): Promise<DayNod
   const kv = await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: 2_000 });
   const replica = await replicateDailyUsage(days, new DailyUsage(dbs), { log, onChanged: () => undefined }, now);
   t.teardown(() => replica.stop());
-  return { ledger: new DayCountingLedger(kv, days, log, now), kv, dbs, errors };
+  return { ledger: new DayCountingLedger(kv, days, log, now), days, kv, dbs, errors };
 }
 
 quotaLedgerContract(t, 'NATS KV ledger counting per day', async (t) => {
@@ -91,6 +92,24 @@ t.test('two nodes count per day as one node does, and both replicas show it', as
     t.same(node.errors, []);
   }
   t.equal((await a.kv.read('acme', month)).granted, 13, 'and the ledger agrees');
+
+  await reserveUnits(a.ledger, 'beta', month, 2, null);
+  await a.ledger.flush(5_000);
+  await a.days.forget('acme');
+  const since = performance.now();
+  while (new DailyUsage(b.dbs).dailyUsage('acme', '2026-11-25', '2026-11-25')[0]!.requests !== 0 && performance.now() - since < 1_000) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  t.same(
+    new DailyUsage(b.dbs).dailyUsage('acme', '2026-11-25', '2026-11-26'),
+    [
+      { day: '2026-11-25', requests: 0 },
+      { day: '2026-11-26', requests: 0 },
+    ],
+    'forgetting an account removes its days from every replica',
+  );
+  t.equal(new UsageStore(b.dbs).used('acme', month), 0, 'and its month');
+  t.equal(new DailyUsage(b.dbs).dailyUsage('beta', '2026-11-26', '2026-11-26')[0]!.requests, 2, "another account's stay");
 });
 
 t.test('a swap from a count the ledger never saw is reported, not counted', async (t) => {
