@@ -274,6 +274,8 @@ export const webLimits = {
   formSessionMs: 3_600_000,
   /** Sessions and invites looked at for expiry each time a session is written. */
   sweepBatch: 50,
+  /** Retry-After of a dashboard write the cluster's store cannot take now (docs/dashboard.md, "In a cluster"). */
+  unavailableRetrySeconds: 5,
   /** A form body larger than this is refused (the largest field is a 256-character password). */
   maxFormBytes: 16 * 1024,
   /**

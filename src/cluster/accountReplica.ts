@@ -4,7 +4,7 @@
 // buckets are small, and records it has already are not written again.
 import type { KvWatchEntry } from '@nats-io/kv';
 import type { AccountChangeWrites, AccountChanges, AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
-import { type FollowedBucket, followBucket, type ReplicaOptions } from './bucketReplica.js';
+import { type FollowedBucket, followBucket, type ReplicaOptions, unlessUnavailable } from './bucketReplica.js';
 import { type ClusterAccounts, readAccount, readToken } from './clusterAccounts.js';
 
 export type { ReplicaOptions } from './bucketReplica.js';
@@ -63,10 +63,12 @@ export class AccountReplica implements AccountChangeWrites {
   }
 
   /** `change`'s answer, once this node's replica holds everything the bucket held after it. */
-  private async applied<T>(bucket: 'accounts' | 'tokens', change: Promise<T>): Promise<T> {
-    const answer = await change;
-    await this.followed![bucket].reachedNow();
-    return answer;
+  private applied<T>(bucket: 'accounts' | 'tokens', change: Promise<T>): Promise<T> {
+    return unlessUnavailable(async () => {
+      const answer = await change;
+      await this.followed![bucket].reachedNow();
+      return answer;
+    });
   }
 
   stop(): void {

@@ -7,11 +7,21 @@
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import { clusterDefaults } from '../config.js';
 import type { Logger } from '../log.js';
+import { WritesUnavailable } from '../store/webStore.js';
 
 export interface ReplicaOptions {
   log: Pick<Logger, 'warn' | 'error'>;
   /** Called after each change written to the LMDB. */
   onChanged: () => void;
+}
+
+/** `work`, whose failure (NATS out of reach, or a change not replicated in time) is a WritesUnavailable. */
+export async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new WritesUnavailable(error instanceof Error ? error.message : String(error), { cause: error });
+  }
 }
 
 export interface FollowedBucket {

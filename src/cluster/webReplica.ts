@@ -6,7 +6,7 @@
 // ended on any node is ended on all.
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import type { WebRecords, InviteRecord, PasswordRecord, SessionRecord, WebStore } from '../store/webStore.js';
-import { type FollowedBucket, followBucket, type ReplicaOptions } from './bucketReplica.js';
+import { type FollowedBucket, followBucket, type ReplicaOptions, unlessUnavailable } from './bucketReplica.js';
 import { accountKey, isRevisionRefusal } from './clusterAccounts.js';
 import { type ClusterWeb, digestKey, readInvite, readPassword, readSession } from './clusterWeb.js';
 
@@ -43,40 +43,48 @@ export class WebReplica implements WebRecords {
     for (const bucket of Object.values(this.followed)) bucket.stop();
   }
 
-  async addInvite(digest: string, invite: InviteRecord): Promise<void> {
-    await this.followed.invites.reached(await this.cluster.addInvite(digest, invite));
+  addInvite(digest: string, invite: InviteRecord): Promise<void> {
+    return unlessUnavailable(async () => {
+      await this.followed.invites.reached(await this.cluster.addInvite(digest, invite));
+    });
   }
 
-  async redeemInvite(digest: string, now: number, password: PasswordRecord): Promise<string | undefined> {
-    if (!digestKey.test(digest)) return undefined;
-    const { inviteEntries, passwordEntries, sessionEntries } = this.cluster;
-    const entry = await inviteEntries.get(digest);
-    const invite = readInvite(entry);
-    if (!entry || !invite || invite.expiresAt <= now || !this.accountExists(invite.account)) return undefined;
-    try {
-      // Taken once across the cluster: the delete is refused when another node took it first.
-      await inviteEntries.delete(digest, { previousSeq: entry.revision });
-    } catch (error) {
-      if (isRevisionRefusal(error)) return undefined;
-      throw error;
-    }
-    const set = await passwordEntries.put(accountKey(invite.account), JSON.stringify(password));
-    this.store.refresh();
-    for (const session of this.store.sessionsOf(invite.account)) await sessionEntries.delete(session);
-    await Promise.all([this.followed.passwords.reached(set), this.followed.invites.reachedNow(), this.followed.sessions.reachedNow()]);
-    return invite.account;
+  redeemInvite(digest: string, now: number, password: PasswordRecord): Promise<string | undefined> {
+    return unlessUnavailable(async () => {
+      if (!digestKey.test(digest)) return undefined;
+      const { inviteEntries, passwordEntries, sessionEntries } = this.cluster;
+      const entry = await inviteEntries.get(digest);
+      const invite = readInvite(entry);
+      if (!entry || !invite || invite.expiresAt <= now || !this.accountExists(invite.account)) return undefined;
+      try {
+        // Taken once across the cluster: the delete is refused when another node took it first.
+        await inviteEntries.delete(digest, { previousSeq: entry.revision });
+      } catch (error) {
+        if (isRevisionRefusal(error)) return undefined;
+        throw error;
+      }
+      const set = await passwordEntries.put(accountKey(invite.account), JSON.stringify(password));
+      this.store.refresh();
+      for (const session of this.store.sessionsOf(invite.account)) await sessionEntries.delete(session);
+      await Promise.all([this.followed.passwords.reached(set), this.followed.invites.reachedNow(), this.followed.sessions.reachedNow()]);
+      return invite.account;
+    });
   }
 
-  async putSession(digest: string, session: SessionRecord, replaced?: string): Promise<void> {
-    const { sessionEntries } = this.cluster;
-    if (replaced !== undefined && digestKey.test(replaced)) await sessionEntries.delete(replaced);
-    await this.followed.sessions.reached(await sessionEntries.put(digest, JSON.stringify(session)));
+  putSession(digest: string, session: SessionRecord, replaced?: string): Promise<void> {
+    return unlessUnavailable(async () => {
+      const { sessionEntries } = this.cluster;
+      if (replaced !== undefined && digestKey.test(replaced)) await sessionEntries.delete(replaced);
+      await this.followed.sessions.reached(await sessionEntries.put(digest, JSON.stringify(session)));
+    });
   }
 
-  async removeSession(digest: string): Promise<void> {
-    if (!digestKey.test(digest)) return;
-    await this.cluster.sessionEntries.delete(digest);
-    await this.followed.sessions.reachedNow();
+  removeSession(digest: string): Promise<void> {
+    return unlessUnavailable(async () => {
+      if (!digestKey.test(digest)) return;
+      await this.cluster.sessionEntries.delete(digest);
+      await this.followed.sessions.reachedNow();
+    });
   }
 }
 

@@ -67,6 +67,20 @@ export interface DashboardWrites {
   accounts: AccountChangeWrites;
 }
 
+/**
+ * A dashboard write that the store it goes to cannot take now (the cluster's NATS is out of
+ * reach): the page answers 503 and asks to try again (docs/dashboard.md, "In a cluster"). Known
+ * by its name, which survives the trip from the resource thread to an edge.
+ */
+export class WritesUnavailable extends Error {
+  override readonly name = 'WritesUnavailable';
+}
+
+/** Whether `error` is a WritesUnavailable, here or from another thread. */
+export function isWritesUnavailable(error: unknown): boolean {
+  return error instanceof Error && error.name === 'WritesUnavailable';
+}
+
 export class WebStore implements WebRecords {
   constructor(private readonly dbs: Databases) {}
 

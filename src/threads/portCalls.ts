@@ -3,11 +3,11 @@
 // connection per edge, edges send their few calls of the cluster's seams (a quota ledger's per
 // reserved block, the dashboard's per sign-in) to the resource thread, which makes them on the
 // node's one connection. Arguments and answers are structured-cloned; a failure comes back as
-// an error with the lender's message.
+// an error with the lender's message and name.
 import type { MessagePort } from 'node:worker_threads';
 
 type Call = { id: number; method: string; args: unknown[] };
-type Answer = { id: number; value: unknown } | { id: number; failed: string };
+type Answer = { id: number; value: unknown } | { id: number; failed: string; name: string };
 
 /** The methods of `T` named in `K`, each resolving what it resolves. */
 export type Borrowed<T, K extends keyof T> = Pick<T, K>;
@@ -22,7 +22,11 @@ export function lendCalls<T, K extends keyof T & string>(port: MessagePort, targ
       })
       .then(
         (value): Answer => ({ id: call.id, value }),
-        (error: unknown): Answer => ({ id: call.id, failed: error instanceof Error ? error.message : String(error) }),
+        (error: unknown): Answer => ({
+          id: call.id,
+          failed: error instanceof Error ? error.message : String(error),
+          name: error instanceof Error ? error.name : 'Error',
+        }),
       )
       .then((answer) => port.postMessage(answer));
   });
@@ -44,7 +48,7 @@ export function borrowCalls<T, K extends keyof T & string>(port: MessagePort, me
       if (waiting.size === 0) port.ref();
       waiting.set(id, (answer) => {
         if (waiting.size === 1) port.unref();
-        if ('failed' in answer) reject(new Error(answer.failed));
+        if ('failed' in answer) reject(Object.assign(new Error(answer.failed), { name: answer.name }));
         else resolve(answer.value);
       });
       port.postMessage({ id, method, args } satisfies Call);

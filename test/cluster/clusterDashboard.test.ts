@@ -2,7 +2,8 @@
 // invite made with the CLI on the cluster is accepted on one node, its account signs in on the
 // other, the session cookie works on both, signing out on one ends it on the other, and after
 // searches on both the usage page of each shows the cluster's count for the day and the month; a
-// token made on one node's dashboard and an account made on its console are the cluster's.
+// token made on one node's dashboard and an account made on its console are the cluster's; with
+// NATS out of reach a page that writes answers 503, and works again once it is back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import t from 'tap';
 import { dayOf } from '../../src/store/dailyUsage.js';
 import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/service.js';
 import { WebClient } from '../web/webClient.js';
 
 /** Admitted and counted, answered 422 without any upstream work (docs/api.md#a-46). */
@@ -130,4 +132,17 @@ t.test('the dashboard across two nodes', async (t) => {
     (answer) => answer.status === 303,
   );
   t.equal(ended.headers.get('location'), '/dashboard/signin', 'the session ended on B is ended on A');
+
+  await nats.kill();
+  const cutOff = await new WebClient(a!.url).get('/dashboard/signin');
+  t.equal(cutOff.status, 503, 'with NATS out of reach, a page that writes a session answers 503');
+  t.equal(cutOff.headers.get('retry-after'), '5');
+  t.match(cutOff.text, 'Try again in a few seconds');
+  await nats.restart();
+  const back = await eventually(
+    () => new WebClient(a!.url).get('/dashboard/signin'),
+    (answer) => answer.status === 200,
+    10_000,
+  );
+  t.equal(back.status, 200, 'and works again once NATS is back');
 });
