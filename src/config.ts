@@ -218,6 +218,11 @@ export const clusterDefaults = {
   /** How long one JetStream call (publish, pull, acknowledgement) waits for its answer. */
   requestTimeoutMs: 5_000,
   /**
+   * How long a stopping node waits for its per-day counts still being written (docs/dashboard.md,
+   * "In a cluster"): they take milliseconds while NATS answers, and a stop never waits long on it.
+   */
+  dailyFlushMs: 1_000,
+  /**
    * A take from the collection queue that finds nothing waits this long for work to arrive, and
    * no take lasts longer (docs/cluster.md, "Taking work"). Far below the lease.
    */
@@ -293,6 +298,8 @@ export const webLimits = {
   formSessionMs: 3_600_000,
   /** Sessions and invites looked at for expiry each time a session is written. */
   sweepBatch: 50,
+  /** Retry-After of a dashboard write the cluster's store cannot take now (docs/dashboard.md, "In a cluster"). */
+  unavailableRetrySeconds: 5,
   /** A form body larger than this is refused (the largest field is a 256-character password). */
   maxFormBytes: 16 * 1024,
   /**

@@ -33,10 +33,12 @@ import { ResourceHost } from './resources/host.js';
 import { WorkPace } from './resources/workPace.js';
 import { WorkRegistry } from './resources/workRegistry.js';
 import { AccountStore } from './store/accountStore.js';
+import { DailyUsage } from './store/dailyUsage.js';
 import type { ResourceStore } from './store/resourceStore.js';
 import { openServerDirectory } from './store/serverDirectory.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
+import { WebStore } from './store/webStore.js';
 import { startEdges } from './threads/edges.js';
 import { PublishedHealth } from './threads/publishedHealth.js';
 import { PublishingResourceStore } from './threads/publishingStore.js';
@@ -122,6 +124,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     leaseMs: options.policy.leaseMs,
     usage: new UsageStore(dbs),
     accounts,
+    web: new WebStore(dbs),
+    daily: new DailyUsage(dbs),
     // A replicated change is in force at once: every authenticator sees the new version.
     onAccountsChanged: () => authVersions.publish(accounts.authVersion()),
     health,
@@ -228,6 +232,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       secureCookies: options.secureCookies === true,
       sleep: options.signinWait,
       platforms: platformStatus,
+      writes: seams.dashboard,
     });
     const server = await startHttpServer(
       options.host,
@@ -270,6 +275,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           authVersions,
           ledger: seams.remoteLedger ? ledger : undefined,
           rateLedger,
+          dashboard: seams.dashboard,
           store,
           demand: resourceHost,
           log,

@@ -1,14 +1,17 @@
 // Where `datapoints accounts|tokens` read and write: the data directory's LMDB, or with `--nats`
 // (DATAPOINTS_NATS) the cluster's KV buckets, which every node replicates (docs/cluster.md,
-// "Accounts and tokens"). The commands are the same over both.
+// "Accounts and tokens"; docs/dashboard.md, "In a cluster"). The commands are the same over both.
 import { monthOf } from '../access/calendar.js';
-import { ClusterAccounts } from '../cluster/clusterAccounts.js';
+import { accountKey, ClusterAccounts } from '../cluster/clusterAccounts.js';
+import { ClusterDailyUsage } from '../cluster/clusterDailyUsage.js';
+import { ClusterWeb } from '../cluster/clusterWeb.js';
 import { KvQuotaLedger } from '../cluster/kvQuotaLedger.js';
 import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { clusterDefaults } from '../config.js';
 import { AccountStore, type AccountRecord, type TokenRecord } from '../store/accountStore.js';
 import type { QuotaLedger } from '../store/quotaLedger.js';
 import { UsageStore } from '../store/usageStore.js';
+import { type WebRecords, WebStore } from '../store/webStore.js';
 import { dataDirSetting, firstLine, withDataStore } from './dataStore.js';
 import { setting } from './flags.js';
 import { natsServersSetting } from './natsSetting.js';
@@ -36,8 +39,13 @@ export interface Books {
   book: AccountBook;
   /** Requests of the account counted (or reserved) in the month of `now`. */
   used(account: string, now: number): Promise<number>;
-  /** Removes the usage of a deleted account (the data directory's goes with the account itself). */
-  forgetUsage(account: string): Promise<void>;
+  /**
+   * Removes what else is kept of a deleted account: its usage, daily counts and dashboard records
+   * (the data directory's go with the account itself).
+   */
+  forget(account: string): Promise<void>;
+  /** Where `accounts invite` writes its invite. */
+  invites: Pick<WebRecords, 'addInvite'>;
 }
 
 export const natsFlag = { nats: { type: 'string' } } as const;
@@ -55,7 +63,8 @@ export async function withAccountBook<T>(
       return work({
         book: new AccountStore(dbs),
         used: (account, now) => Promise.resolve(usage.used(account, monthOf(now))),
-        forgetUsage: () => Promise.resolve(),
+        forget: () => Promise.resolve(),
+        invites: new WebStore(dbs),
       });
     });
   }
@@ -64,11 +73,22 @@ export async function withAccountBook<T>(
     throw new CommandFailure(`cannot reach NATS at ${servers.join(',')}: ${firstLine(error)}`);
   });
   try {
-    const [book, ledger] = await Promise.all([
+    const [book, ledger, days, web] = await Promise.all([
       ClusterAccounts.open(connection),
       KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }),
+      ClusterDailyUsage.open(connection),
+      ClusterWeb.open(connection),
     ]);
-    return await work({ book, used: (account, now) => usedIn(ledger, account, now), forgetUsage: (account) => ledger.forget(account) });
+    return await work({
+      book,
+      used: (account, now) => usedIn(ledger, account, now),
+      forget: async (account) => {
+        await ledger.forget(account);
+        await days.forget(account);
+        await web.forget(accountKey(account), account);
+      },
+      invites: web,
+    });
   } finally {
     await closeNats(connection);
   }

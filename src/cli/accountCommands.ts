@@ -2,7 +2,8 @@
 // "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
 // a second, because the store bumps the auth version the server polls; with --nats they act on
 // the cluster's accounts, which every node replicates (docs/cluster.md, "Accounts and tokens").
-// `usage` and `invite` act on one node's data directory: daily counts and passwords are kept per node.
+// `invite --nats` writes the cluster's invites (docs/dashboard.md, "In a cluster"); `usage` reads
+// one node's data directory, which in a cluster holds the cluster's daily counts as replicated.
 import { monthOf, nextMonthStart } from '../access/calendar.js';
 import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
 import { accountSuspension, flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
@@ -158,14 +159,14 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     const { values, positionals } = parseFlags('accounts delete', rest, { ...flags, yes: { type: 'boolean' } });
     noMorePositionals('accounts delete', positionals, 1);
     const name = checkAccountName(positionals[0]);
-    return withAccountBook(values, 'existing', async ({ book: accounts, forgetUsage }) => {
+    return withAccountBook(values, 'existing', async ({ book: accounts, forget }) => {
       if (!(await accounts.account(name))) throw new UsageError(`no account named '${name}'`);
       if (!values.yes) {
         const tokens = (await accounts.tokensOf(name)).length;
         throw new UsageError(`accounts delete removes account '${name}', its ${tokens} token(s) and its usage: add --yes to confirm`);
       }
       const removed = await accounts.deleteAccount(name);
-      await forgetUsage(name);
+      await forget(name);
       print(`deleted account ${name} and its ${removed ?? 0} token(s)`);
     });
   }

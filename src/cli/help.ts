@@ -91,7 +91,8 @@ ${natsLine}
 
 A suspended account's searches are refused with 403 until it is resumed; its tokens, limits
 and usage are kept. Changes take effect on a running server within one second (with --nats:
-on every node; usage and invite act on the --data directory's node only).`,
+on every node, and an invite made with --nats is accepted on any node; usage reads the --data
+directory, which on a cluster node holds the cluster's daily counts).`,
 
   tokens: `usage:
   datapoints tokens create NAME [--note TEXT]

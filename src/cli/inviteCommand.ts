@@ -1,11 +1,12 @@
 // `datapoints accounts invite NAME [--url URL]` (docs/dashboard.md, "Sign-in"): prints a
 // one-time link, valid 24 hours, where the account's holder sets a dashboard password. The
-// secret is in the link's fragment, which no server or log ever sees; only its digest is stored.
+// secret is in the link's fragment, which no server or log ever sees; only its digest is stored:
+// in the data directory, or with `--nats` in the cluster's, where any node accepts it
+// (docs/dashboard.md, "In a cluster").
 import { serveDefaults } from '../config.js';
-import { AccountStore } from '../store/accountStore.js';
-import { WebStore } from '../store/webStore.js';
 import { createInvite, inviteLink } from '../web/invites.js';
-import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
+import { natsFlag, withAccountBook } from './accountBook.js';
+import { dataFlag } from './dataStore.js';
 import { setting } from './flags.js';
 import { UsageError } from './usageError.js';
 
@@ -22,18 +23,18 @@ function baseUrl(flag: string | undefined): string {
   throw new UsageError(`invalid ${value.source} '${value.text}': give the server's address, like http://HOST:PORT`);
 }
 
-export const inviteFlags = { ...dataFlag, url: { type: 'string' } } as const;
+export const inviteFlags = { ...dataFlag, ...natsFlag, url: { type: 'string' } } as const;
 
 /** Invites account `name` (already checked), with the flags parsed from `inviteFlags`. */
 export async function inviteAccount(
   name: string,
-  values: { data?: string | undefined; url?: string | undefined },
+  values: { data?: string | undefined; nats?: string | undefined; url?: string | undefined },
   print: (line: string) => void,
 ): Promise<void> {
   const base = baseUrl(values.url);
-  return withDataStore(dataDirSetting(values.data), 'existing', async (dbs) => {
-    if (!new AccountStore(dbs).account(name)) throw new UsageError(`no account named '${name}'`);
-    const invite = await createInvite(new WebStore(dbs), name, Date.now());
+  return withAccountBook(values, 'existing', async ({ book, invites }) => {
+    if (!(await book.account(name))) throw new UsageError(`no account named '${name}'`);
+    const invite = await createInvite(invites, name, Date.now());
     print(`invite for account ${name}, valid until ${new Date(invite.expiresAt).toISOString()}; it works once:`);
     print(inviteLink(base, invite.secret));
   });

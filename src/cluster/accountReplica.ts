@@ -1,66 +1,79 @@
 // A node's replica of the cluster's accounts and tokens (docs/cluster.md, "Accounts and
-// tokens"): it watches both KV buckets and writes every change into the node's LMDB, where the
-// authenticators read them, so that authenticating never waits on NATS. A watch starts with the
-// last value of every key (deleted ones included, as their delete markers), so a node that
-// starts, restarts or was cut off catches up in full; the buckets are small, and records it has
-// already are not written again. The watch follows reconnects by itself.
-import type { KV, KvWatchEntry } from '@nats-io/kv';
-import type { Logger } from '../log.js';
-import type { AccountStore } from '../store/accountStore.js';
+// tokens"): it follows both KV buckets (bucketReplica.ts) and writes every change into the node's
+// LMDB, where the authenticators read them, so that authenticating never waits on NATS. The
+// buckets are small, and records it has already are not written again.
+import type { KvWatchEntry } from '@nats-io/kv';
+import type { AccountChangeWrites, AccountChanges, AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
+import { type FollowedBucket, followBucket, type ReplicaOptions, unlessUnavailable } from './bucketReplica.js';
 import { type ClusterAccounts, readAccount, readToken } from './clusterAccounts.js';
 
-export interface ReplicaOptions {
-  log: Pick<Logger, 'warn' | 'error'>;
-  /** Called after each change written to the LMDB. */
-  onChanged: () => void;
-}
+export type { ReplicaOptions } from './bucketReplica.js';
 
-export class AccountReplica {
+/**
+ * The replica is also how the dashboard and console of a node change accounts and tokens
+ * (docs/dashboard.md, "In a cluster"): each change is written to the cluster's buckets and
+ * resolves once this node's LMDB has it, so that the page answered next shows it.
+ */
+export class AccountReplica implements AccountChangeWrites {
   /**
    * Starts both watches and resolves once the node holds what the cluster held when it started
    * (a node that answers before that could accept a token revoked while it was away).
    */
   static async start(cluster: ClusterAccounts, store: AccountStore, options: ReplicaOptions): Promise<AccountReplica> {
-    const replica = new AccountReplica(store, options);
-    await Promise.all([
-      replica.follow(cluster.accountEntries, (entry) => replica.applyAccount(entry)),
-      replica.follow(cluster.tokenEntries, (entry) => replica.applyToken(entry)),
+    const replica = new AccountReplica(cluster, store, options);
+    const [accounts, tokens] = await Promise.all([
+      followBucket(cluster.accountEntries, (entry) => replica.applyAccount(entry), options, 'account'),
+      followBucket(cluster.tokenEntries, (entry) => replica.applyToken(entry), options, 'token'),
     ]);
+    replica.followed = { accounts, tokens };
     return replica;
   }
 
-  private readonly watches: Array<{ stop(): void }> = [];
+  /** Set by `start` before the replica is handed out. */
+  private followed: Record<'accounts' | 'tokens', FollowedBucket> | undefined;
 
   private constructor(
+    private readonly cluster: ClusterAccounts,
     private readonly store: AccountStore,
     private readonly options: ReplicaOptions,
   ) {}
 
-  stop(): void {
-    for (const watch of this.watches) watch.stop();
+  createAccount(account: AccountRecord): Promise<boolean> {
+    return this.applied('accounts', this.cluster.createAccount(account));
   }
 
-  /** Applies entries in order, one at a time; resolves once the entries there at the start are applied. */
-  private async follow(bucket: KV, apply: (entry: KvWatchEntry) => Promise<boolean>): Promise<void> {
-    const pending = (await bucket.status()).values;
-    const entries = await bucket.watch();
-    this.watches.push(entries);
-    let applied = 0;
-    let caughtUp: () => void = () => undefined;
-    const done = new Promise<void>((resolve) => (caughtUp = resolve));
-    if (pending === 0) caughtUp();
-    void (async () => {
-      for await (const entry of entries) {
-        try {
-          if (await apply(entry)) this.options.onChanged();
-        } catch (error) {
-          this.options.log.error({ err: error, key: entry.key }, 'replicated account or token not written');
-        }
-        // An initial entry, or an update after them all: either way the start is behind us.
-        if (++applied >= pending || entry.delta === 0) caughtUp();
-      }
-    })();
-    return done;
+  updateAccount(name: string, changes: AccountChanges): Promise<AccountRecord | undefined> {
+    return this.applied('accounts', this.cluster.updateAccount(name, changes));
+  }
+
+  suspendAccount(name: string, at: string, reason: string | null): Promise<AccountRecord | undefined> {
+    return this.applied('accounts', this.cluster.suspendAccount(name, at, reason));
+  }
+
+  resumeAccount(name: string): Promise<AccountRecord | undefined> {
+    return this.applied('accounts', this.cluster.resumeAccount(name));
+  }
+
+  addToken(token: TokenRecord): Promise<void> {
+    return this.applied('tokens', this.cluster.addToken(token));
+  }
+
+  revokeToken(id: string, at: string): Promise<TokenRecord | undefined> {
+    return this.applied('tokens', this.cluster.revokeToken(id, at));
+  }
+
+  /** `change`'s answer, once this node's replica holds everything the bucket held after it. */
+  private applied<T>(bucket: 'accounts' | 'tokens', change: Promise<T>): Promise<T> {
+    return unlessUnavailable(async () => {
+      const answer = await change;
+      await this.followed![bucket].reachedNow();
+      return answer;
+    });
+  }
+
+  stop(): void {
+    this.followed?.accounts.stop();
+    this.followed?.tokens.stop();
   }
 
   private applyAccount(entry: KvWatchEntry): Promise<boolean> {

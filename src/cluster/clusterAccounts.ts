@@ -177,7 +177,8 @@ export function readToken(entry: KvEntry | null): TokenRecord | undefined {
   };
 }
 
-function parsed(entry: KvEntry | null): unknown {
+/** The JSON an entry holds; undefined for a deleted entry or one that is not JSON. */
+export function parsed(entry: KvEntry | null): unknown {
   if (entry?.operation !== 'PUT') return undefined;
   try {
     return JSON.parse(entry.string());
@@ -186,7 +187,8 @@ function parsed(entry: KvEntry | null): unknown {
   }
 }
 
-function isRevisionRefusal(error: unknown): boolean {
+/** Whether a revision-checked write was refused because another writer came between. */
+export function isRevisionRefusal(error: unknown): boolean {
   return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence;
 }
 

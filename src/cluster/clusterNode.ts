@@ -3,7 +3,8 @@
 // the cluster's (the JetStream queue and the NATS KV ledgers of quota and rate windows on one
 // connection per node), the resource log the
 // node's store commits through and replicates (docs/cluster.md, "Resource replication"), plus the
-// replication of accounts and tokens into the node's LMDB, and the platforms' call budgets and
+// replication of accounts and tokens, and of the dashboard's records and daily counts
+// (docs/dashboard.md, "In a cluster"), into the node's LMDB, and the platforms' call budgets and
 // rate-limit pauses shared by the collecting nodes (docs/cluster.md, "Upstream budgets
 // cluster-wide"). Wiring only: the service takes what this returns.
 import { hostname } from 'node:os';
@@ -16,11 +17,17 @@ import { clusterDefaults } from '../config.js';
 import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import type { AccountStore } from '../store/accountStore.js';
+import type { DailyUsage } from '../store/dailyUsage.js';
 import type { QuotaLedger } from '../store/quotaLedger.js';
 import type { UsageStore } from '../store/usageStore.js';
+import type { DashboardWrites, WebStore } from '../store/webStore.js';
 import { AccountReplica } from './accountReplica.js';
 import { ClusterAccounts } from './clusterAccounts.js';
 import { ClusterCallBudget } from './clusterCallBudget.js';
+import { ClusterDailyUsage } from './clusterDailyUsage.js';
+import { ClusterWeb } from './clusterWeb.js';
+import { replicateDailyUsage } from './dailyUsageReplica.js';
+import { DayCountingLedger } from './dayCountingLedger.js';
 import { JetStreamCollectionQueue, defaultQueueOptions } from './jetStreamQueue.js';
 import { KvQuotaLedger } from './kvQuotaLedger.js';
 import { KvRateLedger } from './kvRateLedger.js';
@@ -28,6 +35,7 @@ import { closeNats, connectNats } from './natsConnection.js';
 import { NatsPlatformPauses } from './natsPlatformPauses.js';
 import type { ResourceLog } from './resourceLog.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from './resourceLogStream.js';
+import { WebReplica } from './webReplica.js';
 
 /** What a node does in a cluster (docs/cluster.md, "Node roles"); a node alone does both. */
 export type NodeRole = 'search' | 'collect' | 'both';
@@ -63,6 +71,8 @@ export interface NodeSeams {
   pauses: PlatformPauses;
   /** In a cluster: the platforms' call budgets shared by every collecting node. */
   callBudget: SharedCallBudget | undefined;
+  /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md, "In a cluster"). */
+  dashboard: DashboardWrites | undefined;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
 }
@@ -71,6 +81,9 @@ export interface SeamNeeds {
   leaseMs: number;
   usage: UsageStore;
   accounts: AccountStore;
+  /** The dashboard's records and the per-day counts of this node's LMDB, which a cluster node replicates. */
+  web: WebStore;
+  daily: DailyUsage;
   /** Called after a replicated change is in the LMDB: the authenticators look again at once. */
   onAccountsChanged: () => void;
   health: Health;
@@ -88,6 +101,7 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     resources: undefined,
     pauses: new InProcessPlatformPauses(Date.now),
     callBudget: undefined,
+    dashboard: undefined,
     close: () => Promise.resolve(),
   };
 }
@@ -101,13 +115,18 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
   reportConnection(connection, needs.health);
   try {
     const queue = await JetStreamCollectionQueue.open(connection, defaultQueueOptions(needs.leaseMs), needs.health);
-    const ledger = await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs });
     const rateLedger = await KvRateLedger.open(connection, {
       buckets: clusterDefaults.rateBuckets,
       graceMs: clusterDefaults.rateEntryGraceMs,
       replicas: 1,
       requestTimeoutMs: clusterDefaults.requestTimeoutMs,
     });
+    const days = await ClusterDailyUsage.open(connection);
+    const ledger = new DayCountingLedger(
+      await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }),
+      days,
+      needs.log,
+    );
     const resourceLog = await JetStreamResourceLog.open(connection, defaultResourceLogOptions());
     const { upstreamBudget, requestTimeoutMs } = clusterDefaults;
     const pauses = await NatsPlatformPauses.open(connection, { requestTimeoutMs, now: Date.now, log: needs.log });
@@ -120,6 +139,17 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       log: needs.log,
       onChanged: needs.onAccountsChanged,
     });
+    const quiet = { log: needs.log, onChanged: () => undefined };
+    const web = await WebReplica.start(
+      await ClusterWeb.open(connection),
+      needs.web,
+      (name) => {
+        needs.accounts.refresh();
+        return needs.accounts.account(name) !== undefined;
+      },
+      quiet,
+    );
+    const daily = await replicateDailyUsage(days, needs.daily, quiet);
     return {
       queue,
       queueDepth: undefined,
@@ -129,10 +159,14 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       resources: { log: resourceLog, node },
       pauses,
       callBudget,
+      dashboard: { records: web, accounts: replica },
       async close() {
         queue.close();
         pauses.stop();
+        await ledger.flush(clusterDefaults.dailyFlushMs);
         replica.stop();
+        web.stop();
+        daily.stop();
         await closeNats(connection);
       },
     };

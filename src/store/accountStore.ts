@@ -39,6 +39,16 @@ export interface TokenRecord {
 /** What `accounts update` may change. */
 export type AccountChanges = Partial<Pick<AccountRecord, 'plan' | 'quota' | 'rate' | 'operator'>>;
 
+/**
+ * The account and token changes the dashboard and console make (docs/dashboard.md, "In a
+ * cluster"): this store's for a node alone, the cluster's with `--nats`; each change is in this
+ * node's LMDB by the time its promise resolves.
+ */
+export type AccountChangeWrites = Pick<
+  AccountStore,
+  'createAccount' | 'updateAccount' | 'suspendAccount' | 'resumeAccount' | 'addToken' | 'revokeToken'
+>;
+
 export class AccountStore {
   constructor(private readonly dbs: Databases) {}
 

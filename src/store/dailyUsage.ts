@@ -65,8 +65,7 @@ export class DailyUsage {
    */
   record(account: string, month: string, units: number, now: number): void {
     if (units === 0) return;
-    const today = dayOf(now);
-    const day = today.startsWith(month) ? today : lastDayOf(month);
+    const day = countedDay(month, now);
     if (units > 0) {
       const before = this.dbs.dailyUsage.get([account, day]);
       this.dbs.dailyUsage.put([account, day], (before ?? 0) + units);
@@ -86,6 +85,29 @@ export class DailyUsage {
     }
   }
 
+  /**
+   * What a replica of the cluster's per-day counts writes (src/cluster/dailyUsageReplica.ts): the
+   * count of `day`, or none; and, in the same transaction, the month's count in `usage` as the
+   * sum of its days, which in a cluster is what the dashboard shows as this month's requests
+   * (docs/dashboard.md, "In a cluster"). Resolves whether anything changed.
+   */
+  replicate(account: string, day: string, requests: number | undefined, now: number): Promise<boolean> {
+    return this.dbs.root.transaction(() => {
+      const before = this.dbs.dailyUsage.get([account, day]);
+      if (before === requests) return false;
+      if (requests === undefined) this.dbs.dailyUsage.remove([account, day]);
+      else this.dbs.dailyUsage.put([account, day], requests);
+      const month = day.slice(0, 7);
+      let sum = 0;
+      for (const { value } of this.dbs.dailyUsage.getRange({ start: [account, `${month}-00`], end: [account, `${month}-32`] }))
+        sum += value;
+      if (sum === 0) this.dbs.usage.remove([account, month]);
+      else this.dbs.usage.put([account, month], sum);
+      if (before === undefined) this.prune(account, now);
+      return true;
+    });
+  }
+
   /** Removes every day of the account; part of deleting it (accountStore.ts). */
   removeAccount(account: string): void {
     const keys = [...this.dbs.dailyUsage.getKeys({ start: [account], end: [account, '~'] })];
@@ -97,6 +119,15 @@ export class DailyUsage {
     const expired = [...this.dbs.dailyUsage.getKeys({ start: [account], end: [account, oldestKept] })];
     for (const key of expired) this.dbs.dailyUsage.remove(key);
   }
+}
+
+/**
+ * The day a change of `month`'s count made at `now` is counted on: today, or the month's last day
+ * for a reservation of a month that has just ended; a give-back takes from this day backwards.
+ */
+export function countedDay(month: string, now: number): string {
+  const today = dayOf(now);
+  return today.startsWith(month) ? today : lastDayOf(month);
 }
 
 function lastDayOf(month: string): string {

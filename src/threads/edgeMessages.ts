@@ -5,6 +5,7 @@ import type { ReadinessProblem } from '../http/readiness.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { TicketState } from '../push/tickets.js';
 import type { PlatformStatusSnapshot } from '../operations/platformStatus.js';
+import type { DashboardPorts } from './portDashboardWrites.js';
 
 export interface EdgeSetup {
   index: number;
@@ -23,6 +24,8 @@ export interface EdgeSetup {
   ledger: MessagePort | undefined;
   /** The resource thread's ledger of rate windows, in a cluster only (docs/cluster.md, "Rate limit across nodes"). */
   rateLedger: MessagePort | undefined;
+  /** The resource thread's dashboard writes, when they go to the cluster (src/threads/portDashboardWrites.ts). */
+  dashboard: DashboardPorts | undefined;
   logLevel: string;
   cors: CorsOrigins | undefined;
   /** Mark the dashboard's session cookie Secure (docs/dashboard.md, "Cookies"). */

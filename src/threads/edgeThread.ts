@@ -23,7 +23,8 @@ import { DemandMessenger } from './demandMessenger.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
 import { webPages } from '../web/webPages.js';
-import { PortLedger } from './portLedger.js';
+import { borrowLedger } from './portLedger.js';
+import { borrowDashboardWrites } from './portDashboardWrites.js';
 
 const setup: EdgeSetup = workerData;
 const control = parentPort!;
@@ -60,8 +61,8 @@ try {
       authenticator,
       admissions: new Admissions({
         table: accountTable,
-        ledger: setup.ledger ? new PortLedger(setup.ledger) : new UsageStore(dbs),
-        rateLedger: setup.rateLedger ? new PortLedger(setup.rateLedger) : undefined,
+        ledger: setup.ledger ? borrowLedger(setup.ledger) : new UsageStore(dbs),
+        rateLedger: setup.rateLedger ? borrowLedger(setup.rateLedger) : undefined,
         log,
         now: Date.now,
       }),
@@ -75,7 +76,13 @@ try {
       cors: setup.cors,
       readiness: [storageCheck(dbs.root), () => resourceProblems],
       metrics,
-      pages: webPages({ dbs, log, secureCookies: setup.secureCookies, platforms: platformStatus }),
+      pages: webPages({
+        dbs,
+        log,
+        secureCookies: setup.secureCookies,
+        platforms: platformStatus,
+        writes: setup.dashboard ? borrowDashboardWrites(setup.dashboard) : undefined,
+      }),
       stream: {
         changes: viewChanges,
         tickets: new StreamTickets(setup.stream.tickets),

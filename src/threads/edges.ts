@@ -17,6 +17,8 @@ import type { QuotaLedger } from '../store/quotaLedger.js';
 import { receiveDemand } from './demandMessenger.js';
 import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
 import { lendLedger } from './portLedger.js';
+import type { DashboardWrites } from '../store/webStore.js';
+import { lendDashboardWrites } from './portDashboardWrites.js';
 import type { PublishedHealth } from './publishedHealth.js';
 import type { PublishingResourceStore } from './publishingStore.js';
 
@@ -44,6 +46,8 @@ export interface EdgeOptions {
   ledger?: QuotaLedger | undefined;
   /** The cluster's ledger of rate windows, lent likewise (docs/cluster.md, "Rate limit across nodes"); none alone. */
   rateLedger?: QuotaLedger | undefined;
+  /** Where the dashboard writes when not the data directory's LMDB (the cluster's): lent likewise. */
+  dashboard?: DashboardWrites | undefined;
   /** Adds up what the edges counted; the edges count nothing when absent. */
   metrics?: { addEdgeCounts(counts: EdgeCounts): void } | undefined;
   stream: EdgeStreamState;
@@ -126,6 +130,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   const demand = new MessageChannel();
   const ledger = options.ledger ? new MessageChannel() : undefined;
   const rateLedger = options.rateLedger ? new MessageChannel() : undefined;
+  const dashboard = options.dashboard ? lendDashboardWrites(options.dashboard) : undefined;
   const setup: EdgeSetup = {
     index,
     dataDir: options.dataDir,
@@ -137,6 +142,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     demand: demand.port2,
     ledger: ledger?.port2,
     rateLedger: rateLedger?.port2,
+    dashboard,
     logLevel: options.logLevel,
     cors: options.cors,
     secureCookies: options.secureCookies,
@@ -145,7 +151,13 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   };
   const worker = new Worker(new URL('./edgeThread.js', import.meta.url), {
     workerData: setup,
-    transferList: [views.port2, demand.port2, ...(ledger ? [ledger.port2] : []), ...(rateLedger ? [rateLedger.port2] : [])],
+    transferList: [
+      views.port2,
+      demand.port2,
+      ...(ledger ? [ledger.port2] : []),
+      ...(rateLedger ? [rateLedger.port2] : []),
+      ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
+    ],
   });
   if (ledger && options.ledger) lendLedger(ledger.port1, options.ledger);
   if (rateLedger && options.rateLedger) lendLedger(rateLedger.port1, options.rateLedger);

@@ -1,10 +1,10 @@
 // What every dashboard and console handler may use, built once per server thread.
 import type { Logger } from '../log.js';
-import type { AccountStore } from '../store/accountStore.js';
+import type { AccountChangeWrites, AccountStore } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
 import type { ResourceStore } from '../store/resourceStore.js';
 import type { UsageStore } from '../store/usageStore.js';
-import type { WebStore } from '../store/webStore.js';
+import type { WebRecords, WebStore } from '../store/webStore.js';
 import type { WebRequest } from './answers.js';
 import type { Viewer } from './layout.js';
 import type { PlatformStatusSource } from '../operations/platformStatus.js';
@@ -13,11 +13,15 @@ import type { SigninThrottle } from './signinThrottle.js';
 
 export interface WebContext {
   accounts: AccountStore;
+  /** How the dashboard and console change accounts and tokens: `accounts`, or the cluster's (docs/dashboard.md, "In a cluster"). */
+  accountWrites: AccountChangeWrites;
   usage: UsageStore;
   daily: DailyUsage;
   /** Snapshots and transition histories, read for the resource inspector. */
   resources: ResourceStore;
   store: WebStore;
+  /** Where invites, passwords and sessions are written: `store`, or the cluster's (docs/dashboard.md, "In a cluster"). */
+  records: WebRecords;
   sessions: Sessions;
   throttle: SigninThrottle;
   platforms: PlatformStatusSource | undefined;

@@ -3,17 +3,21 @@
 // (`/dashboard/invite#SECRET`), which browsers never send to a server, so no access log or
 // proxy sees it; the page's script posts it with the new password. Stored as its digest.
 import { webLimits } from '../config.js';
-import type { WebStore } from '../store/webStore.js';
+import type { WebRecords, WebStore } from '../store/webStore.js';
 import { hashPassword } from './passwords.js';
 import { digestSecret, newSecret } from './secrets.js';
 
 export const invitePath = '/dashboard/invite';
 
 /** A new invite for `account`; its secret is returned once. */
-export async function createInvite(store: WebStore, account: string, now: number): Promise<{ secret: string; expiresAt: number }> {
+export async function createInvite(
+  records: Pick<WebRecords, 'addInvite'>,
+  account: string,
+  now: number,
+): Promise<{ secret: string; expiresAt: number }> {
   const secret = newSecret();
   const expiresAt = now + webLimits.inviteMs;
-  await store.addInvite(digestSecret(secret), { account, expiresAt });
+  await records.addInvite(digestSecret(secret), { account, expiresAt });
   return { secret, expiresAt };
 }
 
@@ -28,10 +32,18 @@ export function openInvite(store: WebStore, secret: string, now: number): string
   return invite && invite.expiresAt > now ? invite.account : undefined;
 }
 
-/** Sets the password of the invite's account and takes the invite; the account, or undefined when the invite is unknown, used or expired. */
-export async function redeemInvite(store: WebStore, secret: string, password: string, now: number): Promise<string | undefined> {
+/**
+ * Sets the password of the invite's account, takes the invite and ends the account's sessions; the
+ * account, or undefined when the invite is unknown, used or expired.
+ */
+export async function redeemInvite(
+  store: WebStore,
+  records: WebRecords,
+  secret: string,
+  password: string,
+  now: number,
+): Promise<string | undefined> {
   const account = openInvite(store, secret, now);
   if (account === undefined) return undefined;
-  const record = await hashPassword(password, now);
-  return store.redeemInvite(digestSecret(secret), now, () => record);
+  return records.redeemInvite(digestSecret(secret), now, await hashPassword(password, now));
 }

@@ -4,6 +4,7 @@
 // the operator role. Handlers see a WebRequest and return a WebAnswer; only this module
 // speaks uWS.
 import { webLimits } from '../config.js';
+import { isWritesUnavailable } from '../store/webStore.js';
 import { readBody } from '../http/body.js';
 import type { Exchange } from '../http/reply.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from '../http/uws.js';
@@ -54,6 +55,13 @@ function refused(status: string, viewer: Viewer | undefined, title: string, mess
     ),
     status,
   );
+}
+
+/** A write the store cannot take now: try again shortly. */
+function unavailable(requestId: string): WebAnswer {
+  const message = `This could not be saved just now (request ${requestId}). Try again in a few seconds.`;
+  const answer = refused('503 Service Unavailable', undefined, 'Try again shortly', message);
+  return answer.kind === 'page' ? { ...answer, headers: [['Retry-After', String(webLimits.unavailableRetrySeconds)]] } : answer;
 }
 
 /** Who may go on: the viewer, or the answer for whoever may not. */
@@ -168,6 +176,12 @@ export function registerWebRoutes(
           if (!aborted && answer !== 'streaming') writeAnswer(res, exchange, request, answer);
         },
         (error: unknown) => {
+          if (isWritesUnavailable(error)) {
+            // docs/dashboard.md, "In a cluster": the cluster's store is out of reach for now.
+            context.log.warn({ err: error, requestId: exchange.id, path: head.path }, 'dashboard write unavailable');
+            if (!aborted) writeAnswer(res, exchange, request, unavailable(exchange.id));
+            return;
+          }
           context.log.error({ err: error, requestId: exchange.id, path: head.path }, 'dashboard page failed');
           if (!aborted)
             writeAnswer(

@@ -4,7 +4,7 @@
 // id (never the one the browser came with, so a planted id is worth nothing).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { webLimits } from '../config.js';
-import type { SessionRecord, WebStore } from '../store/webStore.js';
+import type { SessionRecord, WebRecords, WebStore } from '../store/webStore.js';
 import { digestSecret, newSecret } from './secrets.js';
 
 export interface Session {
@@ -16,6 +16,8 @@ export interface Session {
 export class Sessions {
   constructor(
     private readonly store: WebStore,
+    /** Where sessions are written: `store` itself, or the cluster's (docs/dashboard.md, "In a cluster"). */
+    private readonly records: WebRecords,
     private readonly now: () => number,
   ) {}
 
@@ -39,14 +41,14 @@ export class Sessions {
   }
 
   async end(session: Session): Promise<void> {
-    await this.store.removeSession(digestSecret(session.id));
+    await this.records.removeSession(digestSecret(session.id));
   }
 
   private async write(account: string | null, lifetimeMs: number, previous?: Session): Promise<Session> {
     const now = this.now();
     const id = newSecret();
     const record: SessionRecord = { account, csrf: newSecret(), expiresAt: now + lifetimeMs };
-    await this.store.putSession(digestSecret(id), record, previous ? digestSecret(previous.id) : undefined);
+    await this.records.putSession(digestSecret(id), record, previous ? digestSecret(previous.id) : undefined);
     await this.store.sweep(now, webLimits.sweepBatch, randomBytes(2).toString('hex'));
     return { id, record };
   }

@@ -9,7 +9,7 @@ import { DailyUsage } from '../store/dailyUsage.js';
 import { ResourceStore } from '../store/resourceStore.js';
 import type { Databases } from '../store/environment.js';
 import { UsageStore } from '../store/usageStore.js';
-import { WebStore } from '../store/webStore.js';
+import { type DashboardWrites, WebStore } from '../store/webStore.js';
 import type { Exchange } from '../http/reply.js';
 import type { HttpRequest, TemplatedApp } from '../http/uws.js';
 import type { WebContext } from './context.js';
@@ -39,6 +39,11 @@ export interface WebPagesOptions extends WebRouteOptions {
   platforms?: PlatformStatusSource | undefined;
   log: Logger;
   now?: () => number;
+  /**
+   * Where invites, passwords, sessions, accounts and tokens are written: the cluster's with
+   * `--nats` (docs/dashboard.md, "In a cluster"); this thread's LMDB when absent.
+   */
+  writes?: DashboardWrites | undefined;
   /** How a throttled sign-in waits; a real timer unless a test records the waits instead. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -49,13 +54,17 @@ export type PageRegistration = (app: TemplatedApp, begin: (req: HttpRequest) => 
 export function webPages(options: WebPagesOptions): PageRegistration {
   const now = options.now ?? Date.now;
   const store = new WebStore(options.dbs);
+  const records = options.writes?.records ?? store;
+  const accounts = new AccountStore(options.dbs);
   const context: WebContext = {
-    accounts: new AccountStore(options.dbs),
+    accounts,
+    accountWrites: options.writes?.accounts ?? accounts,
     usage: new UsageStore(options.dbs),
     daily: new DailyUsage(options.dbs),
     resources: new ResourceStore(options.dbs),
     store,
-    sessions: new Sessions(store, now),
+    records,
+    sessions: new Sessions(store, records, now),
     throttle: new SigninThrottle(store, now),
     platforms: options.platforms,
     log: options.log,

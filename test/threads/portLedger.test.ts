@@ -3,18 +3,18 @@
 import { MessageChannel } from 'node:worker_threads';
 import t, { type Test } from 'tap';
 import type { QuotaLedger } from '../../src/store/quotaLedger.js';
-import { PortLedger, lendLedger } from '../../src/threads/portLedger.js';
+import { borrowLedger, lendLedger } from '../../src/threads/portLedger.js';
 import { MemoryLedger } from '../access/memoryLedger.js';
 import { quotaLedgerContract } from '../access/quotaLedger.contract.js';
 
-function borrow(t: Test, ledger: QuotaLedger): PortLedger {
+function borrow(t: Test, ledger: QuotaLedger): QuotaLedger {
   const channel = new MessageChannel();
   t.teardown(() => {
     channel.port1.close();
     channel.port2.close();
   });
   lendLedger(channel.port1, ledger);
-  return new PortLedger(channel.port2);
+  return borrowLedger(channel.port2);
 }
 
 quotaLedgerContract(t, 'ledger lent over a MessagePort', async (t) => borrow(t, new MemoryLedger()));

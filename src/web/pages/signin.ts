@@ -103,7 +103,7 @@ export async function acceptInvite(context: WebContext, request: WebRequest): Pr
   }
   const problem = passwordProblem(password) ?? (password === confirm ? undefined : 'The two passwords differ; type the same one twice.');
   if (problem) return page(inviteForm(session, invite, notice('error', problem)), '422 Unprocessable Entity');
-  const account = await redeemInvite(context.store, invite, password, context.now());
+  const account = await redeemInvite(context.store, context.records, invite, password, context.now());
   if (account === undefined) {
     const message = 'This invite is unknown, already used or expired. Ask your operator for a new link.';
     return page(inviteForm(session, '', notice('error', message)), '410 Gone');

@@ -58,7 +58,7 @@ export async function createToken(context: WebContext, request: WebRequest, view
       tokensPage(context, viewer, notice('error', `The note is refused: ${problem}.`), note.slice(0, tokenDisplay.maxNoteLength)),
       '422 Unprocessable Entity',
     );
-  const token = await issueToken(context.accounts, viewer.account, context.now(), note.trim() === '' ? null : note);
+  const token = await issueToken(context.accountWrites, viewer.account, context.now(), note.trim() === '' ? null : note);
   context.log.info({ account: viewer.account, token: token.id }, 'token created on the dashboard');
   const shown = html`<div class="secret" role="status"><h2>Your new token</h2>
 <p>Copy it now: it is shown only this once and cannot be shown again.</p>
@@ -104,7 +104,7 @@ export function confirmRevoke(context: WebContext, request: WebRequest, viewer: 
 export async function revokeToken(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {
   const token = ownToken(context, viewer, request.form.get('id'));
   if (!token) return noSuchToken(viewer);
-  await context.accounts.revokeToken(token.id, new Date(context.now()).toISOString());
+  await context.accountWrites.revokeToken(token.id, new Date(context.now()).toISOString());
   context.log.info({ account: viewer.account, token: token.id }, 'token revoked on the dashboard');
   return redirect(`${tokensPath}?revoked=${encodeURIComponent(token.shown ?? token.id)}`);
 }

@@ -91,7 +91,7 @@ export async function createAccountFromConsole(context: WebContext, request: Web
   try {
     const name = checkAccountName(entered);
     const account = await createAccount(
-      context.accounts,
+      context.accountWrites,
       name,
       { plan: 'free', ...settingsFrom(settingValues(request.form)) },
       context.now(),
@@ -118,7 +118,7 @@ export async function updateAccountFromConsole(context: WebContext, request: Web
     const settings = settingsFrom(settingValues(request.form));
     if (Object.keys(settings).length === 0)
       return refused(context, viewer, `Nothing to change for ${named.name}: give a plan, a quota or a rate.`);
-    await updateAccount(context.accounts, named.name, settings);
+    await updateAccount(context.accountWrites, named.name, settings);
     context.log.info({ account: named.name, by: viewer.account }, 'account changed on the console');
     return done(`Account ${named.name} changed.`);
   } catch (error) {
@@ -137,9 +137,9 @@ export async function suspendFromConsole(context: WebContext, request: WebReques
     } catch (error) {
       return refused(context, viewer, refusal(error));
     }
-    await context.accounts.suspendAccount(named.name, new Date(context.now()).toISOString(), reason);
+    await context.accountWrites.suspendAccount(named.name, new Date(context.now()).toISOString(), reason);
   } else {
-    await context.accounts.resumeAccount(named.name);
+    await context.accountWrites.resumeAccount(named.name);
   }
   context.log.info(
     { account: named.name, by: viewer.account },
@@ -151,7 +151,7 @@ export async function suspendFromConsole(context: WebContext, request: WebReques
 export async function inviteFromConsole(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {
   const named = namedAccount(context, request, viewer);
   if ('answer' in named) return named.answer;
-  const invite = await createInvite(context.store, named.name, context.now());
+  const invite = await createInvite(context.records, named.name, context.now());
   const link = inviteLink(request.origin, invite.secret);
   context.log.info({ account: named.name, by: viewer.account }, 'invite created on the console');
   const shown = html`<div class="secret" role="status"><h2>Invite link for ${named.name}</h2>

@@ -1,0 +1,148 @@
+// The dashboard on two `datapoints serve --nats` nodes (docs/dashboard.md, "In a cluster"): an
+// invite made with the CLI on the cluster is accepted on one node, its account signs in on the
+// other, the session cookie works on both, signing out on one ends it on the other, and after
+// searches on both the usage page of each shows the cluster's count for the day and the month; a
+// token made on one node's dashboard and an account made on its console are the cluster's; with
+// NATS out of reach a page that writes answers 503, and works again once it is back.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { dayOf } from '../../src/store/dailyUsage.js';
+import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
+import { startNatsServer } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/service.js';
+import { WebClient } from '../web/webClient.js';
+
+/** Admitted and counted, answered 422 without any upstream work (docs/api.md#a-46). */
+const countedBody = '{"resources":[]}';
+
+async function search(node: ServerProcess, secret: string): Promise<number> {
+  const response = await fetch(`${node.url}/api/v1/resources/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}` },
+    body: countedBody,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** The first value `probe` gives that `check` accepts, polling every 20 ms; fails after 1 s. */
+async function within1s<T>(probe: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  const since = performance.now();
+  for (;;) {
+    const value = await probe();
+    if (check(value)) return value;
+    if (performance.now() - since > 1_000) throw new Error(`still ${JSON.stringify(value).slice(0, 300)} after 1 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Today's requests and the month's, as the usage page shows them. */
+async function usageOn(client: WebClient): Promise<{ today: number; month: number }> {
+  const page = await client.get('/dashboard/usage');
+  const today = new RegExp(`<tr><td>${dayOf(Date.now())}</td><td>(\\d+)</td></tr>`).exec(page.text)?.[1];
+  const month = /<strong id="used">(\d+)<\/strong>/.exec(page.text)?.[1];
+  return { today: Number(today ?? Number.NaN), month: Number(month ?? Number.NaN) };
+}
+
+t.test('the dashboard across two nodes', async (t) => {
+  const nats = await startNatsServer(t);
+  const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'datapoints-node-')));
+  t.teardown(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const [a, b] = await Promise.all(
+    dirs.map((dir, index) => startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', String(1 + index)])),
+  );
+  const onCluster = (args: string[]) => {
+    const result = cli([...args, '--nats', nats.url]);
+    t.equal(result.status, 0, result.stderr);
+    return result.stdout.trim().split('\n').at(-1)!;
+  };
+  onCluster(['accounts', 'create', 'acme', '--rate', '100000/1m']);
+  const secret = onCluster(['tokens', 'create', 'acme']);
+  const nobody = cli(['accounts', 'invite', 'nobody', '--nats', nats.url]);
+  t.not(nobody.status, 0, 'no invite for an account the cluster does not have');
+  t.match(nobody.stderr, "no account named 'nobody'");
+  const link = onCluster(['accounts', 'invite', 'acme', '--url', b!.url]);
+  t.match(link, `${b!.url}/dashboard/invite#`, 'the link names the node given');
+
+  const onB = new WebClient(b!.url);
+  const password = 'a long enough password';
+  const set = await within1s(
+    () => onB.submit('/dashboard/invite', '/dashboard/invite', { invite: link.split('#')[1]!, password, confirm: password }),
+    (answer) => answer.status === 303,
+  );
+  t.equal(set.headers.get('location'), '/dashboard/signin?password=set', 'the invite made on the cluster is accepted on B');
+
+  const onA = new WebClient(a!.url);
+  const signedIn = await within1s(
+    () => onA.submit('/dashboard/signin', '/dashboard/signin', { name: 'acme', password }),
+    (answer) => answer.status === 303,
+  );
+  t.equal(signedIn.headers.get('location'), '/dashboard/tokens', 'the password set on B signs in on A');
+  t.equal((await onA.get('/dashboard/tokens')).status, 200);
+
+  // The browser's cookie, sent to the other node as a load balancer would.
+  onB.session = onA.session;
+  const tokensOnB = await within1s(
+    () => onB.get('/dashboard/tokens'),
+    (answer) => answer.status === 200,
+  );
+  t.match(tokensOnB.text, 'acme', "the session made on A is accepted on B, as acme's");
+
+  const created = await onA.submit('/dashboard/tokens', '/dashboard/tokens', { note: 'made on A' });
+  const fromDashboard = /id="secret" readonly value="(dp_[A-Za-z0-9_-]+)"/.exec(created.text)?.[1];
+  t.ok(fromDashboard, 'a token made on the dashboard of A');
+  await within1s(
+    () => search(b!, fromDashboard!),
+    (status) => status === 422,
+  );
+  t.pass('is accepted by B');
+
+  for (const node of [a!, b!, a!, b!, a!, b!]) t.equal(await search(node, secret), 422, 'counted');
+  const granted = JSON.parse(onCluster(['accounts', 'show', 'acme'])).usage.used as number;
+  t.ok(granted >= 6, `the cluster's ledger granted ${granted} units for 6 searches`);
+  for (const [name, client] of [
+    ['A', onA],
+    ['B', onB],
+  ] as const) {
+    const shown = await within1s(
+      () => usageOn(client),
+      (usage) => usage.today === granted,
+    );
+    t.same(shown, { today: granted, month: granted }, `${name} shows the cluster's units for today and the month`);
+  }
+
+  onCluster(['accounts', 'update', 'acme', '--operator', 'true']);
+  const made = await onA.submit('/console/accounts', '/console/accounts', { name: 'beta', plan: 'free' });
+  t.equal(made.status, 303, "an operator makes an account on A's console");
+  t.match(onCluster(['accounts', 'show', 'beta']), '"name":"beta"', "it is the cluster's");
+  await within1s(
+    () => onB.get('/console/accounts'),
+    (answer) => answer.text.includes('beta'),
+  );
+  t.pass("and B's console lists it");
+
+  const signedOut = await onB.submit('/dashboard/tokens', '/dashboard/signout', {});
+  t.equal(signedOut.status, 303, 'signed out on B');
+  const ended = await within1s(
+    () => onA.get('/dashboard/tokens'),
+    (answer) => answer.status === 303,
+  );
+  t.equal(ended.headers.get('location'), '/dashboard/signin', 'the session ended on B is ended on A');
+
+  await nats.kill();
+  const cutOff = await new WebClient(a!.url).get('/dashboard/signin');
+  t.equal(cutOff.status, 503, 'with NATS out of reach, a page that writes a session answers 503');
+  t.equal(cutOff.headers.get('retry-after'), '5');
+  t.match(cutOff.text, 'Try again in a few seconds');
+  await nats.restart();
+  const back = await eventually(
+    () => new WebClient(a!.url).get('/dashboard/signin'),
+    (answer) => answer.status === 200,
+    10_000,
+  );
+  t.equal(back.status, 200, 'and works again once NATS is back');
+});
