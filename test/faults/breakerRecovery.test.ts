@@ -1,0 +1,104 @@
+// A call the open circuit breaker refuses is no attempt (docs/platforms.md, "Circuit breaker"):
+// through the real service, every platform fails long enough for its breaker to open and then
+// refuse its resources many times over, far more often than the failures that opened it. The
+// known resources' failure counts, and so their backoff, do not grow with those refusals, and once
+// the fault clears they are collected again within one retry base of the breaker's successful
+// trial. Were refusals counted as failures, a resource's backoff would double with each of them
+// and its recovery would wait for it (minutes with the default retry base).
+import t from 'tap';
+import type { PlatformStatus } from '../../src/operations/platformStatus.js';
+import { platforms } from '../../src/platforms/registry.js';
+import { faultWorld, label, untilStatuses, type FaultWorld, type Reference } from './faultWorld.js';
+
+/**
+ * A retry base of seconds, generous for a loaded machine against a resource refused by the open
+ * breaker, which is due again at the breaker's next trial. As in the defaults, the breaker's
+ * pause grows beyond the retry base, and a known resource comes due during the fault.
+ */
+const policy = { retryBaseMs: 2_000, retryCapMs: 120_000, freshForMs: 3_000, historyLength: 20 };
+const breaker = { failureThreshold: 5, cooldownMs: 500, maxCooldownMs: 4_000 };
+/**
+ * How long the fault lasts once every breaker is open: eight retry bases. Counted as failures,
+ * the refusals would have brought each known resource to three failures or more (a backoff of
+ * at least 2 s, 4 s, 8 s...), and its next attempt that far ahead.
+ */
+const faultAfterOpenMs = 8 * policy.retryBaseMs;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function breakers(world: FaultWorld): Map<string, PlatformStatus> {
+  return new Map(world.ts.service.platformStatus.snapshot().platforms.map((status) => [status.platform, status]));
+}
+
+/** Polls the platforms' status until `done` holds for every platform, or `timeoutMs` passed; returns the last. */
+async function untilEveryBreaker(world: FaultWorld, done: (status: PlatformStatus) => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const statuses = breakers(world);
+    if ([...platforms.keys()].every((platform) => done(statuses.get(platform)!)) || Date.now() > deadline) return statuses;
+    await sleep(25);
+  }
+}
+
+const collections = (status: PlatformStatus, kind: 'deferred' | 'failed') =>
+  status.perMinute.reduce((sum, minute) => sum + minute[kind], 0);
+
+t.test('faults - refusals of the open breaker are no attempts: known resources recover within one retry base', async (t) => {
+  const world = await faultWorld(t, { policy, breaker });
+  // Keys sort by identifier within a type and the due index takes equal due times in key order,
+  // so on platforms calling one resource at a time the new resources (indices 2 to 11) come
+  // before the known ones (index 50) and take the breaker's failing trials: those are attempts.
+  const known = world.references(50);
+  const fresh: Reference[] = Array.from({ length: 10 }, (_, index) => index + 2).flatMap((index) => world.references(index));
+  await world.search(known);
+  const before = await untilStatuses(world, known, ['available']);
+  t.ok(
+    before.every((entry) => entry.status === 'available'),
+    'every known resource collected before the fault',
+  );
+
+  for (const platform of platforms.keys()) await world.setFault(platform, 'error');
+  await world.search(fresh);
+  const opened = await untilEveryBreaker(world, (status) => status.breaker.state === 'open', 10_000);
+  for (const [platform, status] of opened) t.equal(status.breaker.state, 'open', `${platform}: its breaker opened`);
+
+  await sleep(faultAfterOpenMs);
+  const faulted = breakers(world);
+  for (const [platform, status] of faulted) {
+    const refused = collections(status, 'deferred');
+    t.ok(
+      refused >= 5 * breaker.failureThreshold,
+      `${platform}: ${refused} collections refused by the open breaker, ${collections(status, 'failed')} failed`,
+    );
+  }
+  for (const reference of known) {
+    const { failures } = world.context(reference);
+    // At most its refresh, failing before the breaker opened; the new resources take the trials.
+    t.ok(failures <= 1, `${label(reference)}: ${failures} failures counted, not one per refusal`);
+  }
+
+  for (const platform of platforms.keys()) await world.setFault(platform, 'none');
+  const closed = await untilEveryBreaker(world, (status) => status.breaker.state === 'closed', 10_000);
+  for (const [platform, status] of closed) t.equal(status.breaker.state, 'closed', `${platform}: its breaker's trial succeeded`);
+  // Each known resource's first collection after its breaker's successful trial, read from its
+  // history: waited for well beyond the retry base, then judged.
+  const deadline = Date.now() + 5 * policy.retryBaseMs;
+  const recollectedAt = new Map<Reference, number>();
+  while (recollectedAt.size < known.length && Date.now() < deadline) {
+    for (const reference of known) {
+      const trialAt = closed.get(reference.platform)!.breaker.since!;
+      const collected = world.context(reference).history.find((entry) => entry.event === 'COLLECTED' && entry.at >= trialAt);
+      if (collected) recollectedAt.set(reference, collected.at - trialAt);
+    }
+    await sleep(50);
+  }
+  for (const reference of known) {
+    const after = recollectedAt.get(reference);
+    t.ok(
+      after !== undefined && after <= policy.retryBaseMs,
+      `${label(reference)}: collected ${after ?? 'not even 10 s'} ms after its breaker's successful trial, within one retry base`,
+    );
+  }
+  const recovered = await world.search(known);
+  for (const [index, entry] of recovered.entries()) t.equal(entry.status, 'available', `${label(known[index]!)}: available`);
+});
