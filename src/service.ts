@@ -204,7 +204,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     : undefined;
   const dueScheduler = collects
     ? startDueScheduler({
-        index: seams.resources ? sharedDueIndex(store, seams.resources.node, replicaDefaults.dueSpreadMs) : store,
+        index: seams.resources ? sharedDueIndex(store, seams.resources.node, replicaDefaults.dueSpreadMs, (key) => work.has(key)) : store,
         resourceHost,
         work,
         maxInWork: limits.maxResourcesInWork,

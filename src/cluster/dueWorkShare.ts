@@ -9,21 +9,29 @@
 // `spreadMs`: after that every node is offered it. A backlog (more due than a scan takes) is not
 // taken oldest first by every node alike, or they would all step the same few resources: each node
 // reads `candidatesPerPlace` times what it has room for and takes those first in its own order.
+// Resources the node is already working on are not offered again.
 import type { DueIndex, DueWork } from '../../streams/dueWork.js';
 
 /** How many due entries a scan reads for each one it has room to take. */
 export const candidatesPerPlace = 8;
 
-export function sharedDueIndex(index: DueIndex, node: string, spreadMs: number): DueIndex {
-  if (spreadMs <= 0) return index;
+/**
+ * `inWork`: whether this node is stepping or collecting the key already. Such a key stays in the
+ * index until its step commits (its lease moves its due time), which in a cluster takes a round
+ * trip to NATS; a scan that offered it again would fill its room with steps that find the
+ * resource leased, and, in the node's fixed order, with the same keys scan after scan.
+ */
+export function sharedDueIndex(index: DueIndex, node: string, spreadMs: number, inWork: (key: string) => boolean): DueIndex {
+  const delay = (key: string) => (spreadMs > 0 ? delayOf(node, key, spreadMs) : 0);
   return {
     dueBefore(now: number, limit: number): DueWork[] {
       const offered = index
         .dueBefore(now, limit * candidatesPerPlace)
-        .filter((entry) => entry.dueAt + delayOf(node, entry.key, spreadMs) <= now);
+        .filter((entry) => !inWork(entry.key) && entry.dueAt + delay(entry.key) <= now);
       if (offered.length <= limit) return offered;
+      // A stable sort: with no spread, every delay is 0 and the oldest come first.
       return offered
-        .map((entry) => ({ entry, order: delayOf(node, entry.key, spreadMs) }))
+        .map((entry) => ({ entry, order: delay(entry.key) }))
         .sort((a, b) => a.order - b.order)
         .slice(0, limit)
         .map(({ entry }) => entry);

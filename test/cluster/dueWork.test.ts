@@ -75,7 +75,7 @@ async function collectingNode(t: Test, url: string, name: string, leaseMs: numbe
     errors,
     startScanning(spreadMs) {
       scanning = startDueScheduler({
-        index: sharedDueIndex(node.store, name, spreadMs),
+        index: sharedDueIndex(node.store, name, spreadMs, (key) => work.has(key)),
         resourceHost: host,
         work,
         maxInWork: 1_000,

@@ -9,9 +9,10 @@ const now = 1_000_000;
 const spreadMs = 2_000;
 const keys = Array.from({ length: 200 }, (_, n) => `github/account/user${n}`);
 const dueAt = (key: string, at: number): DueWork => ({ key, dueAt: at, event: 'REFRESH_DUE' });
+const nothingInWork = () => false;
 
 function offeredTo(node: string, entries: DueWork[], at: number): string[] {
-  return sharedDueIndex({ dueBefore: () => entries }, node, spreadMs)
+  return sharedDueIndex({ dueBefore: () => entries }, node, spreadMs, nothingInWork)
     .dueBefore(at, entries.length)
     .map((entry) => entry.key);
 }
@@ -56,7 +57,7 @@ t.test('shared due index - of a backlog, nodes take different resources first, a
     },
   };
   const [a, b] = ['node a', 'node b'].map((node) =>
-    sharedDueIndex(index, node, spreadMs)
+    sharedDueIndex(index, node, spreadMs, nothingInWork)
       .dueBefore(now, 20)
       .map((entry) => entry.key),
   );
@@ -72,8 +73,41 @@ t.test('shared due index - of a backlog, nodes take different resources first, a
   );
 });
 
-t.test('shared due index - with no spread every node is offered everything due', async (t) => {
-  const entries = keys.map((key) => dueAt(key, now));
-  const index = { dueBefore: () => entries };
-  t.equal(sharedDueIndex(index, 'node a', 0), index);
+t.test('shared due index - with no spread every node is offered everything due, oldest first', async (t) => {
+  const entries = keys.map((key, n) => dueAt(key, now - 60_000 + n));
+  const index = { dueBefore: (_at: number, limit: number) => entries.slice(0, limit) };
+  for (const node of ['node a', 'node b']) {
+    t.same(
+      sharedDueIndex(index, node, 0, nothingInWork)
+        .dueBefore(now, 20)
+        .map((entry) => entry.key),
+      keys.slice(0, 20),
+      node,
+    );
+  }
+});
+
+t.test('shared due index - a resource the node is working on is not offered again; others take its place', async (t) => {
+  const entries = keys.map((key, n) => dueAt(key, now - 60_000 + n));
+  const index = { dueBefore: (_at: number, limit: number) => entries.slice(0, limit) };
+  const taken = (inWork: (key: string) => boolean) =>
+    sharedDueIndex(index, 'node a', spreadMs, inWork)
+      .dueBefore(now, 20)
+      .map((entry) => entry.key);
+  const first = taken(nothingInWork);
+  // The next scan, while the first one's steps are still under way (their leases not yet committed).
+  const second = taken((key) => first.includes(key));
+  t.equal(second.length, 20, 'the scan fills its room');
+  t.same(
+    second.filter((key) => first.includes(key)),
+    [],
+    'with none of the resources in work',
+  );
+  t.same(
+    sharedDueIndex(index, 'node a', 0, (key) => keys.indexOf(key) < 5)
+      .dueBefore(now, 20)
+      .map((entry) => entry.key),
+    keys.slice(5, 25),
+    'with no spread too',
+  );
 });
