@@ -32,6 +32,11 @@ const asksForHelp = (args: string[]) => {
   return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 };
 
+function endOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(141);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
   if (name === undefined) {
@@ -52,6 +57,10 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(`unknown command '${name}'; commands are ${Object.keys(commands).join(', ')} (datapoints help)`);
   }
   if (asksForHelp(args)) return print(helpText(name)!);
+  // A reader that stops early (`| head`) closes the pipe: the command ends quietly with 141, as a
+  // Unix tool ended by SIGPIPE does, rather than with a stack (docs/operations.md, "Exit codes").
+  // Not for the servers, whose output is their log: they stop on signals only.
+  if (name !== 'serve' && name !== 'emulator') process.stdout.on('error', endOnClosedPipe);
   const command = await commands[name]!();
   await command(args, print);
 }

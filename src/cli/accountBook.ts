@@ -2,20 +2,12 @@
 // (DATAPOINTS_NATS) the cluster's KV buckets, which every node replicates (docs/cluster.md,
 // "Accounts and tokens"; docs/dashboard.md, "In a cluster"). The commands are the same over both.
 import { monthOf } from '../access/calendar.js';
-import { accountKey, ClusterAccounts } from '../cluster/clusterAccounts.js';
-import { ClusterDailyUsage } from '../cluster/clusterDailyUsage.js';
-import { ClusterWeb } from '../cluster/clusterWeb.js';
-import { KvQuotaLedger } from '../cluster/kvQuotaLedger.js';
-import { closeNats, connectNats } from '../cluster/natsConnection.js';
-import { clusterDefaults } from '../config.js';
 import { AccountStore, type AccountRecord, type TokenRecord } from '../store/accountStore.js';
-import type { QuotaLedger } from '../store/quotaLedger.js';
 import { UsageStore } from '../store/usageStore.js';
 import { type WebRecords, WebStore } from '../store/webStore.js';
-import { dataDirSetting, firstLine, withDataStore } from './dataStore.js';
+import { dataDirSetting, withDataStore } from './dataStore.js';
 import { setting } from './flags.js';
 import { natsServersSetting } from './natsSetting.js';
-import { CommandFailure } from './usageError.js';
 
 type Answer<T> = T | Promise<T>;
 
@@ -68,32 +60,8 @@ export async function withAccountBook<T>(
       });
     });
   }
-  const servers = natsServersSetting(nats);
-  const connection = await connectNats({ servers, name: 'datapoints command' }).catch((error: unknown) => {
-    throw new CommandFailure(`cannot reach NATS at ${servers.join(',')}: ${firstLine(error)}`);
-  });
-  try {
-    const [book, ledger, days, web] = await Promise.all([
-      ClusterAccounts.open(connection),
-      KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }),
-      ClusterDailyUsage.open(connection),
-      ClusterWeb.open(connection),
-    ]);
-    return await work({
-      book,
-      used: (account, now) => usedIn(ledger, account, now),
-      forget: async (account) => {
-        await ledger.forget(account);
-        await days.forget(account);
-        await web.forget(accountKey(account), account);
-      },
-      invites: web,
-    });
-  } finally {
-    await closeNats(connection);
-  }
-}
-
-async function usedIn(ledger: QuotaLedger, account: string, now: number): Promise<number> {
-  return (await ledger.read(account, monthOf(now))).granted;
+  // The NATS client and the cluster's buckets are loaded only for the cluster: a command on a
+  // data directory starts without them.
+  const { withClusterBooks } = await import('./clusterBooks.js');
+  return withClusterBooks(natsServersSetting(nats), work);
 }

@@ -1,7 +1,7 @@
 // `datapoints serve` and `datapoints emulator` (docs/operations.md#commands; docs/operations.md).
 import { availableParallelism } from 'node:os';
 import pino from 'pino';
-import { type ClusterSettings, type NodeRole, nodeRoles } from '../cluster/clusterNode.js';
+import { type ClusterSettings, type NodeRole, nodeRoles } from '../cluster/clusterSettings.js';
 import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';

@@ -22,6 +22,7 @@ import type { QuotaLedger } from '../store/quotaLedger.js';
 import type { UsageStore } from '../store/usageStore.js';
 import type { DashboardWrites, WebStore } from '../store/webStore.js';
 import { AccountReplica } from './accountReplica.js';
+import type { ClusterSettings } from './clusterSettings.js';
 import { ClusterAccounts } from './clusterAccounts.js';
 import { ClusterCallBudget } from './clusterCallBudget.js';
 import { ClusterDailyUsage } from './clusterDailyUsage.js';
@@ -36,16 +37,6 @@ import { NatsPlatformPauses } from './natsPlatformPauses.js';
 import type { ResourceLog } from './resourceLog.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from './resourceLogStream.js';
 import { WebReplica } from './webReplica.js';
-
-/** What a node does in a cluster (docs/cluster.md, "Node roles"); a node alone does both. */
-export type NodeRole = 'search' | 'collect' | 'both';
-export const nodeRoles: readonly NodeRole[] = ['search', 'collect', 'both'];
-
-export interface ClusterSettings {
-  /** `nats://HOST:PORT` URLs, as parseNatsServers read them. */
-  servers: string[];
-  role: NodeRole;
-}
 
 export interface NodeSeams {
   queue: CollectionQueue;

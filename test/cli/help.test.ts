@@ -1,8 +1,9 @@
 // Help and version (docs/operations.md, "Commands"): on stdout with status 0; without a command
-// the overview goes to stderr with status 2.
+// the overview goes to stderr with status 2; a closed output pipe ends a command quietly.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { cli } from '../helpers/cli.js';
+import { cli, cliPath } from '../helpers/cli.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -59,4 +60,11 @@ t.test('help - --version prints the package version', async (t) => {
   const result = cli(['--version']);
   t.equal(result.status, 0);
   t.equal(result.stdout, `${version}\n`);
+});
+
+t.test('output - a reader that closes the pipe early ends the command quietly with 141, no stack', async (t) => {
+  // The reader closes its end at once; the command, slower to start, writes into a closed pipe.
+  const shell = `{ "${process.execPath}" "${cliPath}" help; echo "status $?" >&2; } | (exec 0<&-; sleep 1)`;
+  const result = spawnSync('sh', ['-c', shell], { encoding: 'utf8' });
+  t.equal(result.stderr, 'status 141\n');
 });

@@ -1,0 +1,39 @@
+// The account and token commands' books on a cluster (`--nats`): the KV buckets every node
+// replicates (docs/cluster.md, "Accounts and tokens"; docs/dashboard.md, "In a cluster"), on one
+// connection for the command's life. Loaded only when a command is given --nats.
+import { monthOf } from '../access/calendar.js';
+import { accountKey, ClusterAccounts } from '../cluster/clusterAccounts.js';
+import { ClusterDailyUsage } from '../cluster/clusterDailyUsage.js';
+import { ClusterWeb } from '../cluster/clusterWeb.js';
+import { KvQuotaLedger } from '../cluster/kvQuotaLedger.js';
+import { closeNats, connectNats } from '../cluster/natsConnection.js';
+import { clusterDefaults } from '../config.js';
+import type { Books } from './accountBook.js';
+import { firstLine } from './dataStore.js';
+import { CommandFailure } from './usageError.js';
+
+export async function withClusterBooks<T>(servers: string[], work: (books: Books) => Promise<T> | T): Promise<T> {
+  const connection = await connectNats({ servers, name: 'datapoints command' }).catch((error: unknown) => {
+    throw new CommandFailure(`cannot reach NATS at ${servers.join(',')}: ${firstLine(error)}`);
+  });
+  try {
+    const [book, ledger, days, web] = await Promise.all([
+      ClusterAccounts.open(connection),
+      KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }),
+      ClusterDailyUsage.open(connection),
+      ClusterWeb.open(connection),
+    ]);
+    return await work({
+      book,
+      used: async (account, now) => (await ledger.read(account, monthOf(now))).granted,
+      forget: async (account) => {
+        await ledger.forget(account);
+        await days.forget(account);
+        await web.forget(accountKey(account), account);
+      },
+      invites: web,
+    });
+  } finally {
+    await closeNats(connection);
+  }
+}
