@@ -39,6 +39,10 @@ function endOnClosedPipe(error: NodeJS.ErrnoException): void {
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
+  // A reader that stops early (`| head`) closes the pipe: the command ends quietly with 141, as a
+  // Unix tool ended by SIGPIPE does, rather than with a stack (docs/operations.md, "Exit codes").
+  // Not for the servers, whose output is their log: they stop on signals only.
+  if (name !== 'serve' && name !== 'emulator') process.stdout.on('error', endOnClosedPipe);
   if (name === undefined) {
     // Without a command there is nothing to do: the help goes to stderr and the status says so,
     // as a script that forgot its command should fail.
@@ -57,10 +61,6 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(`unknown command '${name}'; commands are ${Object.keys(commands).join(', ')} (datapoints help)`);
   }
   if (asksForHelp(args)) return print(helpText(name)!);
-  // A reader that stops early (`| head`) closes the pipe: the command ends quietly with 141, as a
-  // Unix tool ended by SIGPIPE does, rather than with a stack (docs/operations.md, "Exit codes").
-  // Not for the servers, whose output is their log: they stop on signals only.
-  if (name !== 'serve' && name !== 'emulator') process.stdout.on('error', endOnClosedPipe);
   const command = await commands[name]!();
   await command(args, print);
 }
