@@ -201,6 +201,8 @@ t.test('bluesky emulator - answers a batch in two upstream calls', async (t) => 
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const realHttp = createUpstreamHttp();
+  // Its keep-alive connections would hold the test's process open for seconds after the last test.
+  t.teardown(() => realHttp.close());
   const calls: string[] = [];
   const collector = collectorWithFixtures('bluesky', {
     get: (url, headers, callSignal) => {

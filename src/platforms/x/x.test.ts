@@ -197,6 +197,8 @@ t.test('x against the emulator - 100 accounts and posts in two upstream calls', 
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const realHttp = createUpstreamHttp();
+  // Its keep-alive connections would hold the test's process open for seconds after the last test.
+  t.teardown(() => realHttp.close());
   const calls: string[] = [];
   const collector = collectorWithFixtures('x', {
     get: (url, headers, callSignal) => {
@@ -225,7 +227,9 @@ t.test('x against the emulator - 100 accounts and posts in two upstream calls', 
 t.test('x emulator - refuses requests without a bearer token, as X does', async (t) => {
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
-  const response = await createUpstreamHttp().get(`${emulated.emulator.url}/x/2/users/by?usernames=xdevelopers`, {}, signal);
+  const http = createUpstreamHttp();
+  t.teardown(() => http.close());
+  const response = await http.get(`${emulated.emulator.url}/x/2/users/by?usernames=xdevelopers`, {}, signal);
   t.equal(response.status, 401);
   t.same(JSON.parse(response.body), JSON.parse(fixture('x', 'unauthorized.json')));
 });

@@ -175,6 +175,8 @@ t.test('youtube against the emulator - 50 videos and channel ids in two upstream
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
   const realHttp = createUpstreamHttp();
+  // Its keep-alive connections would hold the test's process open for seconds after the last test.
+  t.teardown(() => realHttp.close());
   const calls: string[] = [];
   const collector = collectorWithFixtures('youtube', {
     get: (url, headers, callSignal) => {
@@ -203,7 +205,9 @@ t.test('youtube against the emulator - 50 videos and channel ids in two upstream
 t.test('youtube emulator - refuses requests without an API key, as YouTube does', async (t) => {
   const emulated = await emulatedCollectors();
   t.teardown(() => emulated.close());
-  const response = await createUpstreamHttp().get(`${emulated.emulator.url}/youtube/videos?part=statistics&id=dQw4w9WgXcQ`, {}, signal);
+  const http = createUpstreamHttp();
+  t.teardown(() => http.close());
+  const response = await http.get(`${emulated.emulator.url}/youtube/videos?part=statistics&id=dQw4w9WgXcQ`, {}, signal);
   t.equal(response.status, 403);
   t.match(JSON.parse(response.body), { error: { code: 403, errors: [{ reason: 'forbidden' }], status: 'PERMISSION_DENIED' } });
 });
