@@ -25,16 +25,15 @@ export function sharedDueIndex(index: DueIndex, node: string, spreadMs: number, 
   const delay = (key: string) => (spreadMs > 0 ? delayOf(node, key, spreadMs) : 0);
   return {
     dueBefore(now: number, limit: number): DueWork[] {
+      // Each entry's delay is hashed once: it both gates a just-due entry and orders a backlog.
       const offered = index
         .dueBefore(now, limit * candidatesPerPlace)
-        .filter((entry) => !inWork(entry.key) && entry.dueAt + delay(entry.key) <= now);
-      if (offered.length <= limit) return offered;
-      // A stable sort: with no spread, every delay is 0 and the oldest come first.
-      return offered
+        .filter((entry) => !inWork(entry.key))
         .map((entry) => ({ entry, order: delay(entry.key) }))
-        .sort((a, b) => a.order - b.order)
-        .slice(0, limit)
-        .map(({ entry }) => entry);
+        .filter(({ entry, order }) => entry.dueAt + order <= now);
+      // A stable sort: with no spread, every delay is 0 and the oldest come first.
+      const taken = offered.length <= limit ? offered : offered.sort((a, b) => a.order - b.order).slice(0, limit);
+      return taken.map(({ entry }) => entry);
     },
   };
 }
