@@ -8,7 +8,7 @@ import { ClusterWeb } from '../cluster/clusterWeb.js';
 import { KvQuotaLedger } from '../cluster/kvQuotaLedger.js';
 import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { clusterDefaults } from '../config.js';
-import type { Books } from './accountBook.js';
+import type { Books } from './books.js';
 import { firstLine } from './dataStore.js';
 import { CommandFailure } from './usageError.js';
 

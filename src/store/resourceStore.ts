@@ -3,20 +3,17 @@
 // if the snapshot is still the one the change was computed from (docs/storage.md,
 // "Conditional commits"). In a cluster the condition is decided by a log every node shares,
 // and this store is the node's replica of it (docs/cluster.md, "Resource replication").
-import type { ResourceContext, DueEventType } from '../../machines/resource.js';
-import type { ResourceStatus } from '../model.js';
+import type { DueEventType } from '../../machines/resource.js';
 import { limits } from '../config.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
 import { RecentMap } from './recentMap.js';
+import type { StoredResource } from './records.js';
 import { type Transition, type TransitionCause, TransitionHistory } from './transitionHistory.js';
 
-export interface StoredResource {
-  value: ResourceStatus;
-  context: ResourceContext;
-}
+export type { StoredResource } from './records.js';
 
 /** What a search needs of a resource, and nothing more. */
 export interface ResourceView {

@@ -7,6 +7,9 @@ import type { ResourceEvent } from '../../machines/resource.js';
 import { limits } from '../config.js';
 import type { ResourceStatus } from '../model.js';
 import type { Databases } from './environment.js';
+import type { StoredTransition } from './records.js';
+
+export type { StoredTransition } from './records.js';
 
 /** A machine event, or what the host does outside the machine: create a resource, end its lease on a stop. */
 export type TransitionEvent = ResourceEvent['type'] | 'CREATED' | 'LEASE_ENDED';
@@ -23,13 +26,6 @@ export interface Transition extends TransitionCause {
   from: ResourceStatus | null;
   to: ResourceStatus;
 }
-
-/**
- * A transition as stored: `at event from to`, one line of UTF-8 (`from` is `-` for a creation).
- * Measured on the commit path, a plain string cost half the CPU of the same fields as a
- * msgpack array (docs/storage.md, "Transition history"); none of the fields holds a space.
- */
-export type StoredTransition = string;
 
 const noState = '-';
 

@@ -8,41 +8,9 @@
 import type { Database } from 'lmdb';
 import type { AccountChangeWrites } from './accountStore.js';
 import type { Databases } from './environment.js';
+import type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from './records.js';
 
-/** An scrypt hash with the parameters it was made with, so that they can change later. */
-export interface PasswordRecord {
-  /** base64 */
-  salt: string;
-  /** base64 */
-  hash: string;
-  /** scrypt cost (N), block size (r), parallelism (p) and key length. */
-  cost: number;
-  blockSize: number;
-  parallelization: number;
-  keyLength: number;
-  setAt: string;
-}
-
-export interface InviteRecord {
-  account: string;
-  /** ms since the epoch */
-  expiresAt: number;
-}
-
-export interface SessionRecord {
-  /** null: not signed in yet (a sign-in form's session, which carries its CSRF token). */
-  account: string | null;
-  /** The synchronizer token every form of this session must send back. */
-  csrf: string;
-  /** ms since the epoch */
-  expiresAt: number;
-}
-
-export interface AttemptRecord {
-  failures: number;
-  /** When the first failure of this window was counted (ms since the epoch). */
-  since: number;
-}
+export type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from './records.js';
 
 /**
  * How invites, passwords and sessions are changed (docs/dashboard.md, "In a cluster"). Each
