@@ -85,6 +85,13 @@ module.exports = {
       to: { path: emulatorCode, dependencyTypesNot: ['type-only', 'dynamic-import'] },
     },
     {
+      name: 'only-the-composition-assembles',
+      severity: 'error',
+      comment: 'src/node/ holds the assemblies of a node; src/service.ts alone puts them together.',
+      from: { path: '^(src|machines|streams)/', pathNot: '^src/node/|^src/service\\.ts$' },
+      to: { path: '^src/node/' },
+    },
+    {
       name: 'only-the-command-line-wires',
       severity: 'error',
       comment: 'src/service.ts is the composition root; only the command line starts it.',

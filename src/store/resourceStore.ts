@@ -207,11 +207,19 @@ export class ResourceStore {
     return revision;
   }
 
+  private readonly commitListeners: Array<(key: string, view: ResourceView) => void> = [];
+
   /**
-   * Called once a view is durably written, by a commit that won or a change from the log, before
-   * the resource's next step can begin.
+   * `listener` hears each view once it is durably written, by a commit that won or a change from
+   * the log, before the resource's next step can begin (the push feed, the edge threads).
    */
-  protected committed(_key: string, _view: ResourceView): void {}
+  onCommitted(listener: (key: string, view: ResourceView) => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  private committed(key: string, view: ResourceView): void {
+    for (const listener of this.commitListeners) listener(key, view);
+  }
 
   /**
    * A commit in a cluster: appended to the log on condition of the revision it was computed from,
