@@ -3,8 +3,8 @@
 // "Accounts and tokens"; docs/dashboard.md, "In a cluster"). The commands are the same over both.
 import { monthOf } from '../access/calendar.js';
 import { AccountStore } from '../store/accountStore.js';
-import { UsageStore } from '../store/usageStore.js';
-import { WebStore } from '../store/webStore.js';
+import { UsageStore } from '../seams/quotaLedger/usageStore.js';
+import { WebStore } from '../seams/webRecords/webStore.js';
 import type { Books } from './books.js';
 import { dataDirSetting, withDataStore } from './dataStore.js';
 import { setting } from './flags.js';

@@ -1,7 +1,7 @@
 // What the account, token and invite commands read and write, over the data directory or the
 // cluster alike (src/cli/accountBook.ts opens one or the other).
 import type { AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
-import type { WebRecords } from '../store/webStore.js';
+import type { WebRecords } from '../seams/webRecords/webStore.js';
 
 type Answer<T> = T | Promise<T>;
 

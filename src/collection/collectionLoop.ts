@@ -8,7 +8,7 @@ import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { type CollectionResult, parseResourceKey } from '../model.js';
-import type { CollectionClaims, CollectionQueue, Lease, OutcomeSink } from './ports.js';
+import type { CollectionClaims, CollectionQueue, Lease, OutcomeSink } from '../seams/collection/ports.js';
 
 export interface CollectionLoopOptions {
   queue: CollectionQueue;

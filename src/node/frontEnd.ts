@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 import { ConnectionCounts, createConnectionCountsBuffer } from '../push/connectionCounts.js';
 import { createTicketState, StreamTickets } from '../push/tickets.js';
-import { InProcessViewChanges } from '../push/viewChanges.js';
+import { InProcessViewChanges } from '../seams/viewChanges/viewChanges.js';
 import { startEdges } from '../threads/edges.js';
 import { webPages } from '../web/webPages.js';
 import type { NodeCore } from './nodeCore.js';

@@ -5,8 +5,8 @@ import { createResourceMachine, type ResourcePolicy } from '../../machines/resou
 import { AuthVersionBoard } from '../access/authVersionBoard.js';
 import { clusterSeams, embeddedSeams, type NodeSeams } from '../cluster/clusterNode.js';
 import type { ClusterSettings } from '../cluster/clusterSettings.js';
-import type { ResourceLog } from '../cluster/resourceLog.js';
-import { ResourceLogReplica } from '../cluster/resourceLogReplica.js';
+import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
+import { ResourceLogReplica } from '../seams/replicas/resourceLogReplica.js';
 import { limits, replicaDefaults } from '../config.js';
 import { Health } from '../health.js';
 import type { Logger } from '../log.js';
@@ -19,8 +19,8 @@ import type { Databases } from '../store/environment.js';
 import { ResourceStore } from '../store/resourceStore.js';
 import { openServerDirectory } from '../store/serverDirectory.js';
 import type { UpstreamKind } from '../store/records.js';
-import { UsageStore } from '../store/usageStore.js';
-import { WebStore } from '../store/webStore.js';
+import { UsageStore } from '../seams/quotaLedger/usageStore.js';
+import { WebStore } from '../seams/webRecords/webStore.js';
 
 export interface NodeCoreOptions {
   dataDir: string;

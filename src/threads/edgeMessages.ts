@@ -5,7 +5,7 @@ import type { ReadinessProblem } from '../http/readiness.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { TicketState } from '../push/tickets.js';
 import type { PlatformStatusSnapshot } from '../operations/platformStatus.js';
-import type { DashboardPorts } from './portDashboardWrites.js';
+import type { DashboardPorts } from '../seams/webRecords/portDashboardWrites.js';
 
 export interface EdgeSetup {
   index: number;

@@ -14,13 +14,13 @@ import { limits } from '../config.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import type { ResourceDemand } from '../resources/demand.js';
-import type { QuotaLedger } from '../store/quotaLedger.js';
+import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import type { ResourceStore } from '../store/resourceStore.js';
 import { receiveDemand } from './demandMessenger.js';
 import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
-import { lendLedger } from './portLedger.js';
-import type { DashboardWrites } from '../store/webStore.js';
-import { lendDashboardWrites } from './portDashboardWrites.js';
+import { lendLedger } from '../seams/quotaLedger/portLedger.js';
+import type { DashboardWrites } from '../seams/webRecords/webStore.js';
+import { lendDashboardWrites } from '../seams/webRecords/portDashboardWrites.js';
 import { publishHealth } from './publishedHealth.js';
 import { publishViews } from './publishingStore.js';
 
