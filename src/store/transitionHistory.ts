@@ -75,7 +75,7 @@ const statuses: ReadonlySet<string> = new Set<ResourceStatus>(['pending', 'avail
 const isEvent = (text: string | undefined): text is TransitionEvent => text !== undefined && transitionEvents.has(text);
 const isStatus = (text: string | undefined): text is ResourceStatus => text !== undefined && statuses.has(text);
 
-/** Whether `value` is a cause as a cluster's log carries it (src/cluster/resourceLogStream.ts). */
+/** Whether `value` is a cause as a cluster's log carries it (src/seams/resourceLog/resourceLogStream.ts). */
 export function isTransitionCause(value: unknown): value is TransitionCause {
   if (typeof value !== 'object' || value === null || !('event' in value) || !('at' in value)) return false;
   const { event, at } = value;

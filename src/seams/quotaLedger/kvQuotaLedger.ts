@@ -1,5 +1,5 @@
 // The quota ledger of a cluster (docs/cluster.md, "Quota ledger"): one NATS KV entry per account
-// and period (a month; a rate window in the buckets of src/cluster/kvRateLedger.ts) holding the
+// and period (a month; a rate window in the buckets of src/seams/quotaLedger/kvRateLedger.ts) holding the
 // units granted so far. Its revision is the KV revision, so a swap is a revision-checked `update`
 // (or `create` for the first write), which the server refuses when another node wrote in between;
 // the refusal reads the entry back for the caller's next attempt.

@@ -1,6 +1,6 @@
 // The ledger of rate windows of a cluster (docs/cluster.md, "Rate limit across nodes"): one NATS
 // KV entry per account and window holding the units granted in it, reserved and revision-checked
-// exactly as the quota's months (src/cluster/kvQuotaLedger.ts). Only its keeping differs: a
+// exactly as the quota's months (src/seams/quotaLedger/kvQuotaLedger.ts). Only its keeping differs: a
 // window's entry is of no use once the window ended, so entries expire (the bucket's max_age;
 // nats-server 2.9 has no per-message TTL). A window of any length from 1 s to 31 days needs its
 // entry kept at least that long, and keeping a 1-minute window's entries for 31 days would pile

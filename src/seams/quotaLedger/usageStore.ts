@@ -1,4 +1,4 @@
-// Monthly usage per account, as the LMDB quota ledger (src/store/quotaLedger.ts): each entry
+// Monthly usage per account, as the LMDB quota ledger (src/seams/quotaLedger/quotaLedger.ts): each entry
 // holds the units reserved for the month by every server on this directory, spent or not.
 // A clean stop gives unspent units back, so at rest it is the number of requests counted.
 // Every change is also told, in the same transaction, to the per-day counts (dailyUsage.ts).

@@ -105,7 +105,7 @@ export class WebStore implements WebRecords {
     return this.dbs.sessions.remove(digest);
   }
 
-  // What a replica of the cluster's buckets writes (src/cluster/webReplica.ts); each resolves
+  // What a replica of the cluster's buckets writes (src/seams/webRecords/webReplica.ts); each resolves
   // whether it changed anything.
 
   replicateInvite(digest: string, invite: InviteRecord | undefined): Promise<boolean> {
