@@ -124,7 +124,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     async stop() {
       const stopping = performance.now();
       log.info('stopping');
-      await Promise.all([frontEnd.stop(), collector?.stop()]);
+      // The collector first: its due scheduler starts nothing new while the front end stops.
+      await Promise.all([collector?.stop(), frontEnd.stop()]);
       await core.stop();
       await upstreams.stop();
       metrics?.stop();

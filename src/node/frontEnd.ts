@@ -45,7 +45,9 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   const { seams } = core;
   const { log } = options;
   const accountTable = AccountTable.create();
-  const admissions = () => new Admissions({ table: accountTable, ledger: seams.ledger, rateLedger: seams.rateLedger, log, now: Date.now });
+  // Every thread admits against the one shared table; this thread's Admissions gives back what is
+  // left at the stop, and admits too when this thread serves.
+  const admissions = new Admissions({ table: accountTable, ledger: seams.ledger, rateLedger: seams.rateLedger, log, now: Date.now });
   const streamState = { tickets: createTicketState(), connections: createConnectionCountsBuffer(accountTable) };
   const http =
     options.threads > 0
@@ -74,7 +76,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   return {
     port: http.port,
     // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
-    stop: () => http.close().then(() => admissions().returnUnspent()),
+    stop: () => http.close().then(() => admissions.returnUnspent()),
   };
 
   // One server thread: it authenticates itself, with an authenticator that lives as long as it,
@@ -96,7 +98,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
       options.port,
       {
         authenticator,
-        admissions: admissions(),
+        admissions,
         views: core.store,
         demand: core.resourceHost,
         log,
