@@ -4,7 +4,7 @@
 // "Resource replication").
 import { ClusterAccounts } from '../src/cluster/clusterAccounts.js';
 import { closeNats, connectNats } from '../src/cluster/natsConnection.js';
-import { defaultResourceLogOptions, JetStreamResourceLog } from '../src/cluster/resourceLogStream.js';
+import { defaultResourceLogOptions, JetStreamResourceLog } from '../src/seams/resourceLog/resourceLogStream.js';
 import { provisionBenchAccount, seededChanges, type SeedPlan } from './seed.js';
 
 /** Appends to the resource log in flight at once while seeding. */

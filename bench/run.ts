@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { monthOf } from '../src/access/calendar.js';
 import { openDatabases } from '../src/store/environment.js';
-import { UsageStore } from '../src/store/usageStore.js';
+import { UsageStore } from '../src/seams/quotaLedger/usageStore.js';
 import { benchAccount } from './benchAccount.js';
 import { collectionScenarios, hangingScenario } from './collecting.js';
 import { cachedDataSet, copyOf, freshDataSet, type DataSet } from './datasets.js';

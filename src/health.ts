@@ -18,8 +18,17 @@ export interface ProblemReporter {
 
 export class Health implements ProblemReporter {
   private readonly current = new Map<string, HealthProblem>();
+  private readonly changeListeners: Array<() => void> = [];
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * `listener` hears each report, and each clear that removes a problem: components clear on
+   * every success, most often with nothing to remove, and those are not news.
+   */
+  onChanged(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
 
   report(component: string, message: string): void {
     const known = this.current.get(component);
@@ -29,10 +38,15 @@ export class Health implements ProblemReporter {
     } else {
       this.current.set(component, { component, message, since: this.now(), count: 1 });
     }
+    this.changed();
   }
 
   clear(component: string): void {
-    this.current.delete(component);
+    if (this.current.delete(component)) this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   get healthy(): boolean {

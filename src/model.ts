@@ -1,11 +1,12 @@
-// The vocabulary shared by the API, the machines, the streams and the collectors.
-import type * as platformDefinitions from './platforms/definitions.js';
+// The vocabulary shared by the API, the machines, the streams and the collectors. A leaf: it
+// imports nothing, so every layer may use it without pulling in another.
 
 /**
- * A platform's code: the name it is exported under in the one list of platforms
- * (src/platforms/definitions.ts). A type-only import: the model loads no platform code.
+ * Every platform's code, in the order of the one list of platforms (src/platforms/definitions.ts),
+ * which must hold exactly these (docs/adding-a-platform.md).
  */
-export type PlatformCode = keyof typeof platformDefinitions;
+export const platformCodes = ['bluesky', 'facebook', 'github', 'instagram', 'linkedin', 'threads', 'tiktok', 'x', 'youtube'] as const;
+export type PlatformCode = (typeof platformCodes)[number];
 
 export const resourceTypes = ['account', 'organization', 'post'] as const;
 export type ResourceType = (typeof resourceTypes)[number];
@@ -48,6 +49,20 @@ export const notFound: CollectionOutcome = { kind: 'notFound' };
 export const rateLimited = (retryAt: number): CollectionOutcome => ({ kind: 'rateLimited', retryAt });
 export const failed = (reason: string): CollectionOutcome => ({ kind: 'failed', reason });
 export const deferred = (until: number, reason: string): CollectionOutcome => ({ kind: 'deferred', until, reason });
+
+/** A platform's collector, as the collection pipeline calls it (docs/adding-a-platform.md). */
+export interface Collector {
+  /** How many resources one collect() call may carry (batching upstream lookups). */
+  readonly maxBatch: number;
+  /** One outcome per ref, in the same order. Must not throw: every failure is an outcome. */
+  collect(refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]>;
+}
+
+/** One resource's collection as the pipeline ends it (streams/collection.ts). */
+export interface CollectionResult {
+  key: string;
+  outcome: CollectionOutcome;
+}
 
 /** A resource as the service tracks it: the identifier is already normalized (docs/api.md#a-8). */
 export interface ResourceRef {

@@ -18,29 +18,25 @@ import {
   timeout,
   type SchedulerLike,
 } from 'rxjs';
-import { deferred, failed, parseResourceKey, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../src/model.js';
+import {
+  type CollectionOutcome,
+  type CollectionResult,
+  type Collector,
+  deferred,
+  failed,
+  parseResourceKey,
+  type PlatformCode,
+  type ResourceRef,
+} from '../src/model.js';
 import type { BreakerChange, BreakerPolicy } from './circuitBreaker.js';
 import { PlatformGate, type CallBudget, type SharedCallBudget } from './platformGate.js';
 import { InProcessPlatformPauses, type PlatformPauses } from './platformPauses.js';
 
 export type { CallBudget, SharedCallBudget } from './platformGate.js';
 
-/** What the stream needs of a platform's collector. */
-export interface BatchCollector {
-  /** How many resources one collect() call may carry. */
-  readonly maxBatch: number;
-  /** One outcome per ref, in the same order. */
-  collect(refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]>;
-}
-
 export interface CollectingPlatform {
-  collector: BatchCollector;
+  collector: Collector;
   budget: CallBudget;
-}
-
-export interface CollectionResult {
-  key: string;
-  outcome: CollectionOutcome;
 }
 
 export interface CollectionOptions {

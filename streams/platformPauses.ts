@@ -2,8 +2,8 @@
 // cluster-wide"). A platform's limit belongs to its token or address, not to the node that ran
 // into it, so the pause a rate-limit answer calls for is announced through this seam and every
 // node sharing it pauses the platform. A seam: the in-process board below is a node alone (it
-// hears only itself); src/cluster/natsPlatformPauses.ts shares one among the nodes of a cluster.
-// Every implementation passes test/streams/platformPauses.contract.ts.
+// hears only itself); src/seams/platformPauses/natsPlatformPauses.ts shares one among the nodes of a cluster.
+// Every implementation passes src/seams/platformPauses/platformPauses.contract.ts.
 import { concat, defer, from, Subject, type Observable } from 'rxjs';
 import type { PlatformCode } from '../src/model.js';
 

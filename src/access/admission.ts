@@ -10,7 +10,7 @@ import type { AccountRecord } from '../store/accountStore.js';
 import type { Logger } from '../log.js';
 import type { AccountTable } from './accountTable.js';
 import { nextMonthStart } from './calendar.js';
-import type { QuotaLedger } from '../store/quotaLedger.js';
+import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import { QuotaMeter } from './quotaMeter.js';
 import { RateLimiter, windowCount } from './rateLimiter.js';
 import { type ReservationPolicy, type Standing, UnitMeter } from './unitMeter.js';

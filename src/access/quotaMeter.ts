@@ -5,7 +5,7 @@
 // of the shared table; `roll` is called with the slot's lock held.
 import { limits } from '../config.js';
 import type { Logger } from '../log.js';
-import type { QuotaLedger } from '../store/quotaLedger.js';
+import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import { type AccountTable, field } from './accountTable.js';
 import { monthIndexOf, monthOfIndex } from './calendar.js';
 import { type MeteredCount, type ReservationPolicy, UnitMeter } from './unitMeter.js';

@@ -6,9 +6,9 @@
 // slot of the shared table; the methods below that take a slot are called with its lock held,
 // `reserve` and `returnUnspent` take it themselves.
 import type { Logger } from '../log.js';
-import type { QuotaLedger } from '../store/quotaLedger.js';
+import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
-import { type Reservation, reserveUnits, returnUnits } from './quotaLedger.js';
+import { type Reservation, reserveUnits, returnUnits } from '../seams/quotaLedger/reservations.js';
 
 export type Standing = 'inHand' | 'exhausted' | 'reserve';
 

@@ -2,43 +2,15 @@
 // (DATAPOINTS_NATS) the cluster's KV buckets, which every node replicates (docs/cluster.md,
 // "Accounts and tokens"; docs/dashboard.md, "In a cluster"). The commands are the same over both.
 import { monthOf } from '../access/calendar.js';
-import { AccountStore, type AccountRecord, type TokenRecord } from '../store/accountStore.js';
-import { UsageStore } from '../store/usageStore.js';
-import { type WebRecords, WebStore } from '../store/webStore.js';
+import { AccountStore } from '../store/accountStore.js';
+import { UsageStore } from '../seams/quotaLedger/usageStore.js';
+import { WebStore } from '../seams/webRecords/webStore.js';
+import type { Books } from './books.js';
 import { dataDirSetting, withDataStore } from './dataStore.js';
 import { setting } from './flags.js';
 import { natsServersSetting } from './natsSetting.js';
 
-type Answer<T> = T | Promise<T>;
-
-/** What the account and token commands need of a store; AccountStore and ClusterAccounts both have it. */
-export interface AccountBook {
-  account(name: string): Answer<AccountRecord | undefined>;
-  accounts(): Answer<AccountRecord[]>;
-  token(id: string): Answer<TokenRecord | undefined>;
-  tokenByDigest(digest: string): Answer<TokenRecord | undefined>;
-  tokensOf(account: string): Answer<TokenRecord[]>;
-  createAccount(account: AccountRecord): Promise<boolean>;
-  updateAccount: AccountStore['updateAccount'];
-  suspendAccount: AccountStore['suspendAccount'];
-  resumeAccount: AccountStore['resumeAccount'];
-  deleteAccount(name: string): Promise<number | undefined>;
-  addToken(token: TokenRecord): Promise<void>;
-  revokeToken(id: string, at: string): Promise<TokenRecord | undefined>;
-}
-
-export interface Books {
-  book: AccountBook;
-  /** Requests of the account counted (or reserved) in the month of `now`. */
-  used(account: string, now: number): Promise<number>;
-  /**
-   * Removes what else is kept of a deleted account: its usage, daily counts and dashboard records
-   * (the data directory's go with the account itself).
-   */
-  forget(account: string): Promise<void>;
-  /** Where `accounts invite` writes its invite. */
-  invites: Pick<WebRecords, 'addInvite'>;
-}
+export type { AccountBook, Books } from './books.js';
 
 export const natsFlag = { nats: { type: 'string' } } as const;
 

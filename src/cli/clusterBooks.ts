@@ -4,11 +4,11 @@
 import { monthOf } from '../access/calendar.js';
 import { accountKey, ClusterAccounts } from '../cluster/clusterAccounts.js';
 import { ClusterDailyUsage } from '../cluster/clusterDailyUsage.js';
-import { ClusterWeb } from '../cluster/clusterWeb.js';
-import { KvQuotaLedger } from '../cluster/kvQuotaLedger.js';
+import { ClusterWeb } from '../seams/webRecords/clusterWeb.js';
+import { KvQuotaLedger } from '../seams/quotaLedger/kvQuotaLedger.js';
 import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { clusterDefaults } from '../config.js';
-import type { Books } from './accountBook.js';
+import type { Books } from './books.js';
 import { firstLine } from './dataStore.js';
 import { CommandFailure } from './usageError.js';
 

@@ -7,13 +7,8 @@ import { merge, Subject, timer, type Observable, type SchedulerLike, type Subscr
 import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { type CollectionOutcome, parseResourceKey } from '../model.js';
-import type { CollectionClaims, CollectionQueue, Lease, OutcomeSink } from './ports.js';
-
-export interface CollectionResult {
-  key: string;
-  outcome: CollectionOutcome;
-}
+import { type CollectionResult, parseResourceKey } from '../model.js';
+import type { CollectionClaims, CollectionQueue, Lease, OutcomeSink } from '../seams/collection/ports.js';
 
 export interface CollectionLoopOptions {
   queue: CollectionQueue;

@@ -2,9 +2,7 @@
 // (docs/http.md, "CORS"). Answers to an allowed origin carry its name back; a preflight
 // (OPTIONS) says which method and headers the search accepts, and for how long to cache that.
 import { limits } from '../config.js';
-import type { Reply } from './reply.js';
-
-export type Headers = ReadonlyArray<readonly [string, string]>;
+import type { Headers, Reply } from './reply.js';
 
 /** The origins a browser may call from: a list, or every origin (`*`). */
 export type CorsOrigins = ReadonlySet<string> | 'any';

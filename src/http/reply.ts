@@ -1,8 +1,10 @@
 // Writes a whole response inside one cork, so status, headers and body leave in one syscall,
 // and records it in the access log.
 import type { AccessEntry, AccessLog } from './accessLog.js';
-import type { Headers } from './cors.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
+
+/** Answer headers as name and value pairs, written in order. */
+export type Headers = ReadonlyArray<readonly [string, string]>;
 
 export interface Reply {
   status: string;

@@ -6,7 +6,8 @@
 // which edge threads receive once a second (src/threads/edges.ts).
 import { defer, finalize, type Observable, tap } from 'rxjs';
 import { limits } from '../config.js';
-import type { CollectionOutcome, PlatformCode, ResourceRef } from '../model.js';
+import type { BreakerChange } from '../../streams/circuitBreaker.js';
+import type { CollectionOutcome, CollectionResult, Collector, PlatformCode } from '../model.js';
 
 export type OutcomeKind = CollectionOutcome['kind'];
 export const outcomeKinds: readonly OutcomeKind[] = ['found', 'notFound', 'rateLimited', 'failed', 'deferred'];
@@ -58,21 +59,6 @@ export interface PlatformStatusSource {
 export interface PlatformSetup {
   budget: { concurrency: number; perMinute: number };
   disabledReason?: string | undefined;
-}
-
-/** A result of the collection pipeline (streams/collection.ts, CollectionResult). */
-export interface PipelineResult {
-  key: string;
-  outcome: CollectionOutcome;
-}
-
-/** A breaker's announcement (streams/circuitBreaker.ts, BreakerChange). */
-export type BreakerAnnouncement = { state: 'open'; at: number; trialAt: number; failures: number } | { state: 'closed'; at: number };
-
-/** A platform's collector as the board counts it (src/platforms/types.ts, Collector): each call, in flight until it settles. */
-export interface BatchCalls {
-  readonly maxBatch: number;
-  collect(refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]>;
 }
 
 const { minutes, lastErrors: errorsKept } = limits.platformStatus;
@@ -179,7 +165,7 @@ export class PlatformStatusBoard implements PlatformStatusSource {
    * counted by outcome. A pipeline that ends (a failure, a stop) takes its unanswered
    * resources off the counts.
    */
-  watched(collect: (keys: Observable<string>) => Observable<PipelineResult>): (keys: Observable<string>) => Observable<PipelineResult> {
+  watched(collect: (keys: Observable<string>) => Observable<CollectionResult>): (keys: Observable<string>) => Observable<CollectionResult> {
     return (keys) =>
       defer(() => {
         const unanswered = new Int32Array(this.records.size);
@@ -189,7 +175,7 @@ export class PlatformStatusBoard implements PlatformStatusSource {
           record.collecting += 1;
           unanswered[record.index]! += 1;
         };
-        const answered = ({ key, outcome }: PipelineResult) => {
+        const answered = ({ key, outcome }: CollectionResult) => {
           const record = this.recordOf(key);
           if (!record) return;
           record.collecting -= 1;
@@ -214,7 +200,7 @@ export class PlatformStatusBoard implements PlatformStatusSource {
     }
   }
 
-  breakerChanged(platform: PlatformCode, change: BreakerAnnouncement): void {
+  breakerChanged(platform: PlatformCode, change: BreakerChange): void {
     const record = this.records.get(platform);
     if (!record) return;
     record.breaker =
@@ -224,7 +210,7 @@ export class PlatformStatusBoard implements PlatformStatusSource {
   }
 
   /** The same collector, with each of its calls counted against the platform's budget. */
-  counted(platform: PlatformCode, collector: BatchCalls): BatchCalls {
+  counted(platform: PlatformCode, collector: Collector): Collector {
     const record = this.records.get(platform);
     if (!record) return collector;
     return {

@@ -1,12 +1,27 @@
 // The one list of platforms: one line per platform folder. Everything that enumerates
-// platforms (the platform codes, the API's schema, the emulator, the tests) derives from it.
-// docs/adding-a-platform.md
-export { bluesky } from './bluesky/index.js';
-export { facebook } from './facebook/index.js';
-export { github } from './github/index.js';
-export { instagram } from './instagram/index.js';
-export { linkedin } from './linkedin/index.js';
-export { threads } from './threads/index.js';
-export { tiktok } from './tiktok/index.js';
-export { x } from './x/index.js';
-export { youtube } from './youtube/index.js';
+// platforms (the API's schema, the emulator, the tests) derives from it and from the codes in
+// src/model.ts. docs/adding-a-platform.md
+import type { PlatformCode } from '../model.js';
+import { bluesky } from './bluesky/index.js';
+import { facebook } from './facebook/index.js';
+import { github } from './github/index.js';
+import { instagram } from './instagram/index.js';
+import { linkedin } from './linkedin/index.js';
+import { threads } from './threads/index.js';
+import { tiktok } from './tiktok/index.js';
+import { x } from './x/index.js';
+import { youtube } from './youtube/index.js';
+import type { PlatformDefinition } from './types.js';
+
+/** A platform missing from the model's codes, missing here, or filed under another code does not compile. */
+export const platformDefinitions = {
+  bluesky,
+  facebook,
+  github,
+  instagram,
+  linkedin,
+  threads,
+  tiktok,
+  x,
+  youtube,
+} satisfies { readonly [Code in PlatformCode]: PlatformDefinition<Code> };

@@ -1,18 +1,15 @@
 // Every platform the service collects from (docs/api.md#a-2: each with a real collector), from
-// the one list in definitions.ts. A definition filed under another name than its code does
-// not compile.
-import type { PlatformCode, ResourceType } from '../model.js';
-import * as definitions from './definitions.js';
+// the one list in definitions.ts.
+import { type PlatformCode, platformCodes, type ResourceType } from '../model.js';
+import { platformDefinitions } from './definitions.js';
 import type { IdentifierRule, PlatformDefinition } from './types.js';
 
-const byCode: { readonly [Code in PlatformCode]: PlatformDefinition<Code> } = definitions;
-
 export const platforms: ReadonlyMap<PlatformCode, PlatformDefinition> = new Map(
-  Object.values(byCode).map((platform: PlatformDefinition) => [platform.code, platform]),
+  platformCodes.map((code) => [code, platformDefinitions[code]]),
 );
 
-/** The platform codes, in the order of definitions.ts. */
-export const platformCodes: readonly PlatformCode[] = [...platforms.keys()];
+/** The platform codes, in the order of src/model.ts. */
+export { platformCodes };
 
 /** One platform and type the service accepts, with its identifier rule. */
 export interface PlatformRule {

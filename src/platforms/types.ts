@@ -1,6 +1,6 @@
-// What one platform folder provides (docs/adding-a-platform.md). Adding a
-// platform is its folder plus one line in registry.ts.
-import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../model.js';
+// What one platform folder provides (docs/adding-a-platform.md). Adding a platform is its
+// folder, its code in src/model.ts and one line in definitions.ts.
+import type { Collector, PlatformCode, ResourceRef, ResourceType } from '../model.js';
 import type { UpstreamHttp } from './http.js';
 
 export interface IdentifierRule {
@@ -38,12 +38,7 @@ export interface CollectorContext {
   now(): number;
 }
 
-export interface Collector {
-  /** How many resources one collect() call may carry (batching upstream lookups). */
-  readonly maxBatch: number;
-  /** One outcome per ref, in the same order. Must not throw: every failure is an outcome. */
-  collect(refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]>;
-}
+export type { Collector } from '../model.js';
 
 export interface CollectionBudget {
   /** Collector calls (batches) in flight at once. */
@@ -55,7 +50,7 @@ export interface CollectionBudget {
   perMinute: number;
 }
 
-/** One platform folder's definition; `Code` is its code (the name definitions.ts exports it under). */
+/** One platform folder's definition; `Code` is its code (its key in definitions.ts). */
 export interface PlatformDefinition<Code extends string = PlatformCode> {
   code: Code;
   identifiers: Partial<Record<ResourceType, IdentifierRule>>;

@@ -19,7 +19,7 @@ import { closeCodes } from './messages.js';
 import { streamMessageHandler } from './streamMessages.js';
 import { SubscriptionRegistry } from './subscriptionRegistry.js';
 import type { StreamTickets } from './tickets.js';
-import type { ViewChanges } from './viewChanges.js';
+import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
 
 export const streamPath = '/api/v1/resources/stream';
 export const ticketsPath = '/api/v1/resources/stream/tickets';

@@ -16,7 +16,7 @@ interface Entry {
 
 const ignore = () => undefined;
 
-// It is the collection loop's CollectionClaims too (src/collection/ports.ts), by shape: resources
+// It is the collection loop's CollectionClaims too (src/seams/collection/ports.ts), by shape: resources
 // do not import the collection side.
 export class WorkRegistry {
   private readonly entries = new Map<string, Entry>();

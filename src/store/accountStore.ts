@@ -1,40 +1,10 @@
 // Accounts and their tokens. Written by the CLI, read by the server; every change bumps
 // `authVersion` so a running server notices it within one poll (docs/operations.md#commands).
-import type { PlanName, RatePolicy } from '../config.js';
 import { DailyUsage } from './dailyUsage.js';
 import type { Databases } from './environment.js';
+import type { AccountRecord, AccountSuspension, TokenRecord } from './records.js';
 
-export interface AccountRecord {
-  name: string;
-  plan: PlanName;
-  quota: number | null;
-  rate: RatePolicy;
-  createdAt: string;
-  /** Whether the account may use the operator console (docs/dashboard.md, "Operator role"); absent: no. */
-  operator?: boolean;
-  /** Present while the operator has suspended the account: its searches are refused (docs/api.md#a-53). */
-  suspended?: AccountSuspension;
-}
-
-export interface AccountSuspension {
-  /** When it was suspended (ISO time). */
-  at: string;
-  /** The operator's reason, for operators only: it is never shown to the account's callers. */
-  reason: string | null;
-}
-
-export interface TokenRecord {
-  id: string;
-  account: string;
-  digest: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  /** The secret's first characters, to match a leaked secret to its id; absent on older tokens. */
-  shown?: string;
-  /** The operator's note; absent on older tokens. */
-  note?: string | null;
-}
+export type { AccountRecord, AccountSuspension, TokenRecord } from './records.js';
 
 /** What `accounts update` may change. */
 export type AccountChanges = Partial<Pick<AccountRecord, 'plan' | 'quota' | 'rate' | 'operator'>>;

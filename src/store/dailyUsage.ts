@@ -86,7 +86,7 @@ export class DailyUsage {
   }
 
   /**
-   * What a replica of the cluster's per-day counts writes (src/cluster/dailyUsageReplica.ts): the
+   * What a replica of the cluster's per-day counts writes (src/seams/replicas/dailyUsageReplica.ts): the
    * count of `day`, or none; and, in the same transaction, the month's count in `usage` as the
    * sum of its days, which in a cluster is what the dashboard shows as this month's requests
    * (docs/dashboard.md, "In a cluster"). Resolves whether anything changed.

@@ -4,41 +4,21 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { DueEventType } from '../../machines/resource.js';
-import type { AccountRecord, TokenRecord } from './accountStore.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { prepareFormat } from './formatVersion.js';
-import type { StoredResource } from './resourceStore.js';
-import type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from './webStore.js';
-import type { StoredTransition } from './transitionHistory.js';
+import type {
+  AccountRecord,
+  AttemptRecord,
+  InviteRecord,
+  MetaDatabase,
+  PasswordRecord,
+  SessionRecord,
+  StoredResource,
+  StoredTransition,
+  TokenRecord,
+} from './records.js';
 
-/** A server's claim on its data directory (dataDirectoryClaim.ts). */
-export interface ServerClaim {
-  pid: number;
-  /** The holder's start time (clock ticks since boot, from /proc), so a reused pid holds nothing; null where unknown. */
-  started: string | null;
-  /** The claimed directory's device and inode, so a claim copied with the data (a backup) holds nothing. */
-  directory: string;
-}
-
-/** Where a directory's resources were collected from: the platforms themselves, or the emulator. */
-export type UpstreamKind = 'real' | 'emulator';
-
-/** The meta database: a few named values, each of its own type. */
-export interface MetaRecords {
-  /** Bumped by every change of accounts and tokens, so that a running server reloads them. */
-  authVersion: number;
-  formatVersion: number;
-  upstream: UpstreamKind;
-  serverClaim: ServerClaim;
-  /** A cluster node's replica: the revision of the last change of the resource log applied in order. */
-  resourceLogRevision: number;
-}
-
-export interface MetaDatabase {
-  get<K extends keyof MetaRecords>(key: K): MetaRecords[K] | undefined;
-  put<K extends keyof MetaRecords>(key: K, value: MetaRecords[K]): Promise<boolean>;
-  remove(key: keyof MetaRecords): Promise<boolean>;
-}
+export type { MetaDatabase, MetaRecords, ServerClaim, UpstreamKind } from './records.js';
 
 /** A view as stored: [tail, refreshAfter] (resourceStore.ts, ResourceView). */
 export type StoredView = [tail: string, refreshAfter: number];

@@ -2,7 +2,7 @@
 // directory"): every snapshot is rewritten with a version, in the one write transaction that
 // also records the new format, so a process killed midway leaves the directory as it was.
 import type { Database, Key, RootDatabase } from 'lmdb';
-import type { MetaDatabase } from './environment.js';
+import type { MetaDatabase } from './records.js';
 
 /** Entries copied per read of the old snapshots; the whole upgrade is still one transaction. */
 const chunkSize = 1_000;

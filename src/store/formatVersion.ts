@@ -5,7 +5,7 @@
 import type { RootDatabase } from 'lmdb';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
-import type { MetaDatabase } from './environment.js';
+import type { MetaDatabase } from './records.js';
 import { upgradeFormatOneToTwo } from './formatUpgrade.js';
 
 /**

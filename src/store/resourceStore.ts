@@ -3,20 +3,17 @@
 // if the snapshot is still the one the change was computed from (docs/storage.md,
 // "Conditional commits"). In a cluster the condition is decided by a log every node shares,
 // and this store is the node's replica of it (docs/cluster.md, "Resource replication").
-import type { ResourceContext, DueEventType } from '../../machines/resource.js';
-import type { ResourceStatus } from '../model.js';
+import type { DueEventType } from '../../machines/resource.js';
 import { limits } from '../config.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
 import { RecentMap } from './recentMap.js';
+import type { StoredResource } from './records.js';
 import { type Transition, type TransitionCause, TransitionHistory } from './transitionHistory.js';
 
-export interface StoredResource {
-  value: ResourceStatus;
-  context: ResourceContext;
-}
+export type { StoredResource } from './records.js';
 
 /** What a search needs of a resource, and nothing more. */
 export interface ResourceView {
@@ -210,11 +207,19 @@ export class ResourceStore {
     return revision;
   }
 
+  private readonly commitListeners: Array<(key: string, view: ResourceView) => void> = [];
+
   /**
-   * Called once a view is durably written, by a commit that won or a change from the log, before
-   * the resource's next step can begin.
+   * `listener` hears each view once it is durably written, by a commit that won or a change from
+   * the log, before the resource's next step can begin (the push feed, the edge threads).
    */
-  protected committed(_key: string, _view: ResourceView): void {}
+  onCommitted(listener: (key: string, view: ResourceView) => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  private committed(key: string, view: ResourceView): void {
+    for (const listener of this.commitListeners) listener(key, view);
+  }
 
   /**
    * A commit in a cluster: appended to the log on condition of the revision it was computed from,

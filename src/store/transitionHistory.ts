@@ -7,6 +7,9 @@ import type { ResourceEvent } from '../../machines/resource.js';
 import { limits } from '../config.js';
 import type { ResourceStatus } from '../model.js';
 import type { Databases } from './environment.js';
+import type { StoredTransition } from './records.js';
+
+export type { StoredTransition } from './records.js';
 
 /** A machine event, or what the host does outside the machine: create a resource, end its lease on a stop. */
 export type TransitionEvent = ResourceEvent['type'] | 'CREATED' | 'LEASE_ENDED';
@@ -23,13 +26,6 @@ export interface Transition extends TransitionCause {
   from: ResourceStatus | null;
   to: ResourceStatus;
 }
-
-/**
- * A transition as stored: `at event from to`, one line of UTF-8 (`from` is `-` for a creation).
- * Measured on the commit path, a plain string cost half the CPU of the same fields as a
- * msgpack array (docs/storage.md, "Transition history"); none of the fields holds a space.
- */
-export type StoredTransition = string;
 
 const noState = '-';
 
@@ -79,7 +75,7 @@ const statuses: ReadonlySet<string> = new Set<ResourceStatus>(['pending', 'avail
 const isEvent = (text: string | undefined): text is TransitionEvent => text !== undefined && transitionEvents.has(text);
 const isStatus = (text: string | undefined): text is ResourceStatus => text !== undefined && statuses.has(text);
 
-/** Whether `value` is a cause as a cluster's log carries it (src/cluster/resourceLogStream.ts). */
+/** Whether `value` is a cause as a cluster's log carries it (src/seams/resourceLog/resourceLogStream.ts). */
 export function isTransitionCause(value: unknown): value is TransitionCause {
   if (typeof value !== 'object' || value === null || !('event' in value) || !('at' in value)) return false;
   const { event, at } = value;

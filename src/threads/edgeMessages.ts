@@ -5,7 +5,7 @@ import type { ReadinessProblem } from '../http/readiness.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { TicketState } from '../push/tickets.js';
 import type { PlatformStatusSnapshot } from '../operations/platformStatus.js';
-import type { DashboardPorts } from './portDashboardWrites.js';
+import type { DashboardPorts } from '../seams/webRecords/portDashboardWrites.js';
 
 export interface EdgeSetup {
   index: number;
@@ -20,11 +20,11 @@ export interface EdgeSetup {
   views: MessagePort;
   /** Resources wanted by searches, to the resource thread. */
   demand: MessagePort;
-  /** The resource thread's quota ledger, when it is not this thread's to open (src/threads/portLedger.ts). */
+  /** The resource thread's quota ledger, when it is not this thread's to open (src/seams/quotaLedger/portLedger.ts). */
   ledger: MessagePort | undefined;
   /** The resource thread's ledger of rate windows, in a cluster only (docs/cluster.md, "Rate limit across nodes"). */
   rateLedger: MessagePort | undefined;
-  /** The resource thread's dashboard writes, when they go to the cluster (src/threads/portDashboardWrites.ts). */
+  /** The resource thread's dashboard writes, when they go to the cluster (src/seams/webRecords/portDashboardWrites.ts). */
   dashboard: DashboardPorts | undefined;
   logLevel: string;
   cors: CorsOrigins | undefined;

@@ -10,7 +10,7 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ResourceView, ViewSource } from '../resources/view.js';
 import type { Databases } from '../store/environment.js';
 import { RecentMap } from '../store/recentMap.js';
-import type { ViewChanges } from '../push/viewChanges.js';
+import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
 import type { PostedView } from './publishingStore.js';
 
 export class EdgeViews implements ViewSource {

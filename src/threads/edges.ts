@@ -7,20 +7,22 @@ import { createServer } from 'node:net';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AccountTable } from '../access/accountTable.js';
 import type { AuthVersionBoard } from '../access/authVersionBoard.js';
+import type { Health } from '../health.js';
 import type { CorsOrigins } from '../http/cors.js';
 import type { Logger } from '../log.js';
 import { limits } from '../config.js';
 import type { EdgeCounts } from '../metrics/edgeMetrics.js';
 import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import type { ResourceDemand } from '../resources/demand.js';
-import type { QuotaLedger } from '../store/quotaLedger.js';
+import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
+import type { ResourceStore } from '../store/resourceStore.js';
 import { receiveDemand } from './demandMessenger.js';
 import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
-import { lendLedger } from './portLedger.js';
-import type { DashboardWrites } from '../store/webStore.js';
-import { lendDashboardWrites } from './portDashboardWrites.js';
-import type { PublishedHealth } from './publishedHealth.js';
-import type { PublishingResourceStore } from './publishingStore.js';
+import { lendLedger } from '../seams/quotaLedger/portLedger.js';
+import type { DashboardWrites } from '../seams/webRecords/webStore.js';
+import { lendDashboardWrites } from '../seams/webRecords/portDashboardWrites.js';
+import { publishHealth } from './publishedHealth.js';
+import { publishViews } from './publishingStore.js';
 
 export interface EdgeOptions {
   threads: number;
@@ -33,12 +35,12 @@ export interface EdgeOptions {
   accountTable: AccountTable;
   /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
   authVersions: AuthVersionBoard;
-  store: PublishingResourceStore;
+  store: ResourceStore;
   demand: ResourceDemand;
   log: Logger;
   logLevel: string;
   /** The resource thread's health, told to every edge for its /readyz. */
-  health: PublishedHealth;
+  health: Health;
   /**
    * A ledger the edges cannot open themselves (the cluster's, on this thread's NATS connection):
    * lent to each over a MessagePort. Absent: each edge opens the LMDB ledger of the data directory.
@@ -161,7 +163,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
   });
   if (ledger && options.ledger) lendLedger(ledger.port1, options.ledger);
   if (rateLedger && options.rateLedger) lendLedger(rateLedger.port1, options.rateLedger);
-  options.store.publishTo(views.port1);
+  publishViews(options.store, views.port1);
   receiveDemand(demand.port1, options.demand);
   // Messages and the thread's end, in order, for whoever waits on the next one.
   const inbox: FromEdge[] = [];
@@ -171,7 +173,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     if (waiter) waiter(message);
     else inbox.push(message);
   };
-  options.health.publishTo(worker);
+  publishHealth(options.health, worker);
   worker.on('message', (message: FromEdge) => {
     if (message.type === 'metrics') options.metrics?.addEdgeCounts(message.counts);
     else if (message.type === 'problem') {

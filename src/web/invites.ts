@@ -3,7 +3,7 @@
 // (`/dashboard/invite#SECRET`), which browsers never send to a server, so no access log or
 // proxy sees it; the page's script posts it with the new password. Stored as its digest.
 import { webLimits } from '../config.js';
-import type { WebRecords, WebStore } from '../store/webStore.js';
+import type { WebRecords, WebStore } from '../seams/webRecords/webStore.js';
 import { hashPassword } from './passwords.js';
 import { digestSecret, newSecret } from './secrets.js';
 

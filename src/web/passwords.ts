@@ -3,7 +3,7 @@
 // that stronger ones can be introduced without invalidating the old; compared in constant time.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { webLimits } from '../config.js';
-import type { PasswordRecord } from '../store/webStore.js';
+import type { PasswordRecord } from '../seams/webRecords/webStore.js';
 
 interface ScryptParameters {
   cost: number;

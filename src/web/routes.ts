@@ -4,7 +4,7 @@
 // the operator role. Handlers see a WebRequest and return a WebAnswer; only this module
 // speaks uWS.
 import { webLimits } from '../config.js';
-import { isWritesUnavailable } from '../store/webStore.js';
+import { isWritesUnavailable } from '../seams/webRecords/webStore.js';
 import { readBody } from '../http/body.js';
 import type { Exchange } from '../http/reply.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from '../http/uws.js';

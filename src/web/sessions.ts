@@ -4,7 +4,7 @@
 // id (never the one the browser came with, so a planted id is worth nothing).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { webLimits } from '../config.js';
-import type { SessionRecord, WebRecords, WebStore } from '../store/webStore.js';
+import type { SessionRecord, WebRecords, WebStore } from '../seams/webRecords/webStore.js';
 import { digestSecret, newSecret } from './secrets.js';
 
 export interface Session {

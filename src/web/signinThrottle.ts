@@ -3,7 +3,7 @@
 // directory counts the same attempts: from `slowAfter` failures each answer is held longer,
 // from `refuseAfter` the attempt is refused without checking the password.
 import { webLimits } from '../config.js';
-import type { WebStore } from '../store/webStore.js';
+import type { WebStore } from '../seams/webRecords/webStore.js';
 
 export type ThrottleVerdict = { kind: 'allow'; delayMs: number } | { kind: 'refuse'; retryAfterSeconds: number };
 

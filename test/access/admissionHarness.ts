@@ -2,7 +2,7 @@
 // "thread" is its own Admissions on its own view of the same SharedArrayBuffer.
 import { AccountTable } from '../../src/access/accountTable.js';
 import { type Admission, Admissions, type Decision } from '../../src/access/admission.js';
-import type { QuotaLedger } from '../../src/store/quotaLedger.js';
+import type { QuotaLedger } from '../../src/seams/quotaLedger/quotaLedger.js';
 import type { ReservationPolicy } from '../../src/access/unitMeter.js';
 import type { RatePolicy } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';

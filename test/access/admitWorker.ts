@@ -6,7 +6,7 @@ import { AccountTable } from '../../src/access/accountTable.js';
 import { Admissions } from '../../src/access/admission.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { UsageStore } from '../../src/store/usageStore.js';
+import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { account, decided, header } from './admissionHarness.js';
 
 const { buffer, dataDir, requests, quota } = workerData as { buffer: SharedArrayBuffer; dataDir: string; requests: number; quota: number };

@@ -4,7 +4,7 @@
 // separate tables sharing in-memory ledgers; test/cluster/clusterRate.test.ts runs real ones.
 import t from 'tap';
 import { windowPeriod } from '../../src/access/rateLimiter.js';
-import type { QuotaLedger } from '../../src/store/quotaLedger.js';
+import type { QuotaLedger } from '../../src/seams/quotaLedger/quotaLedger.js';
 import { account, clusterOn, decided, header, november, turns } from './admissionHarness.js';
 import { MemoryLedger } from './memoryLedger.js';
 

@@ -1,6 +1,6 @@
 // A quota ledger in memory whose writes can be held until the test lets them land, to see
 // what admission does while a reservation is on its way. It passes the ledger contract.
-import type { LedgerEntry, QuotaLedger, SwapResult } from '../../src/store/quotaLedger.js';
+import type { LedgerEntry, QuotaLedger, SwapResult } from '../../src/seams/quotaLedger/quotaLedger.js';
 
 export class MemoryLedger implements QuotaLedger {
   private readonly entries = new Map<string, LedgerEntry>();

@@ -2,10 +2,10 @@
 // admission tests hold writes with.
 import t from 'tap';
 import { openDatabases } from '../../src/store/environment.js';
-import { UsageStore } from '../../src/store/usageStore.js';
+import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { tempDataDir } from '../helpers/service.js';
 import { MemoryLedger } from './memoryLedger.js';
-import { quotaLedgerContract } from './quotaLedger.contract.js';
+import { quotaLedgerContract } from '../../src/seams/quotaLedger/quotaLedger.contract.js';
 
 quotaLedgerContract(t, 'lmdb quota ledger', async (t) => {
   const dbs = openDatabases(tempDataDir(t));

@@ -5,7 +5,7 @@ import t from 'tap';
 import { AccountTable } from '../../src/access/accountTable.js';
 import { monthOf } from '../../src/access/calendar.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { UsageStore } from '../../src/store/usageStore.js';
+import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { tempDataDir } from '../helpers/service.js';
 
 t.test('threads - 1,000 concurrent requests at quota 100 over 4 worker threads admit exactly 100', async (t) => {

@@ -2,7 +2,7 @@
 // it holds what the buckets held when it started before it resolves, follows changes and
 // deletions, keeps its own last-used times, and skips an entry that is not a record.
 import t from 'tap';
-import { AccountReplica } from '../../src/cluster/accountReplica.js';
+import { AccountReplica } from '../../src/seams/replicas/accountReplica.js';
 import { ClusterAccounts, accountKey } from '../../src/cluster/clusterAccounts.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { AccountStore, type AccountRecord, type TokenRecord } from '../../src/store/accountStore.js';

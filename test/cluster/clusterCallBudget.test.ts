@@ -1,7 +1,7 @@
 // The shared call budget on a real nats-server (docs/cluster.md, "Upstream budgets
 // cluster-wide"): windows' caps, blocks shared between nodes, and a node cut off from NATS.
 import t, { type Test } from 'tap';
-import { budgetHealth, callsInWindow, ClusterCallBudget } from '../../src/cluster/clusterCallBudget.js';
+import { budgetHealth, callsInWindow, ClusterCallBudget } from '../../src/seams/callBudget/clusterCallBudget.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';

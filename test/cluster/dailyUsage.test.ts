@@ -4,16 +4,16 @@
 // days and the month's sum; a swap whose replaced count was never seen is reported, not guessed.
 import type { Test } from 'tap';
 import t from 'tap';
-import { reserveUnits, returnUnits } from '../../src/access/quotaLedger.js';
+import { reserveUnits, returnUnits } from '../../src/seams/quotaLedger/reservations.js';
 import { ClusterDailyUsage } from '../../src/cluster/clusterDailyUsage.js';
-import { replicateDailyUsage } from '../../src/cluster/dailyUsageReplica.js';
-import { DayCountingLedger } from '../../src/cluster/dayCountingLedger.js';
-import { KvQuotaLedger } from '../../src/cluster/kvQuotaLedger.js';
+import { replicateDailyUsage } from '../../src/seams/replicas/dailyUsageReplica.js';
+import { DayCountingLedger } from '../../src/seams/quotaLedger/dayCountingLedger.js';
+import { KvQuotaLedger } from '../../src/seams/quotaLedger/kvQuotaLedger.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { DailyUsage } from '../../src/store/dailyUsage.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
-import { UsageStore } from '../../src/store/usageStore.js';
-import { quotaLedgerContract } from '../access/quotaLedger.contract.js';
+import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
+import { quotaLedgerContract } from '../../src/seams/quotaLedger/quotaLedger.contract.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
 

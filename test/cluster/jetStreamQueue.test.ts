@@ -3,12 +3,12 @@
 import t from 'tap';
 import { firstValueFrom } from 'rxjs';
 import { jetstreamManager, RetentionPolicy } from '@nats-io/jetstream';
-import type { Lease } from '../../src/collection/ports.js';
+import type { Lease } from '../../src/seams/collection/ports.js';
 import { collectionQueueNames } from '../../src/cluster/collectionStream.js';
-import { JetStreamCollectionQueue } from '../../src/cluster/jetStreamQueue.js';
+import { JetStreamCollectionQueue } from '../../src/seams/collection/jetStreamQueue.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { Health } from '../../src/health.js';
-import { collectionQueueContract } from '../collection/collectionQueue.contract.js';
+import { collectionQueueContract } from '../../src/seams/collection/collectionQueue.contract.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { openTestQueue, testQueueOptions, untilLeasesExpire } from '../helpers/natsQueue.js';
 

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { firstValueFrom } from 'rxjs';
-import type { CollectionQueue, Lease } from '../../src/collection/ports.js';
+import type { CollectionQueue, Lease } from '../../src/seams/collection/ports.js';
 import { closeNats } from '../../src/cluster/natsConnection.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
 import { openTestQueue, testQueueOptions, untilLeasesExpire } from '../helpers/natsQueue.js';

@@ -1,15 +1,15 @@
 // The NATS KV quota ledger and the ledger of rate windows against the QuotaLedger contract, and
 // what only a ledger shared by several nodes and kept by a nats-server must do.
 import t, { type Test } from 'tap';
-import { reserveUnits } from '../../src/access/quotaLedger.js';
+import { reserveUnits } from '../../src/seams/quotaLedger/reservations.js';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { windowPeriod } from '../../src/access/rateLimiter.js';
 import { clusterDefaults } from '../../src/config.js';
-import { KvQuotaLedger, KvQuotaLedgerError, quotaBucket } from '../../src/cluster/kvQuotaLedger.js';
-import { KvRateLedger } from '../../src/cluster/kvRateLedger.js';
+import { KvQuotaLedger, KvQuotaLedgerError, quotaBucket } from '../../src/seams/quotaLedger/kvQuotaLedger.js';
+import { KvRateLedger } from '../../src/seams/quotaLedger/kvRateLedger.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { quotaLedgerContract } from '../access/quotaLedger.contract.js';
+import { quotaLedgerContract } from '../../src/seams/quotaLedger/quotaLedger.contract.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
 
 const options = { replicas: 1, requestTimeoutMs: 2_000 };

@@ -1,7 +1,7 @@
 // A node process that takes up to N leases from the cluster's collection queue, prints their
 // keys as one JSON line, and holds them without answering until it is killed. Run by
 // jetStreamQueueDurability.test.ts: `node <loader flags> leaseHolder.ts NATS_URL N`.
-import { JetStreamCollectionQueue } from '../../src/cluster/jetStreamQueue.js';
+import { JetStreamCollectionQueue } from '../../src/seams/collection/jetStreamQueue.js';
 import { connectNats } from '../../src/cluster/natsConnection.js';
 import { Health } from '../../src/health.js';
 import { testQueueOptions } from '../helpers/natsQueue.js';

@@ -6,8 +6,8 @@ import { Kvm } from '@nats-io/kv';
 import type { Logger } from 'pino';
 import t, { type Test } from 'tap';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { NatsPlatformPauses, pausesBucket } from '../../src/cluster/natsPlatformPauses.js';
-import { heard, heardWithin, platformPausesContract } from '../streams/platformPauses.contract.js';
+import { NatsPlatformPauses, pausesBucket } from '../../src/seams/platformPauses/natsPlatformPauses.js';
+import { heard, heardWithin, platformPausesContract } from '../../src/seams/platformPauses/platformPauses.contract.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 
 interface Warning {

@@ -3,16 +3,16 @@
 import t, { type Test } from 'tap';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { InProcessResourceLog } from '../../src/cluster/resourceLog.js';
+import { InProcessResourceLog } from '../../src/seams/resourceLog/resourceLog.js';
 import {
   defaultResourceLogOptions,
   JetStreamResourceLog,
   ResourceLogError,
   resourceLogNames,
-} from '../../src/cluster/resourceLogStream.js';
+} from '../../src/seams/resourceLog/resourceLogStream.js';
 import { availableResource, pendingResource } from '../store/resourceFixtures.js';
 import { startNatsServer } from '../helpers/natsServer.js';
-import { changeOf, nextChanges, resourceLogContract } from './resourceLog.contract.js';
+import { changeOf, nextChanges, resourceLogContract } from '../../src/seams/resourceLog/resourceLog.contract.js';
 
 const options = { ...defaultResourceLogOptions(), requestTimeoutMs: 2_000 };
 

@@ -4,8 +4,8 @@
 // winner's change in the loser's replica.
 import t from 'tap';
 import { dueEventFor } from '../../machines/resource.js';
-import { InProcessResourceLog } from '../../src/cluster/resourceLog.js';
-import { ResourceLogReplica, replicaHealth } from '../../src/cluster/resourceLogReplica.js';
+import { InProcessResourceLog } from '../../src/seams/resourceLog/resourceLog.js';
+import { ResourceLogReplica, replicaHealth } from '../../src/seams/replicas/resourceLogReplica.js';
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';
 import { notFound } from '../../src/model.js';
@@ -16,7 +16,7 @@ import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
 import { availableResource, commitResource, pendingResource, viewOf } from '../store/resourceFixtures.js';
-import { changeOf } from './resourceLog.contract.js';
+import { changeOf } from '../../src/seams/resourceLog/resourceLog.contract.js';
 
 const key = 'github/account/octocat';
 

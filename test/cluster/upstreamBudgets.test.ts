@@ -4,10 +4,11 @@
 // answer one of them gets stops the other's calls to the platform until the pause ends.
 import { asyncScheduler, Subject, type Subscription } from 'rxjs';
 import t, { type Test } from 'tap';
-import { collectResources, type BatchCollector, type CallBudget } from '../../streams/collection.js';
-import { ClusterCallBudget } from '../../src/cluster/clusterCallBudget.js';
+import type { Collector } from '../../src/model.js';
+import { collectResources, type CallBudget } from '../../streams/collection.js';
+import { ClusterCallBudget } from '../../src/seams/callBudget/clusterCallBudget.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { NatsPlatformPauses } from '../../src/cluster/natsPlatformPauses.js';
+import { NatsPlatformPauses } from '../../src/seams/platformPauses/natsPlatformPauses.js';
 import { collectionDefaults } from '../../src/config.js';
 import { startEmulator } from '../../src/emulator/server.js';
 import { Health } from '../../src/health.js';
@@ -38,7 +39,7 @@ async function startNode(t: Test, url: string, name: string, emulatorUrl: string
   );
   const http = createUpstreamHttp();
   const github = createCollectors(emulatorUrl, {}, http, Date.now).get('github')!.collector;
-  const counted: BatchCollector = {
+  const counted: Collector = {
     maxBatch: github.maxBatch,
     async collect(refs, signal) {
       events.push({ node: name, what: 'call', at: Date.now() });

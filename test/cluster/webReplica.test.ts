@@ -5,17 +5,17 @@
 // forgetting an account removes its records.
 import type { Test } from 'tap';
 import t from 'tap';
-import type { ReplicaOptions } from '../../src/cluster/bucketReplica.js';
+import type { ReplicaOptions } from '../../src/seams/replicas/bucketReplica.js';
 import { accountKey } from '../../src/cluster/clusterAccounts.js';
-import { ClusterWeb } from '../../src/cluster/clusterWeb.js';
+import { ClusterWeb } from '../../src/seams/webRecords/clusterWeb.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { WebReplica } from '../../src/cluster/webReplica.js';
+import { WebReplica } from '../../src/seams/webRecords/webReplica.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { WebStore } from '../../src/store/webStore.js';
+import { WebStore } from '../../src/seams/webRecords/webStore.js';
 import { digestSecret, newSecret } from '../../src/web/secrets.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
-import { password, webRecordsContract } from '../web/webRecords.contract.js';
+import { password, webRecordsContract } from '../../src/seams/webRecords/webRecords.contract.js';
 
 interface WebNode {
   records: WebReplica;

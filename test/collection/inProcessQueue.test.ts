@@ -1,7 +1,7 @@
 // The in-process collection queue against the CollectionQueue contract.
 import t from 'tap';
-import { InProcessCollectionQueue } from '../../src/collection/inProcessQueue.js';
-import { collectionQueueContract } from './collectionQueue.contract.js';
+import { InProcessCollectionQueue } from '../../src/seams/collection/inProcessQueue.js';
+import { collectionQueueContract } from '../../src/seams/collection/collectionQueue.contract.js';
 
 const leaseMs = 60_000;
 

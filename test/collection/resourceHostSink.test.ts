@@ -9,7 +9,7 @@ import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
 import { tempDataDir } from '../helpers/service.js';
-import { outcomeSinkContract } from './outcomeSink.contract.js';
+import { outcomeSinkContract } from '../../src/seams/collection/outcomeSink.contract.js';
 
 outcomeSinkContract(t, 'resource host as outcome sink', async (t) => {
   const dbs = openDatabases(tempDataDir(t));

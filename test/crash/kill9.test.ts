@@ -8,7 +8,7 @@ import t from 'tap';
 import { createAccount, issueToken } from '../../src/access/provisioning.js';
 import { limits } from '../../src/config.js';
 import { AccountStore } from '../../src/store/accountStore.js';
-import { UsageStore } from '../../src/store/usageStore.js';
+import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { cli } from '../helpers/cli.js';
 import { searchPath, tempDataDir } from '../helpers/service.js';
 import { inspectStore, readAuthBaseline, withDatabases } from './integrity.js';

@@ -4,7 +4,7 @@ import t from 'tap';
 import { Pool } from 'undici';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
-import { UsageStore } from '../../src/store/usageStore.js';
+import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { monthOf } from '../../src/access/calendar.js';
 import { eventually, searchPath, startTestService } from '../helpers/service.js';
 import { recordingUpstream } from '../security/recordingUpstream.js';

@@ -4,8 +4,8 @@
 import type { Test } from 'tap';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { ResourceLogReplica } from '../../src/cluster/resourceLogReplica.js';
-import { defaultResourceLogOptions, JetStreamResourceLog } from '../../src/cluster/resourceLogStream.js';
+import { ResourceLogReplica } from '../../src/seams/replicas/resourceLogReplica.js';
+import { defaultResourceLogOptions, JetStreamResourceLog } from '../../src/seams/resourceLog/resourceLogStream.js';
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';

@@ -1,6 +1,6 @@
 // A JetStream collection queue on its own connection to a test nats-server, closed with the test.
 import type { Test } from 'tap';
-import { defaultQueueOptions, JetStreamCollectionQueue, type JetStreamQueueOptions } from '../../src/cluster/jetStreamQueue.js';
+import { defaultQueueOptions, JetStreamCollectionQueue, type JetStreamQueueOptions } from '../../src/seams/collection/jetStreamQueue.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Health } from '../../src/health.js';

@@ -4,7 +4,8 @@ import { type Observable, Subject } from 'rxjs';
 import t from 'tap';
 import { collectResources } from '../../streams/collection.js';
 import { failed, found, notFound, rateLimited, type CollectionOutcome, type PlatformCode, type ResourceRef } from '../../src/model.js';
-import { PlatformStatusBoard, type PipelineResult, PostedPlatformStatus } from '../../src/operations/platformStatus.js';
+import type { CollectionResult } from '../../src/model.js';
+import { PlatformStatusBoard, PostedPlatformStatus } from '../../src/operations/platformStatus.js';
 import { VirtualTime } from '../collection/virtualTime.js';
 
 const start = Date.UTC(2026, 10, 23, 12, 0, 30);
@@ -29,7 +30,7 @@ const statusOf = (board: PlatformStatusBoard, platform: PlatformCode) =>
 
 /** A pipeline the test answers by hand: keys in, results out when the test says. */
 function handPipeline() {
-  const results = new Subject<PipelineResult>();
+  const results = new Subject<CollectionResult>();
   const keys: string[] = [];
   const collect = (keys$: Observable<string>) => {
     keys$.subscribe((key) => keys.push(key));
@@ -187,7 +188,7 @@ t.test('platform status - a real collection pipeline in virtual time: a failing 
   const breaker = { failureThreshold: 2, cooldownMs: 30_000, maxCooldownMs: 60_000 };
   const failing = status.counted('github', { maxBatch: 1, collect: async (refs) => refs.map(() => failed('upstream 503')) });
   const keys = new Subject<string>();
-  const results: PipelineResult[] = [];
+  const results: CollectionResult[] = [];
   status
     .watched((keys$) =>
       collectResources(keys$, {

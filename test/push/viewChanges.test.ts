@@ -1,7 +1,7 @@
 // The in-process view-change feed against the feed contract.
 import t from 'tap';
-import { InProcessViewChanges } from '../../src/push/viewChanges.js';
-import { viewChangesContract } from './viewChanges.contract.js';
+import { InProcessViewChanges } from '../../src/seams/viewChanges/viewChanges.js';
+import { viewChangesContract } from '../../src/seams/viewChanges/viewChanges.contract.js';
 
 viewChangesContract(t, 'in-process view changes', async () => {
   const feed = new InProcessViewChanges();

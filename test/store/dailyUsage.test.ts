@@ -1,11 +1,11 @@
 // Per-day request counts, written with the quota ledger's reservations and give-backs
 // (docs/storage.md, "Daily usage").
 import t, { type Test } from 'tap';
-import { reserveUnits, returnUnits } from '../../src/access/quotaLedger.js';
+import { reserveUnits, returnUnits } from '../../src/seams/quotaLedger/reservations.js';
 import { AccountStore } from '../../src/store/accountStore.js';
 import { DailyUsage } from '../../src/store/dailyUsage.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { UsageStore } from '../../src/store/usageStore.js';
+import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { tempDataDir } from '../helpers/service.js';
 
 const day = 86_400_000;

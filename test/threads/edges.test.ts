@@ -8,7 +8,7 @@ import { monthOf } from '../../src/access/calendar.js';
 import { createAccount, issueToken, type AccountSettings } from '../../src/access/provisioning.js';
 import { AccountStore } from '../../src/store/accountStore.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { UsageStore } from '../../src/store/usageStore.js';
+import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { cli, startServer } from '../helpers/cli.js';
 import { searchPath, tempDataDir } from '../helpers/service.js';
 

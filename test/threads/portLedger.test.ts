@@ -2,10 +2,10 @@
 // call the lender cannot make is an error on the borrower's side, never an answer.
 import { MessageChannel } from 'node:worker_threads';
 import t, { type Test } from 'tap';
-import type { QuotaLedger } from '../../src/store/quotaLedger.js';
-import { borrowLedger, lendLedger } from '../../src/threads/portLedger.js';
+import type { QuotaLedger } from '../../src/seams/quotaLedger/quotaLedger.js';
+import { borrowLedger, lendLedger } from '../../src/seams/quotaLedger/portLedger.js';
 import { MemoryLedger } from '../access/memoryLedger.js';
-import { quotaLedgerContract } from '../access/quotaLedger.contract.js';
+import { quotaLedgerContract } from '../../src/seams/quotaLedger/quotaLedger.contract.js';
 
 function borrow(t: Test, ledger: QuotaLedger): QuotaLedger {
   const channel = new MessageChannel();

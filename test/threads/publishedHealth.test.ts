@@ -2,14 +2,15 @@
 // with threads"): the whole list at once and at each change, nothing for a clear that changes nothing.
 import t from 'tap';
 import type { ToEdge } from '../../src/threads/edgeMessages.js';
-import { PublishedHealth } from '../../src/threads/publishedHealth.js';
+import { Health } from '../../src/health.js';
+import { publishHealth } from '../../src/threads/publishedHealth.js';
 
 t.test('published health - an edge hears the problems when it joins and at each change, never for a clear of nothing', async (t) => {
   let clock = Date.UTC(2026, 10, 23, 12, 0, 0);
-  const health = new PublishedHealth(() => clock);
+  const health = new Health(() => clock);
   health.report('due work', 'due work scan failed: boom');
   const heard: ToEdge[] = [];
-  health.publishTo({ postMessage: (message) => heard.push(message) });
+  publishHealth(health, { postMessage: (message) => heard.push(message) });
   const since = '2026-11-23T12:00:00.000Z';
   t.same(heard, [{ type: 'health', problems: [{ component: 'due work', message: 'due work scan failed: boom', since, count: 1 }] }]);
   clock += 1_000;

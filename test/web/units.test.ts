@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy, webLimits } from '../../src/config.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { WebStore } from '../../src/store/webStore.js';
+import { WebStore } from '../../src/seams/webRecords/webStore.js';
 import { clearSessionCookie, readCookie, setSessionCookie } from '../../src/web/cookies.js';
 import { escapeHtml, html } from '../../src/web/html.js';
 import { eventMessage } from '../../src/web/liveEvents.js';

@@ -2,9 +2,9 @@
 import t from 'tap';
 import { AccountStore } from '../../src/store/accountStore.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { WebStore } from '../../src/store/webStore.js';
+import { WebStore } from '../../src/seams/webRecords/webStore.js';
 import { tempDataDir } from '../helpers/service.js';
-import { webRecordsContract } from './webRecords.contract.js';
+import { webRecordsContract } from '../../src/seams/webRecords/webRecords.contract.js';
 
 webRecordsContract(t, 'LMDB', async (t) => {
   const dbs = openDatabases(tempDataDir(t));

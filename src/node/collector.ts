@@ -1,0 +1,88 @@
+// The collector (docs/architecture.md#the-assemblies), only where the node's role collects: the
+// due scheduler that finds work coming due, and the collection loop that takes work from the
+// queue, runs it through the platforms' collectors and hands each outcome to the resource host.
+import { asyncScheduler } from 'rxjs';
+import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
+import { collectResources } from '../../streams/collection.js';
+import { sharedDueIndex } from '../cluster/dueWorkShare.js';
+import { startCollectionLoop } from '../collection/collectionLoop.js';
+import { collectionDefaults, limits, replicaDefaults } from '../config.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { startDueScheduler } from '../resources/dueScheduler.js';
+import type { NodeCore } from './nodeCore.js';
+import type { Upstreams } from './upstreams.js';
+
+export interface CollectorOptions {
+  core: NodeCore;
+  upstreams: Upstreams;
+  timeoutMs: number;
+  breaker: BreakerPolicy;
+  metrics: Metrics | undefined;
+  log: Logger;
+}
+
+export interface RunningCollector {
+  /** Finishes or gives back the collections out, waiting at most `limits.collectionStopGraceMs`. */
+  stop(): Promise<void>;
+}
+
+export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, log }: CollectorOptions): RunningCollector {
+  const { seams, work, resourceHost, health, replica, store } = core;
+  const { platformStatus } = upstreams;
+  // Each collector call is counted against its platform's budget.
+  const countedCollectors = new Map(
+    [...upstreams.collectors].map(([platform, { collector, budget }]) => [
+      platform,
+      { collector: platformStatus.counted(platform, collector), budget },
+    ]),
+  );
+  const collection = startCollectionLoop({
+    queue: seams.queue,
+    // An outcome may be of a resource another node created: step it from the log's latest change.
+    sink: replica ? replica.freshOutcomes(resourceHost) : resourceHost,
+    claims: work,
+    collect: platformStatus.watched((keys) =>
+      collectResources(keys, {
+        collectors: countedCollectors,
+        scheduler: asyncScheduler,
+        timeoutMs,
+        batchWindowMs: collectionDefaults.batchWindowMs,
+        breaker,
+        onBreakerChange: (platform, change) => {
+          platformStatus.breakerChanged(platform, change);
+          log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
+        },
+        // docs/cluster.md, "Upstream budgets cluster-wide": a node alone keeps both to itself.
+        pauses: seams.pauses,
+        sharedBudget: seams.callBudget,
+      }),
+    ),
+    maxCollecting: limits.maxResourcesInWork,
+    pollMs: limits.collectionPollMs,
+    restartDelayMs: limits.pipelineRestartMs,
+    scheduler: asyncScheduler,
+    log,
+    health,
+    metrics,
+  });
+  const dueScheduler = startDueScheduler({
+    index: seams.resources ? sharedDueIndex(store, seams.resources.node, replicaDefaults.dueSpreadMs, (key) => work.has(key)) : store,
+    resourceHost,
+    work,
+    maxInWork: limits.maxResourcesInWork,
+    scanBatch: limits.dueScanBatch,
+    scanMs: limits.dueScanMs,
+    restartDelayMs: limits.pipelineRestartMs,
+    now: Date.now,
+    scheduler: asyncScheduler,
+    log,
+    health,
+  });
+  return {
+    async stop() {
+      dueScheduler.unsubscribe();
+      await collection.stop(limits.collectionStopGraceMs);
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// The node core (docs/architecture.md#the-assemblies): the data directory, its stores, the
+// seams (embedded or the cluster's, chosen here once), the resource host, and in a cluster the
+// node's replica of the resource log. Every role has one; the collector and the front end use it.
+import { createResourceMachine, type ResourcePolicy } from '../../machines/resource.js';
+import { AuthVersionBoard } from '../access/authVersionBoard.js';
+import { clusterSeams, embeddedSeams, type NodeSeams } from '../cluster/clusterNode.js';
+import type { ClusterSettings } from '../cluster/clusterSettings.js';
+import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
+import { ResourceLogReplica } from '../seams/replicas/resourceLogReplica.js';
+import { limits, replicaDefaults } from '../config.js';
+import { Health } from '../health.js';
+import type { Logger } from '../log.js';
+import { ResourceHost } from '../resources/host.js';
+import { WorkPace } from '../resources/workPace.js';
+import { WorkRegistry } from '../resources/workRegistry.js';
+import { AccountStore } from '../store/accountStore.js';
+import { DailyUsage } from '../store/dailyUsage.js';
+import type { Databases } from '../store/environment.js';
+import { ResourceStore } from '../store/resourceStore.js';
+import { openServerDirectory } from '../store/serverDirectory.js';
+import type { UpstreamKind } from '../store/records.js';
+import { UsageStore } from '../seams/quotaLedger/usageStore.js';
+import { WebStore } from '../seams/webRecords/webStore.js';
+
+export interface NodeCoreOptions {
+  dataDir: string;
+  upstreamKind: UpstreamKind;
+  policy: ResourcePolicy;
+  /** The cluster to join; a node alone when absent. */
+  cluster: ClusterSettings | undefined;
+  log: Logger;
+}
+
+export interface NodeCore {
+  dbs: Databases;
+  health: Health;
+  work: WorkRegistry;
+  accounts: AccountStore;
+  authVersions: AuthVersionBoard;
+  seams: NodeSeams;
+  store: ResourceStore;
+  resourceHost: ResourceHost;
+  /** In a cluster: this node's replica of the resource log. */
+  replica: ResourceLogReplica | undefined;
+  /** After the collector and the front end stopped: waits for the resource work, then closes. */
+  stop(): Promise<void>;
+}
+
+export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> {
+  const { log } = options;
+  const dataDirectory = await openServerDirectory(options.dataDir, options.upstreamKind);
+  const { dbs } = dataDirectory;
+  const health = new Health();
+  const work = new WorkRegistry(new WorkPace(limits.resourceWork));
+  const accounts = new AccountStore(dbs);
+  const authVersions = new AuthVersionBoard();
+  const seamNeeds = {
+    leaseMs: options.policy.leaseMs,
+    usage: new UsageStore(dbs),
+    accounts,
+    web: new WebStore(dbs),
+    daily: new DailyUsage(dbs),
+    // A replicated change is in force at once: every authenticator sees the new version.
+    onAccountsChanged: () => authVersions.publish(accounts.authVersion()),
+    health,
+    log,
+  };
+  const seams = options.cluster ? await clusterSeams(options.cluster, seamNeeds) : embeddedSeams(seamNeeds);
+  // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
+  // (docs/cluster.md, "Resource replication"); searches still read only the LMDB.
+  const resourceLog = seams.resources?.log;
+  const store = new ResourceStore(dbs, resourceLog);
+  const replica = resourceLog ? await startReplica(resourceLog, store, health, log, seams) : undefined;
+  const resourceHost = new ResourceHost({
+    store,
+    machine: createResourceMachine(options.policy),
+    work,
+    requestCollection: (key) => {
+      seams.queue.request(key).catch((error: unknown) => log.error({ err: error, resource: key }, 'collection not requested'));
+    },
+    now: Date.now,
+    random: Math.random,
+    onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
+  });
+  return {
+    dbs,
+    health,
+    work,
+    accounts,
+    authVersions,
+    seams,
+    store,
+    resourceHost,
+    replica,
+    async stop() {
+      await resourceHost.settled();
+      // The queue and ledger last: the front end's give-back and the collections' answers go through them.
+      await replica?.stop();
+      await seams.close();
+      await dataDirectory.close();
+    },
+  };
+}
+
+/**
+ * Starts the node's replica of the resource log and waits until it holds what the cluster held,
+ * so that a joining node does not answer `pending` for resources the cluster knows. A directory
+ * that cannot be a replica is refused; the node's NATS connection is closed then.
+ */
+async function startReplica(
+  resourceLog: ResourceLog,
+  store: ResourceStore,
+  health: Health,
+  log: Logger,
+  seams: NodeSeams,
+): Promise<ResourceLogReplica> {
+  try {
+    const replica = await ResourceLogReplica.start(resourceLog, store, replicaDefaults, health, log);
+    await replica.caughtUp();
+    return replica;
+  } catch (error) {
+    await seams.close();
+    throw error;
+  }
+}

@@ -1,0 +1,29 @@
+// Prometheus metrics of the node (docs/architecture.md#the-assemblies), only where `--metrics`
+// asks for them: the gauges read the core and the platform board at scrape time.
+import type { Logger } from '../log.js';
+import type { MetricsAddress } from '../metrics/metricsAddress.js';
+import { startMetricsListener } from '../metrics/metricsListener.js';
+import { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
+import type { NodeCore } from './nodeCore.js';
+import type { Upstreams } from './upstreams.js';
+
+export interface NodeMetrics {
+  metrics: PrometheusMetrics;
+  port: number;
+  stop(): void;
+}
+
+export async function startNodeMetrics(address: MetricsAddress, core: NodeCore, upstreams: Upstreams, log: Logger): Promise<NodeMetrics> {
+  const { seams, work } = core;
+  const metrics = new PrometheusMetrics({
+    breakerStates: () => upstreams.platformStatus.breakerStates(),
+    queueDepths: () => [
+      ...(seams.queueDepth ? [['collection', seams.queueDepth()] as const] : []),
+      ['in_work', work.size],
+      ['collecting', work.collecting],
+    ],
+    storage: core.dbs.root,
+  });
+  const listener = await startMetricsListener(address, metrics, log);
+  return { metrics, port: listener.port, stop: () => listener.close() };
+}

@@ -1,0 +1,123 @@
+// A platform's calls shared by the nodes of a cluster (docs/cluster.md, "Upstream budgets
+// cluster-wide"). Time is cut into windows of the same length on every node; a window's calls
+// are counted in the budget ledger (a QuotaLedger on its own KV bucket, one entry per platform
+// and window), from which a node reserves blocks with the quota's own revision-checked
+// reservations, never past the window's cap. A node calls only on units it holds for the
+// current window, so the calls of all nodes in a window never exceed its cap; a block unspent
+// when its window ends is dropped, never carried over. A node that cannot reach the ledger
+// spends what it holds and then waits.
+import type { NatsConnection } from '@nats-io/transport-node';
+import { reserveUnits, type Reservation } from '../quotaLedger/reservations.js';
+import type { Health } from '../../health.js';
+import type { Logger } from '../../log.js';
+import type { PlatformCode } from '../../model.js';
+import type { QuotaLedger } from '../quotaLedger/quotaLedger.js';
+import type { CallTurn, SharedCallBudget } from '../../../streams/platformGate.js';
+import { KvQuotaLedger } from '../quotaLedger/kvQuotaLedger.js';
+
+export const budgetBucket = 'DATAPOINTS_BUDGETS';
+
+export interface ClusterCallBudgetOptions {
+  /** Every node counts calls in windows of this length, aligned on the epoch. */
+  windowMs: number;
+  /** A node reserves this fraction of a window's calls at a time (at least one call). */
+  blocksPerWindow: number;
+  /** How long after a failed reservation the platform's next call asks again. */
+  retryMs: number;
+  now: () => number;
+  health: Health;
+  log: Pick<Logger, 'warn' | 'info'>;
+}
+
+export interface BudgetLedgerOptions {
+  /** How long a KV call waits for its answer. */
+  requestTimeoutMs: number;
+  /** Entries older than this are dropped by NATS. */
+  keptMs: number;
+}
+
+/** The Health component failed reservations are reported under. */
+export const budgetHealth = 'upstream budget';
+
+/**
+ * The calls of window `window` (its index since the epoch) at `perMinute`: the windows' caps
+ * add up to exactly perMinute a minute over time, even for a fractional rate (1.6 a minute in
+ * windows of a minute: 1, 2, 1, 2, 2, ...).
+ */
+export function callsInWindow(perMinute: number, windowMs: number, window: number): number {
+  const perWindow = (perMinute * windowMs) / 60_000;
+  // The epsilon keeps a product that lands a hair under a whole number from losing a call.
+  const upTo = (index: number) => Math.floor(index * perWindow + 1e-9);
+  return upTo(window + 1) - upTo(window);
+}
+
+export class ClusterCallBudget implements SharedCallBudget {
+  /** Units reserved and not yet spent, per platform, for one window. */
+  private readonly held = new Map<PlatformCode, { window: number; left: number }>();
+  /** One turn at a time per platform, so that a block is reserved once, not once per waiting call. */
+  private readonly turns = new Map<PlatformCode, Promise<unknown>>();
+  private readonly failing = new Set<PlatformCode>();
+
+  /** On the budget ledger of the cluster on `connection` (created by the first node to open it). */
+  static async open(
+    connection: NatsConnection,
+    ledger: BudgetLedgerOptions,
+    options: ClusterCallBudgetOptions,
+  ): Promise<ClusterCallBudget> {
+    const opened = await KvQuotaLedger.open(connection, {
+      replicas: 1,
+      requestTimeoutMs: ledger.requestTimeoutMs,
+      bucket: budgetBucket,
+      maxAgeMs: ledger.keptMs,
+    });
+    return new ClusterCallBudget(opened, options);
+  }
+
+  constructor(
+    private readonly ledger: QuotaLedger,
+    private readonly options: ClusterCallBudgetOptions,
+  ) {}
+
+  takeCall(platform: PlatformCode, perMinute: number): Promise<CallTurn> {
+    const turn = (this.turns.get(platform) ?? Promise.resolve()).then(() => this.nextTurn(platform, perMinute));
+    this.turns.set(platform, turn);
+    return turn;
+  }
+
+  private async nextTurn(platform: PlatformCode, perMinute: number): Promise<CallTurn> {
+    const { windowMs, now } = this.options;
+    for (;;) {
+      const window = Math.floor(now() / windowMs);
+      const held = this.held.get(platform);
+      if (held?.window === window && held.left > 0) {
+        held.left -= 1;
+        return { taken: true };
+      }
+      const cap = callsInWindow(perMinute, windowMs, window);
+      const reservation = await this.reserve(platform, window, cap);
+      if (!reservation) return { taken: false, retryAt: now() + this.options.retryMs };
+      if (reservation.units === 0) return { taken: false, retryAt: (window + 1) * windowMs };
+      // Taken on the next round, unless the window ended while the ledger answered.
+      this.held.set(platform, { window, left: reservation.units });
+    }
+  }
+
+  /** Undefined when the ledger could not be reached or refused: nothing was reserved that we know of. */
+  private async reserve(platform: PlatformCode, window: number, cap: number): Promise<Reservation | undefined> {
+    const block = Math.max(1, Math.floor(cap / this.options.blocksPerWindow));
+    try {
+      const reservation = await reserveUnits(this.ledger, platform, String(window * this.options.windowMs), block, cap);
+      if (this.failing.delete(platform)) {
+        this.options.log.info({ platform }, 'upstream budget reserved again');
+        if (this.failing.size === 0) this.options.health.clear(budgetHealth);
+      }
+      return reservation;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!this.failing.has(platform)) this.options.log.warn({ platform, err: error }, 'upstream budget not reserved; the platform waits');
+      this.failing.add(platform);
+      this.options.health.report(budgetHealth, `${platform} calls cannot be reserved: ${message}`);
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// Rate-limit pauses shared by the nodes of a cluster (docs/cluster.md, "Upstream budgets
+// cluster-wide"). One KV entry per platform holds the time its pause ends; announcing raises it
+// with a revision-checked write (never lowers it), and every node watches the bucket, so a pause
+// one node ran into reaches every node's pipeline as fast as KV updates are pushed, and a node
+// that starts, or comes back from an outage, hears the pauses still in force from the watch's
+// first entries. The node that announces pauses at once, NATS or not.
+import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
+import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Observable } from 'rxjs';
+import { InProcessPlatformPauses, type PlatformPause, type PlatformPauses } from '../../../streams/platformPauses.js';
+import type { Logger } from '../../log.js';
+import type { PlatformCode } from '../../model.js';
+
+export const pausesBucket = 'DATAPOINTS_PAUSES';
+
+export interface NatsPlatformPausesOptions {
+  /** How long a KV call waits for its answer. */
+  requestTimeoutMs: number;
+  now: () => number;
+  log: Pick<Logger, 'warn'>;
+}
+
+export class NatsPlatformPauses implements PlatformPauses {
+  /** Creates the bucket (or opens it as another node made it) and starts watching it. */
+  static async open(connection: NatsConnection, options: NatsPlatformPausesOptions): Promise<NatsPlatformPauses> {
+    const bucket = await new Kvm(jetstream(connection, { timeout: options.requestTimeoutMs })).create(pausesBucket, {
+      history: 1,
+      replicas: 1,
+    });
+    const pauses = new NatsPlatformPauses(bucket, new InProcessPlatformPauses(options.now), options.log);
+    pauses.follow(await bucket.watch());
+    return pauses;
+  }
+
+  private watch: { stop(): void } | undefined;
+
+  private constructor(
+    private readonly bucket: KV,
+    /** What this node knows: its own pauses and the ones it heard. */
+    private readonly board: InProcessPlatformPauses,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {}
+
+  get paused(): Observable<PlatformPause> {
+    return this.board.paused;
+  }
+
+  announce(platform: PlatformCode, until: number): void {
+    this.board.announce(platform, until);
+    this.publish(platform, until).catch((error: unknown) =>
+      this.log.warn({ err: error, platform }, 'platform pause not shared with the cluster; this node pauses alone'),
+    );
+  }
+
+  stop(): void {
+    this.watch?.stop();
+  }
+
+  /** Raises the platform's entry to `until`, retried from the current entry when another node wrote first. */
+  private async publish(platform: PlatformCode, until: number): Promise<void> {
+    for (;;) {
+      const entry = await this.bucket.get(platform);
+      // An entry that is not a time is overwritten.
+      const current = entry?.operation === 'PUT' ? (untilOf(entry.string()) ?? 0) : undefined;
+      if (current !== undefined && current >= until) return;
+      try {
+        if (current === undefined) await this.bucket.create(platform, String(Math.ceil(until)));
+        else await this.bucket.update(platform, String(Math.ceil(until)), entry!.revision);
+        return;
+      } catch (error) {
+        if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence)) throw error;
+      }
+    }
+  }
+
+  private follow(entries: AsyncIterable<KvWatchEntry> & { stop(): void }): void {
+    this.watch = entries;
+    void (async () => {
+      for await (const entry of entries) {
+        if (entry.operation !== 'PUT') continue;
+        const until = untilOf(entry.string());
+        if (until === undefined) this.log.warn({ key: entry.key }, 'platform pause entry is not a time; ignored');
+        else this.board.announce(entry.key as PlatformCode, until);
+      }
+    })();
+  }
+}
+
+function untilOf(text: string): number | undefined {
+  const until = Number(text);
+  return Number.isSafeInteger(until) && until >= 0 ? until : undefined;
+}

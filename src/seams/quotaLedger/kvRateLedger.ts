@@ -1,0 +1,58 @@
+// The ledger of rate windows of a cluster (docs/cluster.md, "Rate limit across nodes"): one NATS
+// KV entry per account and window holding the units granted in it, reserved and revision-checked
+// exactly as the quota's months (src/seams/quotaLedger/kvQuotaLedger.ts). Only its keeping differs: a
+// window's entry is of no use once the window ended, so entries expire (the bucket's max_age;
+// nats-server 2.9 has no per-message TTL). A window of any length from 1 s to 31 days needs its
+// entry kept at least that long, and keeping a 1-minute window's entries for 31 days would pile
+// up 44,640 keys per account, so windows go to one of a few buckets by their length, each
+// expiring after its longest window plus a grace.
+import type { NatsConnection } from '@nats-io/transport-node';
+import { windowLengthOf } from '../../access/rateLimiter.js';
+import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
+import { KvQuotaLedger } from './kvQuotaLedger.js';
+
+export interface KvRateLedgerOptions {
+  /** Each bucket and the longest window it holds, shortest first. */
+  buckets: ReadonlyArray<{ bucket: string; longestWindowMs: number }>;
+  /** How long past its longest window a bucket keeps an entry after its last write. */
+  graceMs: number;
+  /** Copies kept by a NATS cluster (1 for a single nats-server). */
+  replicas: number;
+  /** How long a KV call waits for its answer. */
+  requestTimeoutMs: number;
+}
+
+export class KvRateLedger implements QuotaLedger {
+  /** Creates the buckets, or opens them as another node created them. */
+  static async open(connection: NatsConnection, options: KvRateLedgerOptions): Promise<KvRateLedger> {
+    const tiers = await Promise.all(
+      options.buckets.map(async ({ bucket, longestWindowMs }) => ({
+        longestWindowMs,
+        ledger: await KvQuotaLedger.open(connection, {
+          bucket,
+          maxAgeMs: longestWindowMs + options.graceMs,
+          replicas: options.replicas,
+          requestTimeoutMs: options.requestTimeoutMs,
+        }),
+      })),
+    );
+    return new KvRateLedger(tiers);
+  }
+
+  private constructor(private readonly tiers: ReadonlyArray<{ longestWindowMs: number; ledger: KvQuotaLedger }>) {}
+
+  async read(account: string, period: string): Promise<LedgerEntry> {
+    return this.tierOf(period).read(account, period);
+  }
+
+  async swap(account: string, period: string, revision: number, granted: number): Promise<SwapResult> {
+    return this.tierOf(period).swap(account, period, revision, granted);
+  }
+
+  private tierOf(period: string): KvQuotaLedger {
+    const length = windowLengthOf(period);
+    const tier = this.tiers.find((candidate) => length <= candidate.longestWindowMs);
+    if (tier === undefined) throw new Error(`rate window "${period}" is no window a rate bucket keeps`);
+    return tier.ledger;
+  }
+}

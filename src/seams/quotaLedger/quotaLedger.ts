@@ -1,0 +1,25 @@
+// The durable record of units handed out per account and period, shared by every server on it
+// (docs/guarantees.md, "Quota and rate across threads"): the quota's months ('YYYY-MM') and, in a
+// cluster, the rate windows (docs/cluster.md, "Rate limit across nodes"). A seam: the LMDB
+// implementation is src/seams/quotaLedger/usageStore.ts; a cluster plugs in a key-value store with
+// revision-checked updates. Every implementation passes src/seams/quotaLedger/quotaLedger.contract.ts;
+// reserving and giving back on top of it is src/seams/quotaLedger/reservations.ts.
+
+export interface LedgerEntry {
+  /** Units reserved for the period so far, spent or not. */
+  granted: number;
+  /** Identifies the entry's state: a swap from a revision the entry no longer has is refused. */
+  revision: number;
+}
+
+export type SwapResult = { swapped: true; entry: LedgerEntry } | { swapped: false; current: LedgerEntry };
+
+export interface QuotaLedger {
+  /** The entry of `account` for `period`; granted 0 when none was written. */
+  read(account: string, period: string): Promise<LedgerEntry>;
+  /**
+   * Sets `granted` if the entry is still at `revision`, and resolves once that is durable;
+   * otherwise resolves the entry as another writer left it.
+   */
+  swap(account: string, period: string, revision: number, granted: number): Promise<SwapResult>;
+}

@@ -1,0 +1,44 @@
+// Monthly usage per account, as the LMDB quota ledger (src/seams/quotaLedger/quotaLedger.ts): each entry
+// holds the units reserved for the month by every server on this directory, spent or not.
+// A clean stop gives unspent units back, so at rest it is the number of requests counted.
+// Every change is also told, in the same transaction, to the per-day counts (dailyUsage.ts).
+import { DailyUsage } from '../../store/dailyUsage.js';
+import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
+import type { Databases } from '../../store/environment.js';
+
+export class UsageStore implements QuotaLedger {
+  private readonly days: DailyUsage;
+
+  /** `now`: the clock that dates each change for the per-day counts. */
+  constructor(
+    private readonly dbs: Databases,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.days = new DailyUsage(dbs);
+  }
+
+  used(account: string, month: string): number {
+    return this.dbs.usage.get([account, month]) ?? 0;
+  }
+
+  read(account: string, month: string): Promise<LedgerEntry> {
+    const granted = this.used(account, month);
+    return Promise.resolve({ granted, revision: granted });
+  }
+
+  /**
+   * The stored count is its own revision: every reservation is decided from the count alone,
+   * so a count that went away and came back (a reservation, then a give-back) is the same
+   * state, and a swap from it is as right as it was. LMDB serializes write transactions
+   * across threads and processes, so the check and the write cannot interleave with another.
+   */
+  swap(account: string, month: string, revision: number, granted: number): Promise<SwapResult> {
+    return this.dbs.root.transaction((): SwapResult => {
+      const current = this.used(account, month);
+      if (current !== revision) return { swapped: false, current: { granted: current, revision: current } };
+      this.dbs.usage.put([account, month], granted);
+      this.days.record(account, month, granted - current, this.now());
+      return { swapped: true, entry: { granted, revision: granted } };
+    });
+  }
+}

@@ -1,0 +1,33 @@
+// The dashboard's writes of the resource thread, lent to an edge thread over MessagePorts
+// (portCalls.ts): in a cluster its invites, passwords, sessions, accounts and tokens are written
+// to NATS, which only the resource thread is connected to (docs/dashboard.md, "In a cluster").
+// Each resolves once the change is in the LMDB the edge reads.
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { AccountChangeWrites } from '../../store/accountStore.js';
+import type { DashboardWrites, WebRecords } from './webStore.js';
+import { borrowCalls, lendCalls } from '../../threads/portCalls.js';
+
+/** The edge's ends of the two ports. */
+export interface DashboardPorts {
+  records: MessagePort;
+  accounts: MessagePort;
+}
+
+const recordCalls = ['addInvite', 'redeemInvite', 'putSession', 'removeSession'] as const;
+const accountCalls = ['createAccount', 'updateAccount', 'suspendAccount', 'resumeAccount', 'addToken', 'revokeToken'] as const;
+
+/** The resource thread's side: lends `writes` and returns the ports to hand (and transfer) to the edge. */
+export function lendDashboardWrites(writes: DashboardWrites): DashboardPorts {
+  const records = new MessageChannel();
+  const accounts = new MessageChannel();
+  lendCalls(records.port1, writes.records, recordCalls);
+  lendCalls(accounts.port1, writes.accounts, accountCalls);
+  return { records: records.port2, accounts: accounts.port2 };
+}
+
+export function borrowDashboardWrites(ports: DashboardPorts): DashboardWrites {
+  return {
+    records: borrowCalls<WebRecords, (typeof recordCalls)[number]>(ports.records, recordCalls),
+    accounts: borrowCalls<AccountChangeWrites, (typeof accountCalls)[number]>(ports.accounts, accountCalls),
+  };
+}

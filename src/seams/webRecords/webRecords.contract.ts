@@ -1,0 +1,84 @@
+// The contract of WebRecords (docs/dashboard.md, "Sign-in", "In a cluster"): what every way of
+// writing the dashboard's invites, passwords and sessions must do, each change readable from the
+// node's WebStore once it resolves. Run on the LMDB alone (test/web/webRecords.test.ts) and on
+// the cluster's buckets (test/cluster/webReplica.test.ts).
+import type { Test } from 'tap';
+import type { PasswordRecord, WebRecords, WebStore } from './webStore.js';
+import { digestSecret, newSecret } from '../../web/secrets.js';
+
+export interface WebRecordsUnderTest {
+  records: WebRecords;
+  /** Where the node reads: changes must be there when the write resolves. */
+  store: WebStore;
+  /** Creates an account the records may name. */
+  addAccount(name: string): Promise<void>;
+}
+
+export const password: PasswordRecord = {
+  salt: 'c2FsdA==',
+  hash: 'aGFzaA==',
+  cost: 16,
+  blockSize: 8,
+  parallelization: 1,
+  keyLength: 32,
+  setAt: '2026-11-26T00:00:00.000Z',
+};
+
+const digest = () => digestSecret(newSecret());
+
+export function webRecordsContract(t: Test, name: string, open: (t: Test) => Promise<WebRecordsUnderTest>): void {
+  t.test(`${name} - an invite is taken once, sets the password and ends the account's sessions`, async (t) => {
+    const { records, store, addAccount } = await open(t);
+    await addAccount('alice');
+    const invite = digest();
+    await records.addInvite(invite, { account: 'alice', expiresAt: 2_000 });
+    store.refresh();
+    t.same(store.invite(invite), { account: 'alice', expiresAt: 2_000 }, 'readable once written');
+    const [signedIn, other, visitor] = [digest(), digest(), digest()];
+    await records.putSession(signedIn, { account: 'alice', csrf: 'a', expiresAt: 5_000 });
+    await records.putSession(other, { account: 'bob', csrf: 'b', expiresAt: 5_000 });
+    await records.putSession(visitor, { account: null, csrf: 'c', expiresAt: 5_000 });
+    t.equal(await records.redeemInvite(invite, 1_000, password), 'alice');
+    store.refresh();
+    t.same(store.password('alice'), password);
+    t.equal(store.invite(invite), undefined, 'the invite is gone');
+    t.equal(store.session(signedIn), undefined, "the account's session ended with the new password");
+    t.ok(store.session(other), "another account's stays");
+    t.ok(store.session(visitor), 'a visitor session stays');
+    t.equal(await records.redeemInvite(invite, 1_000, { ...password, hash: 'b3RoZXI=' }), undefined, 'not twice');
+    store.refresh();
+    t.same(store.password('alice'), password, 'the second try changed nothing');
+  });
+
+  t.test(`${name} - an expired, unknown or orphaned invite sets nothing`, async (t) => {
+    const { records, store, addAccount } = await open(t);
+    await addAccount('alice');
+    const expired = digest();
+    await records.addInvite(expired, { account: 'alice', expiresAt: 1_000 });
+    t.equal(await records.redeemInvite(expired, 1_000, password), undefined, 'expired at its time');
+    t.equal(await records.redeemInvite(digest(), 0, password), undefined, 'unknown');
+    const orphan = digest();
+    await records.addInvite(orphan, { account: 'nobody', expiresAt: 2_000 });
+    t.equal(await records.redeemInvite(orphan, 0, password), undefined, 'of no account');
+    store.refresh();
+    t.equal(store.password('alice'), undefined);
+    t.equal(store.password('nobody'), undefined);
+  });
+
+  t.test(`${name} - a session is written, rotated and removed`, async (t) => {
+    const { records, store } = await open(t);
+    const [visitor, signedIn] = [digest(), digest()];
+    await records.putSession(visitor, { account: null, csrf: 'v', expiresAt: 9_000 });
+    store.refresh();
+    t.same(store.session(visitor), { account: null, csrf: 'v', expiresAt: 9_000 });
+    await records.putSession(signedIn, { account: 'alice', csrf: 's', expiresAt: 9_000 }, visitor);
+    store.refresh();
+    t.equal(store.session(visitor), undefined, 'the rotated session is gone');
+    t.same(store.session(signedIn), { account: 'alice', csrf: 's', expiresAt: 9_000 });
+    await records.removeSession(signedIn);
+    store.refresh();
+    t.equal(store.session(signedIn), undefined);
+    await records.removeSession(signedIn);
+    t.pass('removing it again is no error');
+  });
+}

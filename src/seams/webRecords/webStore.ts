@@ -1,0 +1,166 @@
+// What the dashboard keeps (docs/dashboard.md, "Sign-in"): password hashes, invites and
+// sessions, each invite and session under the SHA-256 digest of its secret, never the secret
+// itself; and the sign-in attempts the throttle counts. Every record is written in one
+// transaction, so every thread and process sees the same sessions and attempts. The writes of
+// invites, passwords and sessions go through `WebRecords`: this LMDB for a node alone, the
+// cluster's KV buckets with `--nats`, which every node replicates into its LMDB
+// (docs/dashboard.md, "In a cluster"); reads are always this LMDB's.
+import type { Database } from 'lmdb';
+import type { AccountChangeWrites } from '../../store/accountStore.js';
+import type { Databases } from '../../store/environment.js';
+import type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from '../../store/records.js';
+
+export type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from '../../store/records.js';
+
+/**
+ * How invites, passwords and sessions are changed (docs/dashboard.md, "In a cluster"). Each
+ * change is in this thread's LMDB by the time its promise resolves, so the next read sees it.
+ */
+export interface WebRecords {
+  addInvite(digest: string, invite: InviteRecord): Promise<unknown>;
+  /**
+   * Takes an invite once: when the invite of `digest` exists and is unexpired at `now` and its
+   * account exists, sets the account's password to `password` and ends the account's sessions
+   * (docs/dashboard.md, "Sign-in"). The account, or undefined (and nothing changed).
+   */
+  redeemInvite(digest: string, now: number, password: PasswordRecord): Promise<string | undefined>;
+  /** Writes `session` and removes `replaced` (the session it rotates). */
+  putSession(digest: string, session: SessionRecord, replaced?: string): Promise<unknown>;
+  removeSession(digest: string): Promise<unknown>;
+}
+
+/** Every write the dashboard and console make, when they are not this LMDB's (docs/dashboard.md, "In a cluster"). */
+export interface DashboardWrites {
+  records: WebRecords;
+  accounts: AccountChangeWrites;
+}
+
+/**
+ * A dashboard write that the store it goes to cannot take now (the cluster's NATS is out of
+ * reach): the page answers 503 and asks to try again (docs/dashboard.md, "In a cluster"). Known
+ * by its name, which survives the trip from the resource thread to an edge.
+ */
+export class WritesUnavailable extends Error {
+  override readonly name = 'WritesUnavailable';
+}
+
+/** Whether `error` is a WritesUnavailable, here or from another thread. */
+export function isWritesUnavailable(error: unknown): boolean {
+  return error instanceof Error && error.name === 'WritesUnavailable';
+}
+
+export class WebStore implements WebRecords {
+  constructor(private readonly dbs: Databases) {}
+
+  password(account: string): PasswordRecord | undefined {
+    return this.dbs.passwords.get(account);
+  }
+
+  session(digest: string): SessionRecord | undefined {
+    return this.dbs.sessions.get(digest);
+  }
+
+  attempts(key: string): AttemptRecord | undefined {
+    return this.dbs.signinAttempts.get(key);
+  }
+
+  /** Picks up writes made by other threads and processes since the last read. */
+  refresh(): void {
+    this.dbs.root.resetReadTxn();
+  }
+
+  addInvite(digest: string, invite: InviteRecord): Promise<boolean> {
+    return this.dbs.invites.put(digest, invite);
+  }
+
+  redeemInvite(digest: string, now: number, password: PasswordRecord): Promise<string | undefined> {
+    return this.dbs.root.transaction(() => {
+      const invite = this.dbs.invites.get(digest);
+      if (!invite || invite.expiresAt <= now || !this.dbs.accounts.get(invite.account)) return undefined;
+      this.dbs.invites.remove(digest);
+      this.dbs.passwords.put(invite.account, password);
+      for (const session of this.sessionsOf(invite.account)) this.dbs.sessions.remove(session);
+      return invite.account;
+    });
+  }
+
+  /** The digests of the sessions signed in to `account` (a scan: sweeps keep sessions few). */
+  sessionsOf(account: string): string[] {
+    return [...this.dbs.sessions.getRange()].filter(({ value }) => value.account === account).map(({ key }) => key);
+  }
+
+  invite(digest: string): InviteRecord | undefined {
+    return this.dbs.invites.get(digest);
+  }
+
+  /** Writes `session` and removes `replaced` (the session it rotates) in one transaction. */
+  putSession(digest: string, session: SessionRecord, replaced?: string): Promise<void> {
+    return this.dbs.root.transaction(() => {
+      if (replaced !== undefined) this.dbs.sessions.remove(replaced);
+      this.dbs.sessions.put(digest, session);
+    });
+  }
+
+  removeSession(digest: string): Promise<boolean> {
+    return this.dbs.sessions.remove(digest);
+  }
+
+  // What a replica of the cluster's buckets writes (src/seams/webRecords/webReplica.ts); each resolves
+  // whether it changed anything.
+
+  replicateInvite(digest: string, invite: InviteRecord | undefined): Promise<boolean> {
+    return replicate(this.dbs.invites, digest, invite);
+  }
+
+  replicatePassword(account: string, password: PasswordRecord | undefined): Promise<boolean> {
+    return replicate(this.dbs.passwords, account, password);
+  }
+
+  replicateSession(digest: string, session: SessionRecord | undefined): Promise<boolean> {
+    return replicate(this.dbs.sessions, digest, session);
+  }
+
+  /**
+   * Removes the sessions and invites expired at `now` among `limit` of each, looked at from
+   * `from` on (a digest prefix): a sign-in form creates a session each time, and digests are
+   * spread evenly, so sweeps from random places reach every part of the key range.
+   */
+  sweep(now: number, limit: number, from: string): Promise<void> {
+    return this.dbs.root.transaction(() => {
+      for (const { key, value } of this.dbs.sessions.getRange({ start: from, limit })) {
+        if (value.expiresAt <= now) this.dbs.sessions.remove(key);
+      }
+      for (const { key, value } of this.dbs.invites.getRange({ start: from, limit })) {
+        if (value.expiresAt <= now) this.dbs.invites.remove(key);
+      }
+    });
+  }
+
+  /** Counts a failed sign-in under `key`, starting a new window once `windowMs` has passed. */
+  countFailure(key: string, now: number, windowMs: number): Promise<AttemptRecord> {
+    return this.dbs.root.transaction(() => {
+      const previous = this.dbs.signinAttempts.get(key);
+      const attempt =
+        previous && now - previous.since < windowMs
+          ? { failures: previous.failures + 1, since: previous.since }
+          : { failures: 1, since: now };
+      this.dbs.signinAttempts.put(key, attempt);
+      return attempt;
+    });
+  }
+
+  clearFailures(key: string): Promise<boolean> {
+    return this.dbs.signinAttempts.remove(key);
+  }
+}
+
+/** Puts `value` under `key`, or removes the key when there is no value; false when it was so already. */
+function replicate<V>(db: Database<V, string>, key: string, value: V | undefined): Promise<boolean> {
+  return db.transaction(() => {
+    const known = db.get(key);
+    if (JSON.stringify(known) === JSON.stringify(value)) return false;
+    if (value === undefined) db.remove(key);
+    else db.put(key, value);
+    return true;
+  });
+}
