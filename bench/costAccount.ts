@@ -1,0 +1,307 @@
+// `npm run bench:cost`: the CPU microseconds one warm 10-resource search costs, split into the
+// floor's items (what no implementation can skip) and the service's own (bench/README.md,
+// "Cost account"). The service and the spec floor each run pinned to the server core under
+// `node --cpu-prof`, wrk on the other core; over the measured window the search thread's CPU
+// time (from /proc, so a loaded machine does not inflate it) is divided among the items in
+// proportion to the profile's samples, each sample going to the deepest frame of its stack that
+// an item claims.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { digestToken } from '../src/auth/tokens.js';
+import { validateSearchText } from '../src/api/validation.js';
+import { freshDataSet, scratchDir } from './datasets.js';
+import { preflight } from './preflight.js';
+import { baselineEntry, cliEntry, serverCore, startPinned, type RunningServer } from './processes.js';
+import { warmTen } from './scenarios.js';
+import { ensureWrk, runWrk, type LoadShape } from './wrk.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    /** Also list the functions with the most self time in the "other" items, to refine the mapping. */
+    top: { type: 'string', default: '0' },
+  },
+});
+const measureSeconds = Number(flags.seconds);
+const topCount = Number(flags.top);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** An item of the account: claims a frame by its function name and the file it comes from. */
+interface Item {
+  name: string;
+  floor: boolean;
+  claims(functionName: string, url: string): boolean;
+}
+
+const file = (part: string) => (_: string, url: string) => url.includes(part);
+const native =
+  (...names: string[]) =>
+  (functionName: string, url: string) =>
+    url === '' && names.includes(functionName);
+
+/** Deepest claim wins: JSON.parse inside validation is JSON.parse, the rest of validation is validation. */
+const items: Item[] = [
+  { name: 'body read', floor: true, claims: (f, u) => file('/src/http/body.js')(f, u) || native('onData')(f, u) },
+  { name: 'JSON.parse', floor: true, claims: native('parse') },
+  {
+    name: 'SHA-256 of the token',
+    floor: true,
+    claims: (f, u) => file('/src/auth/tokens.js')(f, u) || native('hash')(f, u) || u.includes('internal/crypto'),
+  },
+  { name: 'headers', floor: true, claims: native('writeHeader', 'writeStatus') },
+  {
+    name: 'writing the answer',
+    floor: true,
+    claims: (f, u) => native('end', 'cork', 'endWithoutBody')(f, u) || file('/src/http/reply.js')(f, u),
+  },
+  { name: 'request id', floor: true, claims: file('/src/http/requestIds.js') },
+  // The floor's own handler: its JSON.parse (V8 inlines it into the caller) and limit headers.
+  { name: 'floor handler (JSON.parse...)', floor: true, claims: file('/bench/baselines/specFloor.js') },
+  {
+    name: 'authentication lookup',
+    floor: false,
+    claims: (_f, u) => /\/src\/access\/(authenticator|accountTable|authVersionBoard)\.js/.test(u),
+  },
+  {
+    name: 'admission and counting',
+    floor: false,
+    claims: (_f, u) =>
+      /\/src\/access\/(admission|quotaMeter|quotaLedger|rateLimiter|unitMeter|calendar)\.js/.test(u) ||
+      /\/src\/threads\/port(Ledger|Calls)\.js/.test(u),
+  },
+  { name: 'validation', floor: false, claims: (_f, u) => /\/src\/api\/(validation|schema)\.js/.test(u) || u.includes('@sinclair/typebox') },
+  { name: 'view lookups', floor: false, claims: (_f, u) => /\/src\/(resources\/view|threads\/edgeViews)\.js/.test(u) },
+  { name: 'answer assembly', floor: false, claims: file('/src/api/searchResponse.js') },
+  { name: 'demand', floor: false, claims: (_f, u) => /\/src\/(resources\/demand|threads\/demandMessenger)\.js/.test(u) },
+  { name: 'access log', floor: false, claims: (_f, u) => /\/src\/(http\/accessLog|log)\.js/.test(u) || u.includes('pino') },
+  { name: 'metrics', floor: false, claims: file('/src/metrics/') },
+  { name: 'route and exchange', floor: false, claims: (_f, u) => /\/src\/http\/(searchRoute|server|cors)\.js/.test(u) },
+  { name: 'garbage collection', floor: false, claims: (f) => f === '(garbage collector)' },
+  // uWS's C++ (HTTP parsing, the event loop, syscalls) and V8 outside JavaScript.
+  { name: 'uWS and V8 native', floor: false, claims: (f) => f === '(program)' },
+];
+const otherJs = 'other JavaScript';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+interface ThreadAccount {
+  /** Non-idle samples in the window, per item. */
+  samples: Map<string, number>;
+  busy: number;
+  /** Self samples of unclaimed and "other" frames, per function, for --top. */
+  unclaimed: Map<string, number>;
+}
+
+/** The samples of one profile that fall in [from, to] (µs of the monotonic clock), sorted into items. */
+function account(profile: Profile, from: number, to: number): ThreadAccount {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const itemOf = new Map<number, string | null>();
+  const claim = (id: number): string | null => {
+    const known = itemOf.get(id);
+    if (known !== undefined) return known;
+    const { functionName, url } = byId.get(id)!.callFrame;
+    const own = items.find((item) => item.claims(functionName, url))?.name;
+    const up = parent.get(id);
+    const result = own ?? (up === undefined ? null : claim(up));
+    itemOf.set(id, result);
+    return result;
+  };
+  const samples = new Map<string, number>();
+  const unclaimed = new Map<string, number>();
+  let busy = 0;
+  let at = profile.startTime;
+  for (let index = 0; index < profile.samples.length; index++) {
+    at += profile.timeDeltas[index]!;
+    if (at < from || at > to) continue;
+    const id = profile.samples[index]!;
+    const frame = byId.get(id)!.callFrame;
+    if (frame.functionName === '(idle)') continue;
+    busy++;
+    const item = claim(id) ?? otherJs;
+    samples.set(item, (samples.get(item) ?? 0) + 1);
+    if (item === otherJs) {
+      const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(node_modules|dist)\//, '')}`;
+      unclaimed.set(key, (unclaimed.get(key) ?? 0) + 1);
+    }
+  }
+  return { samples, busy, unclaimed };
+}
+
+const ticksPerSecond = 100;
+/** CPU time of each thread of `pid` so far, in µs (utime + stime of /proc/PID/task/TID/stat). */
+function threadCpu(pid: number): Map<string, number> {
+  const cpu = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    cpu.set(tid, ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond);
+  }
+  return cpu;
+}
+
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+interface Measured {
+  label: string;
+  answerBytes: number;
+  requests: number;
+  requestsPerSecond: number;
+  /** CPU µs per request of the busiest thread (the one serving searches) and of the whole process. */
+  searchThreadMicros: number;
+  processMicros: number;
+  /** µs per request per item, the search thread's CPU divided in proportion to its samples. */
+  perItem: Map<string, number>;
+  unclaimed: Map<string, number>;
+}
+
+/** Runs one server under --cpu-prof: warm-up, one measured wrk run, then its profiles. */
+async function measure(label: string, args: string[], shape: LoadShape, expectStatus: number): Promise<Measured> {
+  const profiles = scratchDir(`cost-${label}`);
+  let server: RunningServer | undefined = await startPinned(
+    [serverCore],
+    ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-interval', '100', ...args],
+  );
+  try {
+    const answer = await preflight(server.url, shape, expectStatus);
+    await runWrk(server.url, shape, 3, `${label}w`);
+    const cpuBefore = threadCpu(server.pid);
+    const from = monotonicMicros();
+    const run = await runWrk(server.url, shape, measureSeconds, `${label}m`);
+    const to = monotonicMicros();
+    const cpuAfter = threadCpu(server.pid);
+    if (run.non2xx + run.socketErrors > 0) throw new Error(`${label}: ${run.non2xx} non-2xx, ${run.socketErrors} socket errors`);
+    await server.stop();
+    server = undefined;
+    const deltas = [...cpuAfter].map(([tid, after]) => after - (cpuBefore.get(tid) ?? 0));
+    const processCpu = deltas.reduce((sum, value) => sum + value, 0);
+    const searchThreadCpu = Math.max(...deltas);
+    // The search thread's profile is the one busiest in the window.
+    const accounts = readdirSync(profiles)
+      .filter((name) => name.endsWith('.cpuprofile'))
+      .map((name) => account(JSON.parse(readFileSync(join(profiles, name), 'utf8')) as Profile, from, to));
+    const busiest = accounts.sort((a, b) => b.busy - a.busy)[0];
+    if (!busiest || busiest.busy === 0) throw new Error(`${label}: no profile samples in the measured window`);
+    const perItem = new Map<string, number>();
+    for (const [item, count] of busiest.samples) perItem.set(item, ((count / busiest.busy) * searchThreadCpu) / run.requests);
+    return {
+      label,
+      answerBytes: answer.bytes,
+      requests: run.requests,
+      requestsPerSecond: run.requestsPerSecond,
+      searchThreadMicros: searchThreadCpu / run.requests,
+      processMicros: processCpu / run.requests,
+      perItem,
+      unclaimed: busiest.unclaimed,
+    };
+  } finally {
+    await server?.stop();
+    rmSync(profiles, { recursive: true, force: true });
+  }
+}
+
+const pad = (text: string, width: number) => text.padEnd(width);
+const micros = (value: number | undefined) => (value === undefined || value < 0.05 ? '-' : value.toFixed(1)).padStart(8);
+
+function print(service: Measured, floor: Measured): void {
+  const rows: string[] = [];
+  rows.push(`${pad('item', 28)}${'service'.padStart(8)}${'floor'.padStart(8)}   (CPU µs per request, search thread)`);
+  const section = (title: string, chosen: Item[] | string[]) => {
+    rows.push(title);
+    for (const entry of chosen) {
+      const name = typeof entry === 'string' ? entry : entry.name;
+      rows.push(`  ${pad(name, 26)}${micros(service.perItem.get(name))}${micros(floor.perItem.get(name))}`);
+    }
+  };
+  section(
+    "the floor's items",
+    items.filter((item) => item.floor),
+  );
+  section("the service's own", [...items.filter((item) => !item.floor).map((item) => item.name), otherJs]);
+  const sum = (measured: Measured, floorItems: boolean) =>
+    [...measured.perItem].reduce(
+      (total, [name, value]) => total + ((items.find((item) => item.name === name)?.floor ?? false) === floorItems ? value : 0),
+      0,
+    );
+  rows.push(`${pad('floor items, total', 28)}${micros(sum(service, true))}${micros(sum(floor, true))}`);
+  rows.push(`${pad('the rest, total', 28)}${micros(sum(service, false))}${micros(sum(floor, false))}`);
+  rows.push(`${pad('search thread, total', 28)}${micros(service.searchThreadMicros)}${micros(floor.searchThreadMicros)}`);
+  rows.push(`${pad('whole process', 28)}${micros(service.processMicros)}${micros(floor.processMicros)}`);
+  rows.push(
+    `${pad('requests/s (loaded machine)', 28)}${service.requestsPerSecond.toFixed(0).padStart(8)}${floor.requestsPerSecond.toFixed(0).padStart(8)}`,
+  );
+  rows.push(
+    `ratio service / floor: requests/s ${(service.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} x; CPU per request ${(floor.searchThreadMicros / service.searchThreadMicros).toFixed(2)} x`,
+  );
+  process.stdout.write(`${rows.join('\n')}\n`);
+  if (topCount > 0) {
+    for (const measured of [service, floor]) {
+      const top = [...measured.unclaimed].sort((a, b) => b[1] - a[1]).slice(0, topCount);
+      process.stdout.write(`\n${measured.label}: "${otherJs}" by function (samples)\n`);
+      for (const [name, count] of top) process.stdout.write(`  ${String(count).padStart(6)}  ${name}\n`);
+    }
+  }
+}
+
+/**
+ * CPU µs of one call of `work`, in this process, over many iterations: for the steps V8 inlines
+ * into their callers (JSON.parse inside validation), which the profile cannot split out.
+ */
+function microMicros(work: () => unknown, iterations = 200_000): number {
+  for (let index = 0; index < iterations / 10; index++) work();
+  const before = process.cpuUsage();
+  for (let index = 0; index < iterations; index++) work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / iterations;
+}
+
+function printMicro(body: string, token: string): void {
+  const parse = microMicros(() => JSON.parse(body));
+  const validate = microMicros(() => validateSearchText(body));
+  const digest = microMicros(() => digestToken(token));
+  process.stdout.write(
+    `in-process, the same body (runner's core, unpinned): JSON.parse ${parse.toFixed(2)} µs; validateSearchText (JSON.parse included) ${validate.toFixed(2)} µs; SHA-256 of the token ${digest.toFixed(2)} µs\n`,
+  );
+}
+
+async function main(): Promise<void> {
+  ensureWrk();
+  log(
+    `load before: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
+  const warm = await freshDataSet('cost', { count: 1_000 });
+  try {
+    const scenario = warmTen(warm.token);
+    const serve = [cliEntry, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', warm.dir, '--upstream', 'emulator', '--threads', '1'];
+    log('service under --cpu-prof ...');
+    const service = await measure('service', serve, scenario.shape, 200);
+    log('spec floor under --cpu-prof ...');
+    const floor = await measure('floor', [baselineEntry('specFloor'), String(service.answerBytes)], scenario.shape, 200);
+    process.stdout.write(
+      `warm 10-resource search, ${measureSeconds} s each, load average ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}\n`,
+    );
+    print(service, floor);
+    printMicro(scenario.shape.bodies[0]!, warm.token);
+  } finally {
+    rmSync(warm.dir, { recursive: true, force: true });
+  }
+}
+
+await main();
