@@ -2,7 +2,7 @@
 // message of docs/api.md#errors and docs/api.md#a-40, docs/api.md#a-41 at once. Valid bodies take the compiled
 // checks only; only invalid ones walk the body to explain what is wrong.
 import { limits } from '../config.js';
-import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
+import type { PlatformCode, ResourceType } from '../model.js';
 import { platforms } from '../platforms/registry.js';
 import type { IdentifierRule } from '../platforms/types.js';
 import { identifierSyntax, isSearchEnvelope, type ResourceReference } from './schema.js';
@@ -51,11 +51,10 @@ function requested(references: ResourceReference[]): RequestedResource[] | undef
   const resources: RequestedResource[] = [];
   for (let index = 0; index < references.length; index++) {
     const { platform, type, identifier } = references[index]!;
-    const syntax = identifierSyntax(platform, type);
-    if (!syntax?.isValid(identifier)) return undefined;
+    const key = identifierSyntax(platform, type)?.keyOf(identifier);
+    if (key === undefined) return undefined;
     if (sentBefore(resources, platform, type, identifier)) continue;
-    const ref = { platform: platform as PlatformCode, type: type as ResourceType, identifier: syntax.rule.normalize(identifier) };
-    resources.push({ platform: ref.platform, type: ref.type, identifier, key: resourceKey(ref) });
+    resources.push({ platform: platform as PlatformCode, type: type as ResourceType, identifier, key });
   }
   return resources;
 }
