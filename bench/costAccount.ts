@@ -20,7 +20,7 @@ import { ensureWrk, runWrk, type LoadShape } from './wrk.js';
 const { values: flags } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
-    /** Also list the functions with the most self time in the "other" items, to refine the mapping. */
+    /** Also list the functions with the most self time, with their items, to refine the mapping. */
     top: { type: 'string', default: '0' },
   },
 });
@@ -100,7 +100,7 @@ interface ThreadAccount {
   /** Non-idle samples in the window, per item. */
   samples: Map<string, number>;
   busy: number;
-  /** Self samples of unclaimed and "other" frames, per function, for --top. */
+  /** Self samples per item and function, for --top. */
   unclaimed: Map<string, number>;
 }
 
@@ -133,10 +133,8 @@ function account(profile: Profile, from: number, to: number): ThreadAccount {
     busy++;
     const item = claim(id) ?? otherJs;
     samples.set(item, (samples.get(item) ?? 0) + 1);
-    if (item === otherJs) {
-      const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(node_modules|dist)\//, '')}`;
-      unclaimed.set(key, (unclaimed.get(key) ?? 0) + 1);
-    }
+    const key = `${item}: ${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(node_modules|dist)\//, '')}`;
+    unclaimed.set(key, (unclaimed.get(key) ?? 0) + 1);
   }
   return { samples, busy, unclaimed };
 }
@@ -250,7 +248,7 @@ function print(service: Measured, floor: Measured): void {
   if (topCount > 0) {
     for (const measured of [service, floor]) {
       const top = [...measured.unclaimed].sort((a, b) => b[1] - a[1]).slice(0, topCount);
-      process.stdout.write(`\n${measured.label}: "${otherJs}" by function (samples)\n`);
+      process.stdout.write(`\n${measured.label}: self time by function (samples)\n`);
       for (const [name, count] of top) process.stdout.write(`  ${String(count).padStart(6)}  ${name}\n`);
     }
   }
