@@ -40,6 +40,7 @@ import { openServerDirectory } from './store/serverDirectory.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { UsageStore } from './store/usageStore.js';
 import { WebStore } from './store/webStore.js';
+import { EdgeLoadBoard } from './threads/edgeLoad.js';
 import { startEdges } from './threads/edges.js';
 import { PublishedHealth } from './threads/publishedHealth.js';
 import { PublishingResourceStore } from './threads/publishingStore.js';
@@ -118,7 +119,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
 
   const health = threads > 0 ? new PublishedHealth() : new Health();
-  const work = new WorkRegistry(new WorkPace(limits.resourceWork));
+  // docs/architecture.md#searches-first: with edge threads, resource work leaves them the core while they are busy.
+  const edgeLoad = threads > 0 ? new EdgeLoadBoard(threads) : undefined;
+  const work = new WorkRegistry(new WorkPace(limits.resourceWork, { edgeLoad: edgeLoad && (() => edgeLoad.busiest()) }));
   const accounts = new AccountStore(dbs);
   const authVersions = new AuthVersionBoard();
   const seamNeeds = {
@@ -278,6 +281,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           rateLedger,
           dashboard: seams.dashboard,
           store,
+          edgeLoad: edgeLoad!,
           demand: resourceHost,
           log,
           logLevel: log.level,

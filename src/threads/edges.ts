@@ -15,6 +15,7 @@ import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import type { QuotaLedger } from '../store/quotaLedger.js';
 import { receiveDemand } from './demandMessenger.js';
+import type { EdgeLoadBoard } from './edgeLoad.js';
 import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
 import { lendLedger } from './portLedger.js';
 import type { DashboardWrites } from '../store/webStore.js';
@@ -34,6 +35,8 @@ export interface EdgeOptions {
   /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
   authVersions: AuthVersionBoard;
   store: PublishingResourceStore;
+  /** Where each edge writes how busy it is (one slot per thread). */
+  edgeLoad: EdgeLoadBoard;
   demand: ResourceDemand;
   log: Logger;
   logLevel: string;
@@ -138,6 +141,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     port,
     accountTable: options.accountTable.buffer,
     authVersions: options.authVersions.buffer,
+    edgeLoad: options.edgeLoad.buffer,
     views: views.port2,
     demand: demand.port2,
     ledger: ledger?.port2,
