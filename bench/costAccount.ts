@@ -5,12 +5,22 @@
 // time (from /proc, so a loaded machine does not inflate it) is divided among the items in
 // proportion to the profile's samples, each sample going to the deepest frame of its stack that
 // an item claims.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { digestToken } from '../src/auth/tokens.js';
 import { validateSearchText } from '../src/api/validation.js';
+import {
+  busiestProfile,
+  file,
+  monotonicMicros,
+  native,
+  otherJs,
+  perUnit,
+  profilingFlags,
+  threadCpu,
+  type ProfileItem,
+} from './cpuProfile.js';
 import { freshDataSet, scratchDir } from './datasets.js';
 import { preflight } from './preflight.js';
 import { baselineEntry, cliEntry, serverCore, startPinned, type RunningServer } from './processes.js';
@@ -28,18 +38,10 @@ const measureSeconds = Number(flags.seconds);
 const topCount = Number(flags.top);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** An item of the account: claims a frame by its function name and the file it comes from. */
-interface Item {
-  name: string;
+/** An item of the search's account, the floor's or the service's own. */
+interface Item extends ProfileItem {
   floor: boolean;
-  claims(functionName: string, url: string): boolean;
 }
-
-const file = (part: string) => (_: string, url: string) => url.includes(part);
-const native =
-  (...names: string[]) =>
-  (functionName: string, url: string) =>
-    url === '' && names.includes(functionName);
 
 /** Deepest claim wins: JSON.parse inside validation is JSON.parse, the rest of validation is validation. */
 const items: Item[] = [
@@ -69,7 +71,10 @@ const items: Item[] = [
     floor: false,
     claims: (_f, u) =>
       /\/src\/access\/(admission|quotaMeter|quotaLedger|rateLimiter|unitMeter|calendar)\.js/.test(u) ||
-      /\/src\/threads\/port(Ledger|Calls)\.js/.test(u),
+      /\/src\/threads\/port(Ledger|Calls)\.js/.test(u) ||
+      // The reservations' writes: usage and daily usage, committed by lmdb-js (the edge writes nothing else).
+      /\/src\/store\/(usageStore|dailyUsage|quotaLedger)\.js/.test(u) ||
+      /\/lmdb\/write\.js/.test(u),
   },
   { name: 'validation', floor: false, claims: (_f, u) => /\/src\/api\/(validation|schema)\.js/.test(u) || u.includes('@sinclair/typebox') },
   { name: 'view lookups', floor: false, claims: (_f, u) => /\/src\/(resources\/view|threads\/edgeViews)\.js/.test(u) },
@@ -82,76 +87,6 @@ const items: Item[] = [
   // uWS's C++ (HTTP parsing, the event loop, syscalls) and V8 outside JavaScript.
   { name: 'uWS and V8 native', floor: false, claims: (f) => f === '(program)' },
 ];
-const otherJs = 'other JavaScript';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-interface ThreadAccount {
-  /** Non-idle samples in the window, per item. */
-  samples: Map<string, number>;
-  busy: number;
-  /** Self samples per item and function, for --top. */
-  unclaimed: Map<string, number>;
-}
-
-/** The samples of one profile that fall in [from, to] (µs of the monotonic clock), sorted into items. */
-function account(profile: Profile, from: number, to: number): ThreadAccount {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const itemOf = new Map<number, string | null>();
-  const claim = (id: number): string | null => {
-    const known = itemOf.get(id);
-    if (known !== undefined) return known;
-    const { functionName, url } = byId.get(id)!.callFrame;
-    const own = items.find((item) => item.claims(functionName, url))?.name;
-    const up = parent.get(id);
-    const result = own ?? (up === undefined ? null : claim(up));
-    itemOf.set(id, result);
-    return result;
-  };
-  const samples = new Map<string, number>();
-  const unclaimed = new Map<string, number>();
-  let busy = 0;
-  let at = profile.startTime;
-  for (let index = 0; index < profile.samples.length; index++) {
-    at += profile.timeDeltas[index]!;
-    if (at < from || at > to) continue;
-    const id = profile.samples[index]!;
-    const frame = byId.get(id)!.callFrame;
-    if (frame.functionName === '(idle)') continue;
-    busy++;
-    const item = claim(id) ?? otherJs;
-    samples.set(item, (samples.get(item) ?? 0) + 1);
-    const key = `${item}: ${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(node_modules|dist)\//, '')}`;
-    unclaimed.set(key, (unclaimed.get(key) ?? 0) + 1);
-  }
-  return { samples, busy, unclaimed };
-}
-
-const ticksPerSecond = 100;
-/** CPU time of each thread of `pid` so far, in µs (utime + stime of /proc/PID/task/TID/stat). */
-function threadCpu(pid: number): Map<string, number> {
-  const cpu = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    cpu.set(tid, ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond);
-  }
-  return cpu;
-}
-
-const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 interface Measured {
   label: string;
@@ -169,10 +104,7 @@ interface Measured {
 /** Runs one server under --cpu-prof: warm-up, one measured wrk run, then its profiles. */
 async function measure(label: string, args: string[], shape: LoadShape, expectStatus: number): Promise<Measured> {
   const profiles = scratchDir(`cost-${label}`);
-  let server: RunningServer | undefined = await startPinned(
-    [serverCore],
-    ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-interval', '100', ...args],
-  );
+  let server: RunningServer | undefined = await startPinned([serverCore], [...profilingFlags(profiles), ...args]);
   try {
     const answer = await preflight(server.url, shape, expectStatus);
     await runWrk(server.url, shape, 3, `${label}w`);
@@ -188,13 +120,9 @@ async function measure(label: string, args: string[], shape: LoadShape, expectSt
     const processCpu = deltas.reduce((sum, value) => sum + value, 0);
     const searchThreadCpu = Math.max(...deltas);
     // The search thread's profile is the one busiest in the window.
-    const accounts = readdirSync(profiles)
-      .filter((name) => name.endsWith('.cpuprofile'))
-      .map((name) => account(JSON.parse(readFileSync(join(profiles, name), 'utf8')) as Profile, from, to));
-    const busiest = accounts.sort((a, b) => b.busy - a.busy)[0];
-    if (!busiest || busiest.busy === 0) throw new Error(`${label}: no profile samples in the measured window`);
-    const perItem = new Map<string, number>();
-    for (const [item, count] of busiest.samples) perItem.set(item, ((count / busiest.busy) * searchThreadCpu) / run.requests);
+    const busiest = busiestProfile(profiles, items, from, to);
+    if (!busiest) throw new Error(`${label}: no profile samples in the measured window`);
+    const perItem = perUnit(busiest, searchThreadCpu, run.requests);
     return {
       label,
       answerBytes: answer.bytes,
