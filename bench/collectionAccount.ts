@@ -4,24 +4,25 @@
 // under `node --cpu-prof`) collects 200k due github accounts from an emulator on the other core:
 //  1. collection alone: collections/s, and the resource thread's CPU per collection by item;
 //  2. search-10-warm with wrk while it collects: searches/s and collections/s;
-// then a second server on an idle copy of the warm set gives search-10-warm alone, so that the
-// ratio of 2 to it is a same-run ratio.
+// then a server on a fresh warm set gives search-10-warm alone, so that the ratio of 2 to it is
+// a same-run ratio. `--compare CLI` runs 1 and 2 for another build too.
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CollectionProgress, collectionsPerSecond } from './collectionProgress.js';
 import { busiestProfile, file, monotonicMicros, otherJs, perUnit, profilingFlags, threadCpu, type ProfileItem } from './cpuProfile.js';
-import { cachedDataSet, copyOf, freshDataSet, scratchDir } from './datasets.js';
+import { cachedDataSet, copyOf, freshDataSet, scratchDir, type DataSet } from './datasets.js';
 import { preflight } from './preflight.js';
 import { cliEntry, loadCore, serverCore, startPinned, startServer } from './processes.js';
 import { warmTen } from './scenarios.js';
-import { runWrk } from './wrk.js';
-import { ensureWrk } from './wrk.js';
+import { ensureWrk, runWrk } from './wrk.js';
 
 const { values: flags } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     top: { type: 'string', default: '0' },
+    /** Another build's dist/src/cli.js, measured in the same run (e.g. the commit before a change). */
+    compare: { type: 'string' },
   },
 });
 const seconds = Number(flags.seconds);
@@ -51,34 +52,27 @@ const items: ProfileItem[] = [
 
 const micros = (value: number | undefined) => (value === undefined || value < 0.05 ? '-' : value.toFixed(1)).padStart(8);
 
-async function main(): Promise<void> {
-  ensureWrk();
-  const template = await cachedDataSet('collect-github', { platform: 'github', count: dueCount + 100, due: { from: 100, at: Date.now() } });
-  const data = copyOf(template, 'collection-cost');
-  const warm = await freshDataSet('collection-cost-warm', { count: 1_000 });
-  const profiles = scratchDir('collection-cost-profiles');
-  const emulator = await startPinned([loadCore], [cliEntry, 'emulator', '--port', '0']);
+interface CollectingFigures {
+  label: string;
+  collectOnly: number;
+  /** Collections/s and searches/s while wrk searches. */
+  during: number;
+  searchDuring: number;
+  perItem: Map<string, number>;
+  threadMicros: number;
+  processMicros: number;
+  top: Map<string, number>;
+}
+
+/** One server of the build whose CLI is `cli` on a fresh copy of the due set: collection alone, then searches beside it. */
+async function collecting(label: string, cli: string, template: DataSet, emulatorUrl: string): Promise<CollectingFigures> {
+  const data = copyOf(template, `collection-cost-${label}`);
+  const profiles = scratchDir(`collection-cost-${label}-profiles`);
   const progress = new CollectionProgress(data.dir);
   try {
-    log('collecting under --cpu-prof ...');
-    const server = await startPinned(
-      [serverCore],
-      [
-        ...profilingFlags(profiles),
-        cliEntry,
-        'serve',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        '0',
-        '--data',
-        data.dir,
-        '--upstream',
-        emulator.url,
-        '--threads',
-        '1',
-      ],
-    );
+    log(`${label}: collecting under --cpu-prof ...`);
+    const serve = [cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', data.dir, '--upstream', emulatorUrl, '--threads', '1'];
+    const server = await startPinned([serverCore], [...profilingFlags(profiles), ...serve]);
     let collectOnly: number;
     let during: number;
     let searchDuring: number;
@@ -98,18 +92,45 @@ async function main(): Promise<void> {
       const processCpu = [...cpuAfter.keys()].reduce((sum, tid) => sum + delta(tid), 0);
       window = { from, to, cpu: delta(String(server.pid)), process: processCpu, collected: last.collected - first.collected };
 
-      log('searches while collecting ...');
+      log(`${label}: searches while collecting ...`);
       const shape = warmTen(data.token).shape;
       await preflight(server.url, shape, 200);
-      await runWrk(server.url, shape, 2, 'cw');
+      await runWrk(server.url, shape, 2, `${label}w`);
       const start = progress.count();
-      const run = await runWrk(server.url, shape, seconds, 'cm');
-      during = collectionsPerSecond(start, progress.count());
+      const run = await runWrk(server.url, shape, seconds, `${label}m`);
+      const end = progress.count();
+      during = collectionsPerSecond(start, end);
       searchDuring = run.requestsPerSecond;
-      if (progress.count().waiting === 0) log('  (the backlog ran dry: collect more due resources)');
+      if (end.waiting === 0) log('  (the backlog ran dry: collect more due resources)');
     } finally {
       await server.stop();
     }
+    const account = busiestProfile(profiles, items, window.from, window.to);
+    if (!account) throw new Error(`${label}: no profile samples in the collection window`);
+    return {
+      label,
+      collectOnly,
+      during,
+      searchDuring,
+      perItem: perUnit(account, window.cpu, window.collected),
+      threadMicros: window.cpu / window.collected,
+      processMicros: window.process / window.collected,
+      top: account.unclaimed,
+    };
+  } finally {
+    await progress.close();
+    for (const dir of [data.dir, profiles]) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  ensureWrk();
+  const template = await cachedDataSet('collect-github', { platform: 'github', count: dueCount + 100, due: { from: 100, at: Date.now() } });
+  const warm = await freshDataSet('collection-cost-warm', { count: 1_000 });
+  const emulator = await startPinned([loadCore], [cliEntry, 'emulator', '--port', '0']);
+  try {
+    const columns = [await collecting('service', cliEntry, template, emulator.url)];
+    if (flags.compare) columns.push(await collecting('compared', flags.compare, template, emulator.url));
 
     log('searches alone ...');
     const idle = await startServer({ data: warm.dir, threads: 1 });
@@ -123,32 +144,33 @@ async function main(): Promise<void> {
       await idle.stop();
     }
 
-    const account = busiestProfile(profiles, items, window.from, window.to);
-    if (!account) throw new Error('no profile samples in the collection window');
-    const perItem = perUnit(account, window.cpu, window.collected);
     const out = (line: string) => process.stdout.write(`${line}\n`);
+    const cells = (value: (figures: CollectingFigures) => string) => columns.map(value).join('');
     out(
       `github collection from an emulator, ${seconds} s windows, load average ${loadavg()
         .map((v) => v.toFixed(2))
         .join(' ')}`,
     );
-    out(`collection alone: ${collectOnly.toFixed(0)} collections/s`);
-    out(`${'item'.padEnd(34)}${'µs'.padStart(8)}   (resource thread CPU per collection)`);
-    for (const name of [...items.map((item) => item.name), otherJs]) out(`  ${name.padEnd(32)}${micros(perItem.get(name))}`);
-    out(`${'resource thread, total'.padEnd(34)}${micros(window.cpu / window.collected)}`);
-    out(`${'whole process'.padEnd(34)}${micros(window.process / window.collected)}`);
-    out(
-      `searches while collecting: ${searchDuring.toFixed(0)} req/s = ${(searchDuring / searchAlone).toFixed(2)} x alone (${searchAlone.toFixed(0)} req/s); collections meanwhile ${during.toFixed(0)}/s`,
-    );
+    out(`${'item'.padEnd(34)}${cells((f) => f.label.padStart(10))}   (resource thread CPU µs per collection)`);
+    for (const name of [...items.map((item) => item.name), otherJs])
+      out(`  ${name.padEnd(32)}${cells((f) => micros(f.perItem.get(name)))}`);
+    out(`${'resource thread, total'.padEnd(34)}${cells((f) => micros(f.threadMicros))}`);
+    out(`${'whole process'.padEnd(34)}${cells((f) => micros(f.processMicros))}`);
+    out(`${'collections/s alone'.padEnd(34)}${cells((f) => f.collectOnly.toFixed(0).padStart(10))}`);
+    out(`${'searches/s while collecting'.padEnd(34)}${cells((f) => f.searchDuring.toFixed(0).padStart(10))}`);
+    out(`${'  x searches alone'.padEnd(34)}${cells((f) => (f.searchDuring / searchAlone).toFixed(2).padStart(10))}`);
+    out(`${'collections/s meanwhile'.padEnd(34)}${cells((f) => f.during.toFixed(0).padStart(10))}`);
+    out(`searches alone (the current build, same run): ${searchAlone.toFixed(0)} req/s`);
     if (topCount > 0) {
-      out('\nself time by function (samples)');
-      for (const [name, count] of [...account.unclaimed].sort((a, b) => b[1] - a[1]).slice(0, topCount))
-        out(`  ${String(count).padStart(6)}  ${name}`);
+      for (const figures of columns) {
+        out(`\n${figures.label}: self time by function (samples)`);
+        for (const [name, count] of [...figures.top].sort((a, b) => b[1] - a[1]).slice(0, topCount))
+          out(`  ${String(count).padStart(6)}  ${name}`);
+      }
     }
   } finally {
-    await progress.close();
     await emulator.stop();
-    for (const dir of [data.dir, warm.dir, profiles]) rmSync(dir, { recursive: true, force: true });
+    rmSync(warm.dir, { recursive: true, force: true });
   }
 }
 

@@ -32,6 +32,8 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '5' },
     /** Also list the functions with the most self time, with their items, to refine the mapping. */
     top: { type: 'string', default: '0' },
+    /** Another build's dist/src/cli.js, measured in the same run (e.g. the commit before a change). */
+    compare: { type: 'string' },
   },
 });
 const measureSeconds = Number(flags.seconds);
@@ -142,19 +144,18 @@ async function measure(label: string, args: string[], shape: LoadShape, expectSt
 const pad = (text: string, width: number) => text.padEnd(width);
 const micros = (value: number | undefined) => (value === undefined || value < 0.05 ? '-' : value.toFixed(1)).padStart(8);
 
-function print(service: Measured, floor: Measured): void {
+/** One column per measured server: the service (and the build compared with it), then the floor. */
+function print(columns: readonly Measured[]): void {
   const rows: string[] = [];
-  rows.push(`${pad('item', 28)}${'service'.padStart(8)}${'floor'.padStart(8)}   (CPU µs per request, search thread)`);
-  const section = (title: string, chosen: Item[] | string[]) => {
+  const cells = (value: (measured: Measured) => string) => columns.map(value).join('');
+  rows.push(`${pad('item', 28)}${cells((m) => m.label.padStart(9))}   (CPU µs per request, search thread)`);
+  const section = (title: string, names: string[]) => {
     rows.push(title);
-    for (const entry of chosen) {
-      const name = typeof entry === 'string' ? entry : entry.name;
-      rows.push(`  ${pad(name, 26)}${micros(service.perItem.get(name))}${micros(floor.perItem.get(name))}`);
-    }
+    for (const name of names) rows.push(`  ${pad(name, 26)}${cells((m) => micros(m.perItem.get(name)))}`);
   };
   section(
     "the floor's items",
-    items.filter((item) => item.floor),
+    items.filter((item) => item.floor).map((item) => item.name),
   );
   section("the service's own", [...items.filter((item) => !item.floor).map((item) => item.name), otherJs]);
   const sum = (measured: Measured, floorItems: boolean) =>
@@ -162,19 +163,20 @@ function print(service: Measured, floor: Measured): void {
       (total, [name, value]) => total + ((items.find((item) => item.name === name)?.floor ?? false) === floorItems ? value : 0),
       0,
     );
-  rows.push(`${pad('floor items, total', 28)}${micros(sum(service, true))}${micros(sum(floor, true))}`);
-  rows.push(`${pad('the rest, total', 28)}${micros(sum(service, false))}${micros(sum(floor, false))}`);
-  rows.push(`${pad('search thread, total', 28)}${micros(service.searchThreadMicros)}${micros(floor.searchThreadMicros)}`);
-  rows.push(`${pad('whole process', 28)}${micros(service.processMicros)}${micros(floor.processMicros)}`);
-  rows.push(
-    `${pad('requests/s (loaded machine)', 28)}${service.requestsPerSecond.toFixed(0).padStart(8)}${floor.requestsPerSecond.toFixed(0).padStart(8)}`,
-  );
-  rows.push(
-    `ratio service / floor: requests/s ${(service.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} x; CPU per request ${(floor.searchThreadMicros / service.searchThreadMicros).toFixed(2)} x`,
-  );
+  rows.push(`${pad('floor items, total', 28)}${cells((m) => micros(sum(m, true)))}`);
+  rows.push(`${pad('the rest, total', 28)}${cells((m) => micros(sum(m, false)))}`);
+  rows.push(`${pad('search thread, total', 28)}${cells((m) => micros(m.searchThreadMicros))}`);
+  rows.push(`${pad('whole process', 28)}${cells((m) => micros(m.processMicros))}`);
+  rows.push(`${pad('requests/s', 28)}${cells((m) => m.requestsPerSecond.toFixed(0).padStart(9))}`);
+  const floor = columns[columns.length - 1]!;
+  for (const measured of columns.slice(0, -1)) {
+    rows.push(
+      `${measured.label} / floor: requests/s ${(measured.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} x; CPU per request ${(floor.searchThreadMicros / measured.searchThreadMicros).toFixed(2)} x`,
+    );
+  }
   process.stdout.write(`${rows.join('\n')}\n`);
   if (topCount > 0) {
-    for (const measured of [service, floor]) {
+    for (const measured of columns) {
       const top = [...measured.unclaimed].sort((a, b) => b[1] - a[1]).slice(0, topCount);
       process.stdout.write(`\n${measured.label}: self time by function (samples)\n`);
       for (const [name, count] of top) process.stdout.write(`  ${String(count).padStart(6)}  ${name}\n`);
@@ -213,9 +215,23 @@ async function main(): Promise<void> {
   const warm = await freshDataSet('cost', { count: 1_000 });
   try {
     const scenario = warmTen(warm.token);
-    const serve = [cliEntry, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', warm.dir, '--upstream', 'emulator', '--threads', '1'];
+    const serve = (cli: string) => [
+      cli,
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data',
+      warm.dir,
+      '--upstream',
+      'emulator',
+      '--threads',
+      '1',
+    ];
     log('service under --cpu-prof ...');
-    const service = await measure('service', serve, scenario.shape, 200);
+    const service = await measure('service', serve(cliEntry), scenario.shape, 200);
+    const compared = flags.compare ? [await measure('compared', serve(flags.compare), scenario.shape, 200)] : [];
     log('spec floor under --cpu-prof ...');
     const floor = await measure('floor', [baselineEntry('specFloor'), String(service.answerBytes)], scenario.shape, 200);
     process.stdout.write(
@@ -223,7 +239,7 @@ async function main(): Promise<void> {
         .map((value) => value.toFixed(2))
         .join(' ')}\n`,
     );
-    print(service, floor);
+    print([service, ...compared, floor]);
     printMicro(scenario.shape.bodies[0]!, warm.token);
   } finally {
     rmSync(warm.dir, { recursive: true, force: true });
