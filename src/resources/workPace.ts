@@ -5,8 +5,11 @@
 // a search's usage count is committed in the same LMDB write queue as resource steps, so a burst
 // of hundreds of steps would make every answer wait behind their commit. Searches first
 // (docs/architecture.md#searches-first): when the edge threads are busy, a slice is followed by a
-// pause that leaves them the core, down to `minShare` of it for the work; when they are idle, a
+// pause that leaves them the core, down to `minShare` of it for all this thread does (the slice
+// and what it set off since the last one); when they are idle, a
 // loop with nothing else to do comes straight back for the next slice and catches up.
+import { performance } from 'node:perf_hooks';
+
 export interface PaceLimits {
   sliceMs: number;
   maxRunning: number;
@@ -22,6 +25,12 @@ export interface PaceClock {
   later?: (run: () => void, ms: number) => void;
   /** How busy the searches' threads are, 0 to 1 (src/threads/edgeLoad.ts); none: never. */
   edgeLoad?: () => number;
+  /**
+   * Milliseconds this thread's loop has been busy so far (its event-loop utilization's
+   * `active`): the work a slice sets off outside it (commits' callbacks, collections) counts
+   * against the share too.
+   */
+  busyMs?: () => number;
 }
 
 /** Pauses shorter than this are not worth a timer: the next slice runs in the next turn. */
@@ -52,6 +61,9 @@ export class WorkPace {
   private readonly nextTurn: (run: () => void) => void;
   private readonly later: (run: () => void, ms: number) => void;
   private readonly edgeLoad: () => number;
+  private readonly busyMs: () => number;
+  /** busyMs() when the last slice ended. */
+  private busyAtLastSlice = 0;
 
   constructor(
     private readonly limits: PaceLimits,
@@ -61,6 +73,8 @@ export class WorkPace {
     this.nextTurn = pace.nextTurn ?? setImmediate;
     this.later = pace.later ?? ((run, ms) => setTimeout(run, ms));
     this.edgeLoad = pace.edgeLoad ?? (() => 0);
+    this.busyMs = pace.busyMs ?? (() => performance.eventLoopUtilization().active);
+    this.busyAtLastSlice = this.busyMs();
   }
 
   /** Runs `work` in a later turn, inside that turn's slice; settles as the work does. */
@@ -106,8 +120,11 @@ export class WorkPace {
     do {
       this.queued[this.head++]!();
     } while (this.head < this.queued.length && this.running < this.limits.maxRunning && this.clock() - started < this.limits.sliceMs);
-    const ended = this.clock();
-    this.resumeAt = ended + pauseAfter(ended - started, workShare(this.edgeLoad(), this.limits.minShare ?? 1));
+    // The pause answers for everything the thread did since the last slice ended, this slice included.
+    const busy = this.busyMs();
+    const active = Math.max(busy - this.busyAtLastSlice, this.clock() - started);
+    this.busyAtLastSlice = busy;
+    this.resumeAt = this.clock() + pauseAfter(active, workShare(this.edgeLoad(), this.limits.minShare ?? 1));
     this.turnScheduled = false;
     if (this.head === this.queued.length) {
       this.queued.length = 0;

@@ -8,13 +8,17 @@ import { pauseAfter, WorkPace, workShare } from '../../src/resources/workPace.js
 /** A virtual event loop: turns (setImmediate) run before timers, timers in time order. */
 function virtualLoop() {
   let now = 0;
+  let busy = 0;
   let turns: Array<() => void> = [];
   const timers: Array<{ at: number; run: () => void }> = [];
   return {
     clock: () => now,
+    /** The thread works `ms`: the clock moves, and so does its busy time. */
     spend: (ms: number) => {
       now += ms;
+      busy += ms;
     },
+    busy: () => busy,
     nextTurn: (run: () => void) => void turns.push(run),
     later: (run: () => void, ms: number) => void timers.push({ at: now + ms, run }),
     /**
@@ -75,7 +79,7 @@ t.test('searches first - busy edges: the backlog takes a tenth of the time; idle
   let busy = 1;
   const pace = new WorkPace(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
-    { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, edgeLoad: () => busy },
+    { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, busyMs: loop.busy, edgeLoad: () => busy },
   );
   // 0.25 ms a piece: a 1 ms slice runs 4 of them, then pauses 9 ms.
   const ran = backlog(pace, loop, 10_000, 0.25);
@@ -90,7 +94,7 @@ t.test('searches first - half busy edges: the work takes half the time', async (
   const loop = virtualLoop();
   const pace = new WorkPace(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
-    { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, edgeLoad: () => 0.5 },
+    { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, busyMs: loop.busy, edgeLoad: () => 0.5 },
   );
   const ran = backlog(pace, loop, 10_000, 0.25);
   await loop.runUntil(1_000);
@@ -101,7 +105,13 @@ t.test('searches first - idle edges: slice after slice in consecutive turns, no 
   const loop = virtualLoop();
   const pace = new WorkPace(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
-    { clock: loop.clock, nextTurn: loop.nextTurn, later: () => t.fail('no pause while the edges are idle'), edgeLoad: () => 0 },
+    {
+      clock: loop.clock,
+      nextTurn: loop.nextTurn,
+      later: () => t.fail('no pause while the edges are idle'),
+      busyMs: loop.busy,
+      edgeLoad: () => 0,
+    },
   );
   const ran = backlog(pace, loop, 4_000, 0.25);
   await loop.runUntil(1_000);
@@ -112,7 +122,7 @@ t.test('searches first - work that arrives piece by piece still pauses after eac
   const loop = virtualLoop();
   const pace = new WorkPace(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
-    { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, edgeLoad: () => 1 },
+    { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, busyMs: loop.busy, edgeLoad: () => 1 },
   );
   let ran = 0;
   // Each piece takes 1 ms and queues the next when it runs: the queue is never more than one deep.
@@ -125,4 +135,28 @@ t.test('searches first - work that arrives piece by piece still pauses after eac
   next();
   await loop.runUntil(1_000);
   t.equal(ran, 100, '1 ms of work, 9 ms of pause: 100 pieces in a second');
+});
+
+t.test('searches first - what a slice sets off outside it counts against the share too', async (t) => {
+  const loop = virtualLoop();
+  const pace = new WorkPace(
+    { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
+    { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, busyMs: loop.busy, edgeLoad: () => 1 },
+  );
+  // Each piece takes 0.25 ms in its slice and sets off 0.25 ms more a moment later (its
+  // commit's callback, say): a slice of 4 and what follows it are 2 ms of work, so each slice
+  // is followed by 18 ms of pause (the set-off work runs within it), not the 9 ms of a slice
+  // alone. The first slice (at 0, 9 ms of pause: nothing set off yet), then one every 19 ms
+  // from 10 ms on: 54 slices in the second.
+  let ran = 0;
+  for (let index = 0; index < 10_000; index++) {
+    void pace.run(() => {
+      ran++;
+      loop.spend(0.25);
+      loop.later(() => loop.spend(0.25), 0.1);
+    });
+  }
+  await loop.runUntil(1_000);
+  t.equal(ran, 216, '54 slices of 4');
+  t.equal(loop.busy(), 108, 'the thread was busy 10.8% of the second, where slice time alone would have let it take 20%');
 });
