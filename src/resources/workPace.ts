@@ -35,6 +35,8 @@ export interface PaceClock {
 
 /** Pauses shorter than this are not worth a timer: the next slice runs in the next turn. */
 const shortestPauseMs = 0.5;
+/** The longest pause: busy time counted from long ago (start-up, a quiet hour) must not stall the work. */
+const longestPauseMs = 100;
 
 /**
  * The share of the time resource work takes while the edges are `busy` (0 to 1): what they
@@ -45,7 +47,7 @@ export const workShare = (busy: number, minShare: number): number => Math.min(1,
 /** The pause after a slice of `usedMs` for the work to take `share` of the time; 0: none. */
 export function pauseAfter(usedMs: number, share: number): number {
   if (share >= 1) return 0;
-  const pause = (usedMs * (1 - share)) / share;
+  const pause = Math.min(longestPauseMs, (usedMs * (1 - share)) / share);
   return pause < shortestPauseMs ? 0 : pause;
 }
 

@@ -72,6 +72,7 @@ t.test('searches first - the policy: the share the edges leave, at least the min
   t.equal(pauseAfter(1, 0.1), 9, 'a 1 ms slice at a tenth: 9 ms of pause');
   t.equal(pauseAfter(1, 0.5), 1);
   t.equal(pauseAfter(0.2, 0.8), 0, 'a pause under half a millisecond is not worth a timer');
+  t.equal(pauseAfter(5_000, 0.1), 100, 'at most 100 ms, however long the thread was busy before');
 });
 
 t.test('searches first - busy edges: the backlog takes a tenth of the time; idle again: it catches up back to back', async (t) => {
