@@ -2,19 +2,12 @@
 // message of docs/api.md#errors and docs/api.md#a-40, docs/api.md#a-41 at once. Valid bodies take the compiled
 // checks only; only invalid ones walk the body to explain what is wrong.
 import { limits } from '../config.js';
-import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
+import type { PlatformCode } from '../model.js';
 import { platforms } from '../platforms/registry.js';
 import type { IdentifierRule } from '../platforms/types.js';
-import { identifierSyntax, isSearchEnvelope, type ResourceReference } from './schema.js';
+import { identifierSyntax, isSearchEnvelope, type RequestedResource, type ResourceReference } from './schema.js';
 
-export interface RequestedResource {
-  platform: PlatformCode;
-  type: ResourceType;
-  /** As sent: the response echoes it (docs/api.md#a-8). */
-  identifier: string;
-  /** The normalized key the resource is tracked under. */
-  key: string;
-}
+export type { RequestedResource };
 
 export type SearchValidation = { ok: true; resources: RequestedResource[] } | { ok: false; errors: string[] };
 
@@ -51,11 +44,9 @@ function requested(references: ResourceReference[]): RequestedResource[] | undef
   const resources: RequestedResource[] = [];
   for (let index = 0; index < references.length; index++) {
     const { platform, type, identifier } = references[index]!;
-    const syntax = identifierSyntax(platform, type);
-    if (!syntax?.isValid(identifier)) return undefined;
-    if (sentBefore(resources, platform, type, identifier)) continue;
-    const ref = { platform: platform as PlatformCode, type: type as ResourceType, identifier: syntax.rule.normalize(identifier) };
-    resources.push({ platform: ref.platform, type: ref.type, identifier, key: resourceKey(ref) });
+    const resource = identifierSyntax(platform, type)?.requested(identifier);
+    if (resource === undefined) return undefined;
+    if (!sentBefore(resources, platform, type, identifier)) resources.push(resource);
   }
   return resources;
 }
