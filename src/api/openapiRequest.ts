@@ -15,7 +15,7 @@ const pairName = (platform: PlatformCode, type: ResourceType) => `Reference.${pl
 const platformName = (platform: PlatformCode) => `Reference.${platform}`;
 
 /** A one-value enum rather than `const`: client generators read it as the discriminator's value. */
-const only = (value: string) => Type.Enum([value]);
+const only = (value: string) => Type.String({ enum: [value] });
 
 /**
  * `Identifier.<platform>.<type>` (the syntax, with its hint and form), `Reference.<platform>.<type>`

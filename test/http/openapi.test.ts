@@ -73,8 +73,8 @@ t.test('openapi - the request schema refers each reference to its platform, type
     t.same(
       pair.properties,
       {
-        platform: { enum: [platform] },
-        type: { enum: [type] },
+        platform: { type: 'string', enum: [platform] },
+        type: { type: 'string', enum: [type] },
         identifier: { $ref: `#/components/schemas/Identifier.${platform}.${type}` },
       },
       `${platform} ${type}: platform and type as enums, the identifier by reference`,
