@@ -3,7 +3,7 @@
 // compiled check, then each identifier against its platform and type's compiled address
 // syntax (docs/api.md#a-5), found by name: a union of every platform's reference schema would
 // try its alternatives in turn, all fifteen for a reference of the last platform.
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema, type TSchemaOptions } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { limits } from '../config.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
@@ -79,12 +79,21 @@ export function identifierSyntax(platform: string, type: string): IdentifierSynt
   return syntaxes.get(platform)?.get(type);
 }
 
-export const ResourceReference = Type.Object({ platform: Type.String(), type: Type.String(), identifier: Type.String() });
+/** A reference's three fields; the OpenAPI document fills them per platform and type (./openapiRequest.ts). */
+export const referenceOf = <Fields extends { platform: TSchema; type: TSchema; identifier: TSchema }>(
+  fields: Fields,
+  options?: TSchemaOptions,
+) => Type.Object(fields, options);
+
+/** A search body: 1 to 10 references. */
+export const searchRequestOf = <Reference extends TSchema>(reference: Reference, options?: TSchemaOptions) =>
+  Type.Object({ resources: Type.Array(reference, { minItems: 1, maxItems: limits.maxResourcesPerRequest }) }, options);
+
+/** The fast path's shape: three strings; each identifier is then judged by its platform and type's syntax. */
+export const ResourceReference = referenceOf({ platform: Type.String(), type: Type.String(), identifier: Type.String() });
 export type ResourceReference = Static<typeof ResourceReference>;
 
-export const SearchEnvelope = Type.Object({
-  resources: Type.Array(ResourceReference, { minItems: 1, maxItems: limits.maxResourcesPerRequest }),
-});
+export const SearchEnvelope = searchRequestOf(ResourceReference);
 export type SearchEnvelope = Static<typeof SearchEnvelope>;
 
 const envelopeValidator = Compile(SearchEnvelope);
