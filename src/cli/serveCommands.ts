@@ -163,8 +163,8 @@ export async function serveCommand(args: string[], print: (line: string) => void
   };
   const cluster = clusterSetting(setting(values.nats, 'nats', 'DATAPOINTS_NATS'), setting(values.role, 'role'));
   const threads = parseThreads(setting(values.threads, 'threads', 'DATAPOINTS_THREADS'));
-  const log = createLogger(logLevel(), logFormatSetting(process.env.LOG_FORMAT));
-  const unexpectedFailures = logUnexpectedFailures(log);
+  const level = logLevel();
+  const logFormat = logFormatSetting(process.env.LOG_FORMAT);
   const dataDir = dataDirSetting(values.data);
   // The port first: a server that cannot listen creates no data directory (docs/operations.md#ports).
   const releasePort = await claimPort(host, port);
@@ -176,6 +176,8 @@ export async function serveCommand(args: string[], print: (line: string) => void
     releasePort();
     throw error;
   }
+  const log = createLogger(level, logFormat);
+  const unexpectedFailures = logUnexpectedFailures(log);
   const cors = corsSetting(setting(values.cors, 'cors', 'DATAPOINTS_CORS'));
   const metrics = metricsSetting(setting(values.metrics, 'metrics', 'DATAPOINTS_METRICS'));
   // The guard above covers every edge thread: they share the port only among themselves.

@@ -13,7 +13,7 @@ export const wantsHtml = (accept: string): boolean => /(^|,)\s*text\/html\s*(;|,
 export function showFront(): WebAnswer {
   return page(
     layout(
-      'datapoints',
+      'Welcome',
       undefined,
       html`<p>A lookup service for public social-media counts. This address serves its API and its pages.</p>
 <ul>
