@@ -152,6 +152,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
 
   const platformStatus = new PlatformStatusBoard(collectors, Date.now, () => seams.queueDepth?.() ?? null);
+  platformStatus.warnOnFailures(log);
   // Each collector call is counted against its platform's budget.
   const countedCollectors = new Map(
     [...collectors].map(([platform, { collector, budget }]) => [
