@@ -1,6 +1,6 @@
 // The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
 import { accountSuspension, defaultPolicy, flagBounds, serveDefaults } from '../config.js';
-import { faultDescriptions, faultModes } from '../emulator/world.js';
+import { faultDescriptions, faultModes } from '../faultModes.js';
 import { formatDuration } from './flags.js';
 
 const natsLine = `  --nats URLS       act on the cluster at nats://HOST:PORT[,...] instead of --data
