@@ -123,7 +123,8 @@ export const limits = {
    * The operator console's platform status (docs/operations.md, "Platform status"): minutes of
    * per-minute collection counts, errors kept per platform, and how often edge threads get it.
    */
-  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000 },
+  /** `warnEveryMs`: at most one "collection failing" warning per platform this often (docs/operations.md#collection-failing). */
+  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000 },
   /** Days of per-day request counts kept per account, today included (docs/storage.md, "Daily usage"). */
   dailyUsageDays: 90,
   /**
