@@ -106,6 +106,10 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   await page.getByText('Copied.').waitFor();
   t.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, 'the copy button copies the secret');
   await shot(page, '03-token-created');
+  const tokenRows = await page.locator('tbody tr').count();
+  await page.reload();
+  t.notOk((await page.content()).includes(secret), 'a reload shows the secret no more');
+  t.equal(await page.locator('tbody tr').count(), tokenRows, 'and creates no second token');
   t.equal((await search(secret)).status, 200, 'the token works on the search API');
   await page.goto(`${url}/dashboard/tokens`);
   t.notOk((await page.content()).includes(secret), 'the list never shows the secret again');

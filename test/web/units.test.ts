@@ -107,11 +107,12 @@ t.test('throttle - failures slow the answers, then refuse them, per name and per
     delays,
     delays.map((_, index) => (index < slowAfter ? 0 : Math.min(maxDelayMs, (index - slowAfter + 1) * delayMs))),
   );
-  t.same(delays.slice(0, 5), [0, 0, 0, 500, 1000]);
+  // docs/dashboard.md#rate-limits, exactly: ten attempts are checked (the 4th on held longer), the 11th is refused.
+  t.same(delays, [0, 0, 0, 500, 1000, 1500, 2000, 2500, 3000, 3000]);
   t.same(
     throttle.verdict('alice', '10.0.0.2'),
     { kind: 'refuse', retryAfterSeconds: windowMs / 1000 },
-    'the name is refused from any address',
+    'the 11th attempt: the name is refused from any address',
   );
   t.same(
     throttle.verdict('bob', '10.0.0.1'),
