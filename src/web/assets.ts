@@ -17,6 +17,7 @@ main { max-width: 1100px; margin: 0 auto; padding: 16px 24px 48px; }
 h1 { margin-top: 8px; } section { margin: 24px 0; }
 a { color: var(--accent); } a:focus, button:focus, input:focus, select:focus, summary:focus { outline: 3px solid #f5b400; outline-offset: 2px; }
 form.stacked { display: grid; gap: 6px; max-width: 420px; }
+[hidden] { display: none !important; }
 form.row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 16px; }
 form.inline { display: inline-flex; gap: 6px; align-items: center; margin: 2px 0; }
 input, select, button { font: inherit; padding: 5px 8px; border: 1px solid var(--line); border-radius: 4px; }
@@ -66,11 +67,18 @@ document.addEventListener('click', function (event) {
   navigator.clipboard.writeText(field.value).then(function () { said.textContent = 'Copied.'; }, function () { said.textContent = 'Select the text and copy it.'; });
 });
 var invite = document.getElementById('invite');
-if (invite && invite.value === '' && location.hash.length > 1) {
+// The invite travels in the fragment: read it on load and whenever it changes (a link opened in a tab already here).
+function readInvite() {
+  if (!invite || location.hash.length <= 1) return;
   invite.value = location.hash.slice(1);
   history.replaceState(null, '', location.pathname);
   document.getElementById('invite-missing').hidden = true;
+  document.getElementById('invite-form').hidden = false;
+  var refused = document.getElementById('invite-refused');
+  if (refused) refused.hidden = true;
 }
+readInvite();
+window.addEventListener('hashchange', readInvite);
 var live = document.getElementById('live');
 if (live && window.EventSource) {
   var events = new EventSource(live.getAttribute('data-events'));

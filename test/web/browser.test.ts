@@ -69,7 +69,13 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
 
   // A newcomer: invite link -> password -> sign in.
   const page = await newPage();
+  // The link opened in a tab already on the invite page: only the fragment changes.
+  await page.goto(`${url}/dashboard/invite`);
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
   await page.goto(await inviteLinkFor(dataDir, 'alice', url));
+  await page.waitForFunction(() => location.hash === '');
+  t.ok(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), 'read on hashchange, without a reload');
+  t.match(await page.inputValue('#invite'), /^[A-Za-z0-9_-]{43}$/, 'the invite is read from the changed fragment');
   t.equal(new URL(page.url()).hash, '', 'the invite leaves the address bar');
   t.same(await unlabelled(page), []);
   await shot(page, '01-invite');

@@ -157,6 +157,8 @@ t.test('dashboard - bad input on every form gets a clear message and changes not
   const unknown = await client.submit('/dashboard/invite', '/dashboard/invite', { invite: 'A'.repeat(43), password, confirm: password });
   t.equal(unknown.status, 410);
   t.match(unknown.text, 'This invite is unknown, already used or expired.');
+  for (const refused of [invite, unknown])
+    t.match(refused.text, /<form [^>]*id="invite-form" hidden>/, 'a refused invite leaves no form that can only fail');
   await service.accounts.updateAccount('alice', { operator: true });
   await signedIn(client, dataDir, 'alice', password);
   const before = service.accounts.tokensOf('alice').length;
