@@ -11,19 +11,18 @@ import { page, redirect, type WebAnswer, type WebRequest } from '../answers.js';
 import type { WebContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, layout, notice, type Viewer } from '../layout.js';
+import { dayAndTime } from '../peopleUnits.js';
 
 export const tokensPath = '/dashboard/tokens';
 export const revokePath = '/dashboard/tokens/revoke';
 
-const when = (iso: string | null) =>
-  iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+const when = (iso: string | null, now: number) =>
+  iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${dayAndTime(Date.parse(iso), now)}</time>`;
 
-function tokenRow(token: TokenRecord) {
-  const action =
-    token.revokedAt === null
-      ? html`<a href="${revokePath}?id=${encodeURIComponent(token.id)}">Revoke…</a>`
-      : html`revoked ${when(token.revokedAt)}`;
-  return html`<tr><td><code>${token.shown ?? '(not kept)'}…</code></td><td>${token.note ?? ''}</td><td>${when(token.createdAt)}</td><td>${when(token.lastUsedAt)}</td><td>${action}</td></tr>`;
+function tokenRow(token: TokenRecord, now: number) {
+  const revoked = token.revokedAt === null ? html`<span class="muted">no</span>` : when(token.revokedAt, now);
+  const action = token.revokedAt === null ? html`<a href="${revokePath}?id=${encodeURIComponent(token.id)}">Revoke…</a>` : '';
+  return html`<tr><td><code>${token.shown ?? '(not kept)'}…</code></td><td>${token.note ?? ''}</td><td>${when(token.createdAt, now)}</td><td>${when(token.lastUsedAt, now)}</td><td>${revoked}</td><td>${action}</td></tr>`;
 }
 
 function tokensPage(context: WebContext, viewer: Viewer, top: SafeHtml | undefined, note = ''): SafeHtml {
@@ -32,7 +31,7 @@ function tokensPage(context: WebContext, viewer: Viewer, top: SafeHtml | undefin
   const table =
     tokens.length === 0
       ? html`<p>No tokens yet.</p>`
-      : html`<table><caption>Tokens of ${viewer.account}</caption><thead><tr><th scope="col">Starts with</th><th scope="col">Note</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Revoked</th></tr></thead><tbody>${tokens.map(tokenRow)}</tbody></table>`;
+      : html`<table><caption>Tokens of ${viewer.account}</caption><thead><tr><th scope="col">Starts with</th><th scope="col">Note</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Revoked</th><th scope="col">Action</th></tr></thead><tbody>${tokens.map((token) => tokenRow(token, context.now()))}</tbody></table>`;
   return layout(
     'API tokens',
     viewer,
@@ -66,7 +65,6 @@ export function showTokens(context: WebContext, request: WebRequest, viewer: Vie
     kind: 'page',
     status: '200 OK',
     body: tokensPage(context, viewer, top),
-    headers: [['Cache-Control', 'no-store']],
     newToken: { secret: '', path: tokensPath },
   };
 }
