@@ -265,7 +265,10 @@ t.test('dashboard - the live events: refused to non-operators, a stream of the l
   let received = '';
   while (!received.includes('\n\ndata: ')) received += new TextDecoder().decode((await reader.read()).value);
   while (!/data: [^\n]*<\/div>\n\n/.test(received)) received += new TextDecoder().decode((await reader.read()).value);
-  t.match(received, /^retry: 1000\n\ndata: <p class="muted">As of <time>\d{4}-[^<]+<\/time><\/p>\n/);
+  t.match(
+    received,
+    /^retry: 1000\n\ndata: <p class="muted">As of <time datetime="\d{4}-[^"]+">\d{1,2} [A-Z][a-z]{2} \d\d:\d\d:\d\d UTC<\/time><\/p>\n/,
+  );
   t.match(received, '<h2 id="platform-github">github</h2>');
   abort.abort();
 });
@@ -305,13 +308,13 @@ t.test('console - the accounts list is searched and paged on the server, 50 to a
   t.match(last.text, '<caption>121 accounts; 101-121 shown, page 3 of 3</caption>');
   t.equal(rowsOf(last.text).length, 21);
   const found = await client.get('/console/accounts?q=USER-11');
-  t.match(found.text, "<caption>10 accounts matching 'USER-11' of 121</caption>");
+  t.match(found.text, '<caption>10 accounts matching &#39;USER-11&#39; of 121</caption>');
   t.same(
     rowsOf(found.text),
     Array.from({ length: 10 }, (_, n) => `user-11${n}`),
   );
   const none = await client.get('/console/accounts?q=nobody&page=x');
-  t.match(none.text, "<caption>0 accounts matching 'nobody' of 121</caption>");
+  t.match(none.text, '<caption>0 accounts matching &#39;nobody&#39; of 121</caption>');
   t.equal(rowsOf(none.text).length, 0);
   t.match(first.text, /<button type="submit" class="danger">Suspend user-000<\/button>/, 'Suspend looks destructive');
 });
