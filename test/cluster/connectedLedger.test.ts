@@ -11,7 +11,10 @@ t.test('connection gate - a call under way fails at the disconnect, new ones at 
   const never = gate.run(() => new Promise<number>(() => undefined));
   gate.disconnected();
   await t.rejects(never, { name: 'Error', message: 'NATS is not connected' });
-  await t.rejects(gate.run(() => Promise.resolve(1)), { message: 'NATS is not connected' });
+  await t.rejects(
+    gate.run(() => Promise.resolve(1)),
+    { message: 'NATS is not connected' },
+  );
   gate.reconnected();
   t.equal(await gate.run(() => Promise.resolve(2)), 2);
 });
