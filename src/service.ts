@@ -15,7 +15,7 @@ import { sharedDueIndex } from './cluster/dueWorkShare.js';
 import type { ResourceLog } from './cluster/resourceLog.js';
 import { ResourceLogReplica } from './cluster/resourceLogReplica.js';
 import { startCollectionLoop } from './collection/collectionLoop.js';
-import { collectionDefaults, limits, replicaDefaults } from './config.js';
+import { collectionDefaults, type HistoryPolicy, historyDefaults, limits, replicaDefaults } from './config.js';
 import type { RunningEmulator } from './emulator/server.js';
 import { Health } from './health.js';
 import type { CorsOrigins } from './http/cors.js';
@@ -43,6 +43,7 @@ import { WebStore } from './store/webStore.js';
 import { startEdges } from './threads/edges.js';
 import { PublishedHealth } from './threads/publishedHealth.js';
 import { PublishingResourceStore } from './threads/publishingStore.js';
+import { SeriesRollUp } from './store/seriesRollUp.js';
 import { ConnectionCounts, createConnectionCountsBuffer } from './push/connectionCounts.js';
 import { NotifyingResourceStore } from './push/notifyingStore.js';
 import { createTicketState, StreamTickets } from './push/tickets.js';
@@ -56,6 +57,8 @@ export interface ServiceOptions {
   /** 'real', 'emulator' (started in-process on loopback) or an emulator's base URL. */
   upstream: string;
   policy: ResourcePolicy;
+  /** Datapoint history retention (`--history-detail`, `--history-days`); historyDefaults when absent. */
+  history?: HistoryPolicy;
   log: Logger;
   env?: Readonly<Record<string, string | undefined>>;
   collectTimeoutMs?: number;
@@ -137,7 +140,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
   // (docs/cluster.md, "Resource replication"); searches still read only the LMDB.
   const resourceLog = seams.resources?.log;
-  const store = threads > 0 ? new PublishingResourceStore(dbs, resourceLog) : new NotifyingResourceStore(dbs, viewChanges, resourceLog);
+  const history = options.history ?? historyDefaults;
+  const store =
+    threads > 0
+      ? new PublishingResourceStore(dbs, resourceLog, history)
+      : new NotifyingResourceStore(dbs, viewChanges, resourceLog, history);
+  // docs/history.md#roll-up: the resource thread rolls old detail into days between its other work.
+  const rollUp = store.series.recording ? new SeriesRollUp(dbs, store.series, Date.now) : undefined;
+  rollUp?.start();
   const replica = resourceLog ? await startReplica(resourceLog, store, health, log, seams) : undefined;
   const resourceHost = new ResourceHost({
     store,
@@ -306,6 +316,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       dueScheduler?.unsubscribe();
       await Promise.all([http.close().then(returnUnspentQuota), collection?.stop(limits.collectionStopGraceMs)]);
       await resourceHost.settled();
+      await rollUp?.stop();
       // The queue and ledger last: the give-back above and the collections' answers go through them.
       await replica?.stop();
       await seams.close();

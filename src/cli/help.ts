@@ -1,5 +1,5 @@
 // The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
-import { accountSuspension, defaultPolicy, flagBounds, serveDefaults } from '../config.js';
+import { accountSuspension, defaultPolicy, flagBounds, historyBounds, historyDefaults, serveDefaults } from '../config.js';
 import { formatDuration } from './flags.js';
 
 const natsLine = `  --nats URLS       act on the cluster at nats://HOST:PORT[,...] instead of --data
@@ -50,6 +50,11 @@ ${dataLine}
                     with JetStream (env DATAPOINTS_NATS; default: none, a node alone)
   --role R          with --nats: search (answer searches), collect (collect only; the
                     search path is 404 there) or both (default both)
+  --history-detail D
+                    keep every collected point this long, then one a UTC day
+                    (default ${formatDuration(historyDefaults.detailMs)}; ${range(historyBounds.detailMs)})
+  --history-days N  days of history kept, 0 records none
+                    (default ${historyDefaults.days}; ${historyBounds.days.min}-${historyBounds.days.max})
 
 Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info);
 LOG_FORMAT=pretty prints readable lines instead of JSON.

@@ -2,6 +2,7 @@
 // from"): each view written, by a commit that won or a change from a cluster's log, tells the
 // view-change feed once it is durable, so that a client is never shown a view a crash could
 // take back.
+import type { HistoryPolicy } from '../config.js';
 import type { Databases } from '../store/environment.js';
 import { ResourceStore, type ResourceCommitLog, type ResourceView } from '../store/resourceStore.js';
 import type { ViewChanges } from './viewChanges.js';
@@ -11,8 +12,9 @@ export class NotifyingResourceStore extends ResourceStore {
     dbs: Databases,
     private readonly changes: ViewChanges,
     log?: ResourceCommitLog,
+    history?: HistoryPolicy,
   ) {
-    super(dbs, log);
+    super(dbs, log, history);
   }
 
   protected override committed(key: string, view: ResourceView): void {

@@ -10,6 +10,7 @@ import { prepareFormat } from './formatVersion.js';
 import type { StoredResource } from './resourceStore.js';
 import type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from './webStore.js';
 import type { StoredTransition } from './transitionHistory.js';
+import type { SeriesKey, SeriesValue } from './datapointSeries.js';
 
 /** A server's claim on its data directory (dataDirectoryClaim.ts). */
 export interface ServerClaim {
@@ -73,6 +74,8 @@ export interface Databases {
   dailyUsage: Database<number, [string, string]>;
   /** [resource key, version] -> the transition that commit made (transitionHistory.ts) */
   history: Database<StoredTransition, [string, number]>;
+  /** [resource key, 'metrics'|'attributes', datapoint, collected at (ms)] -> value (datapointSeries.ts) */
+  series: Database<SeriesValue, SeriesKey>;
   meta: MetaDatabase;
 }
 
@@ -135,6 +138,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     signinAttempts: root.openDB({ name: 'signinAttempts' }),
     dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
     history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
+    series: root.openDB({ name: 'series', keyEncoding: 'ordered-binary' }),
     meta,
   };
   return dbs;

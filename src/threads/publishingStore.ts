@@ -4,6 +4,7 @@
 // resource, an edge receives views in write order, and a view older than one on disk was always
 // posted before that one landed (src/threads/edgeViews.ts relies on this).
 import type { MessagePort } from 'node:worker_threads';
+import type { HistoryPolicy } from '../config.js';
 import type { Databases } from '../store/environment.js';
 import { ResourceStore, type ResourceCommitLog, type ResourceView } from '../store/resourceStore.js';
 
@@ -13,8 +14,8 @@ export type PostedView = [key: string, tail: string, refreshAfter: number];
 export class PublishingResourceStore extends ResourceStore {
   private readonly edges: MessagePort[] = [];
 
-  constructor(dbs: Databases, log?: ResourceCommitLog) {
-    super(dbs, log);
+  constructor(dbs: Databases, log?: ResourceCommitLog, history?: HistoryPolicy) {
+    super(dbs, log, history);
   }
 
   /** Posts every view committed from now on to `edge`. */
