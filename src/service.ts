@@ -262,6 +262,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         readiness,
         metrics,
         pages,
+        history: store.series,
         searches: role !== 'collect',
         stream: {
           changes: viewChanges,
