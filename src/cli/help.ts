@@ -15,7 +15,7 @@ commands:
                                 manage accounts
   tokens create|list|revoke     manage API tokens
   backup DIR                    copy the data store of a running server into DIR
-  resources show|list           inspect tracked resources and why they are due
+  resources show|list|history   inspect tracked resources, why they are due, their history
   help [COMMAND]                print this text, or a command's
 
 flags for every command: --help, -h
@@ -124,14 +124,18 @@ ${dataLine}`,
   resources: `usage:
   datapoints resources show PLATFORM TYPE IDENTIFIER
   datapoints resources list [--status S] [--platform P] [--limit N]
+  datapoints resources history PLATFORM TYPE IDENTIFIER [--days N] [--csv]
 
 show prints a resource's state, context and when it is next due, and why.
 list prints the counts per platform and status, then the matching resources.
+history prints its datapoints' daily series (docs/history.md), as JSON or CSV.
 
 flags:
   --status S        pending | available | stale | unavailable | not_found
   --platform P      one platform, e.g. github
   --limit N         resources listed at most (default ${flagBounds.resourcesListed.default})
+  --days N          history: days back from now (default 30; 1-${historyBounds.days.max})
+  --csv             history: CSV rows instead of JSON
 ${dataLine}`,
 };
 
