@@ -324,3 +324,26 @@ export const webLimits = {
   /** Days in the dashboard's usage chart: every day kept. */
   usageChartDays: limits.dailyUsageDays,
 } as const;
+
+/**
+ * Datapoint history (docs/history.md#retention): every collected point for `detailMs`, then one
+ * point per UTC day for `days` days (0: nothing is recorded).
+ */
+export interface HistoryPolicy {
+  detailMs: number;
+  days: number;
+}
+
+export const historyDefaults: HistoryPolicy = { detailMs: 7 * 86_400_000, days: 400 };
+
+/** The values `--history-detail` and `--history-days` accept (docs/history.md#retention). */
+export const historyBounds = {
+  detailMs: { min: 60_000, max: 90 * 86_400_000 },
+  days: { min: 0, max: 3_650 },
+} as const;
+
+/**
+ * The roll-up of detail into days (docs/history.md#roll-up): a slice reads at most `sliceEntries`
+ * points, slices are `sliceGapMs` apart, and a pass over every series starts every `passMs`.
+ */
+export const historyRollUp = { sliceEntries: 64, sliceGapMs: 20, passMs: 3_600_000 } as const;

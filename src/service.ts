@@ -5,7 +5,7 @@ import type { ResourcePolicy } from '../machines/resource.js';
 import type { BreakerPolicy } from '../streams/circuitBreaker.js';
 import type { AccountStore } from './store/accountStore.js';
 import type { ClusterSettings } from './cluster/clusterSettings.js';
-import { collectionDefaults } from './config.js';
+import { collectionDefaults, type HistoryPolicy, historyDefaults } from './config.js';
 import type { RunningEmulator } from './emulator/server.js';
 import type { Health } from './health.js';
 import type { CorsOrigins } from './http/cors.js';
@@ -27,6 +27,8 @@ export interface ServiceOptions {
   /** 'real', 'emulator' (started in-process on loopback) or an emulator's base URL. */
   upstream: string;
   policy: ResourcePolicy;
+  /** Datapoint history retention (`--history-detail`, `--history-days`); historyDefaults when absent. */
+  history?: HistoryPolicy;
   log: Logger;
   env?: Readonly<Record<string, string | undefined>>;
   collectTimeoutMs?: number;
@@ -79,6 +81,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     dataDir: options.dataDir,
     upstreamKind: upstreamKindOf(options.upstream),
     policy: options.policy,
+    history: options.history ?? historyDefaults,
     cluster: options.cluster,
     edgeLoad,
     log,

@@ -21,9 +21,11 @@ import {
   ValidationErrorsAnswer,
   type HeaderSchema,
 } from './responseSchemas.js';
+import { HistoryAnswer, HistoryEntry, HistoryRequest, HistorySeries } from './historySchemas.js';
 
 export const openApiPaths = {
   search: '/api/v1/resources/search',
+  history: '/api/v1/resources/history',
   stream: '/api/v1/resources/stream',
   streamTickets: '/api/v1/resources/stream/tickets',
   document: '/api/v1/openapi.json',
@@ -42,6 +44,10 @@ const answerSchemas = {
   Liveness: LivenessAnswer,
   Readiness: ReadinessAnswer,
   ReadinessProblem,
+  HistoryRequest,
+  HistoryAnswer,
+  HistoryEntry,
+  HistorySeries,
 };
 
 const schemas = { ...requestSchemas(), ...answerSchemas };
@@ -123,6 +129,32 @@ const searchOperation = {
   },
 };
 
+/** docs/history.md#api: admitted, counted and refused as a search; only the body and its answer differ. */
+const historyOperation = {
+  ...searchOperation,
+  operationId: 'resourceHistory',
+  summary: 'Datapoints of one or more resources over time',
+  description:
+    'Each resource as the search gives it (status; a resource new to the service starts being collected), with each ' +
+    "datapoint's series over the range, oldest first, and its first, last and change. Admitted, counted and refused " +
+    'exactly like a search. `Accept: text/csv` answers CSV: `platform,type,identifier,status,group,datapoint,at,value`, ' +
+    'one row per reference, datapoint and point (RFC 4180).',
+  requestBody: { required: true, content: { 'application/json': { schema: schemaRef('HistoryRequest') } } },
+  responses: {
+    ...searchOperation.responses,
+    '200': {
+      description: 'One entry per requested resource, in request order',
+      headers: limitHeaders,
+      content: { 'application/json': { schema: schemaRef('HistoryAnswer') }, 'text/csv': { schema: { type: 'string' } } },
+    },
+    '422': answer(
+      "The body is not a valid history request (the search's messages, a bad range or interval); every problem is listed",
+      'ValidationErrors',
+      limitHeaders,
+    ),
+  },
+};
+
 /** docs/push.md: the messages themselves are described there, in the AsyncAPI style. */
 const streamOperation = {
   operationId: 'streamResources',
@@ -181,6 +213,7 @@ export const openApiDocument = {
   ],
   paths: {
     [openApiPaths.search]: { post: searchOperation },
+    [openApiPaths.history]: { post: historyOperation },
     [openApiPaths.stream]: { get: streamOperation },
     [openApiPaths.streamTickets]: { post: streamTicketOperation },
     [openApiPaths.document]: publicOperation('openApiDocument', 'This document', {

@@ -1,5 +1,5 @@
 // The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
-import { accountSuspension, defaultPolicy, flagBounds, serveDefaults } from '../config.js';
+import { accountSuspension, defaultPolicy, flagBounds, historyBounds, historyDefaults, serveDefaults } from '../config.js';
 import { faultDescriptions, faultModes } from '../faultModes.js';
 import { formatDuration } from './flags.js';
 
@@ -16,7 +16,7 @@ commands:
                                 manage accounts
   tokens create|list|revoke     manage API tokens
   backup DIR                    copy the data store of a running server into DIR
-  resources show|list           inspect tracked resources and why they are due
+  resources show|list|history   inspect tracked resources, why they are due, their history
   help [COMMAND]                print this text, or a command's
 
 flags for every command: --help, -h
@@ -51,6 +51,11 @@ ${dataLine}
                     with JetStream (env DATAPOINTS_NATS; default: none, a node alone)
   --role R          with --nats: search (answer searches), collect (collect only; the
                     search path is 404 there) or both (default both)
+  --history-detail D
+                    keep every collected point this long, then one a UTC day
+                    (default ${formatDuration(historyDefaults.detailMs)}; ${range(historyBounds.detailMs)})
+  --history-days N  days of history kept, 0 records none
+                    (default ${historyDefaults.days}; ${historyBounds.days.min}-${historyBounds.days.max})
 
 Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info);
 LOG_FORMAT=pretty prints readable lines instead of JSON.
@@ -127,14 +132,18 @@ ${dataLine}`,
   resources: `usage:
   datapoints resources show PLATFORM TYPE IDENTIFIER
   datapoints resources list [--status S] [--platform P] [--limit N]
+  datapoints resources history PLATFORM TYPE IDENTIFIER [--days N] [--csv]
 
 show prints a resource's state, context and when it is next due, and why.
 list prints the counts per platform and status, then the matching resources.
+history prints its datapoints' daily series (docs/history.md), as JSON or CSV.
 
 flags:
   --status S        pending | available | stale | unavailable | not_found
   --platform P      one platform, e.g. github
   --limit N         resources listed at most (default ${flagBounds.resourcesListed.default})
+  --days N          history: days back from now (default 30; 1-${historyBounds.days.max})
+  --csv             history: CSV rows instead of JSON
 ${dataLine}`,
 };
 

@@ -1,13 +1,16 @@
-// `datapoints resources show|list` (docs/operations.md, "Resources"): what a resource machine
+// `datapoints resources show|list|history` (docs/operations.md, "Resources"): what a resource machine
 // holds and why it is next due, for whoever debugs collection. Read only: it never creates a
 // store and never writes one.
 import { identifierSyntax } from '../api/schema.js';
 import { dueEventFor, type DueEventType } from '../../machines/resource.js';
-import { flagBounds } from '../config.js';
+import { flagBounds, historyBounds, historyDefaults } from '../config.js';
+import { historyCsv, historyJson, historyOf } from '../api/historyResponse.js';
+import type { RequestedResource } from '../api/validation.js';
+import { DatapointSeries } from '../store/datapointSeries.js';
+import { ResourceStore, type StoredResource } from '../store/resourceStore.js';
 import { platformCodes } from '../platforms/registry.js';
-import { parseResourceKey, resourceKey, type PlatformCode, type ResourceStatus, type ResourceType } from '../model.js';
+import { parseResourceKey, type PlatformCode, type ResourceStatus } from '../model.js';
 import type { Databases } from '../store/environment.js';
-import type { StoredResource } from '../store/resourceStore.js';
 import { TransitionHistory } from '../store/transitionHistory.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
 import { noMorePositionals, parseFlags, parseWholeNumber, setting } from './flags.js';
@@ -49,18 +52,20 @@ function describeResource(dbs: Databases, key: string, stored: StoredResource, n
   ];
 }
 
-function showResource(dbs: Databases, args: string[], print: (line: string) => void): void {
+/** The reference named by PLATFORM TYPE IDENTIFIER, checked and keyed as the API does. */
+function namedResource(command: string, args: string[]): RequestedResource {
   const [platform, type, identifier] = args;
-  if (identifier === undefined) throw new UsageError('resources show needs PLATFORM TYPE IDENTIFIER');
+  if (identifier === undefined) throw new UsageError(`resources ${command} needs PLATFORM TYPE IDENTIFIER`);
   const syntax = identifierSyntax(platform!, type!);
   if (!syntax) throw new UsageError(`unknown platform and type '${platform} ${type}'`);
-  if (!syntax.isValid(identifier)) throw new UsageError(`invalid identifier '${identifier}' for ${platform} ${type}`);
-  // Normalized as the API normalizes it, so the operator may paste what a client sent.
-  const key = resourceKey({
-    platform: platform as PlatformCode,
-    type: type as ResourceType,
-    identifier: syntax.rule.normalize(identifier),
-  });
+  // Checked and normalized as the API does, so the operator may paste what a client sent.
+  const resource = syntax.requested(identifier);
+  if (!resource) throw new UsageError(`invalid identifier '${identifier}' for ${platform} ${type}`);
+  return resource;
+}
+
+function showResource(dbs: Databases, args: string[], print: (line: string) => void): void {
+  const { key } = namedResource('show', args);
   const stored = dbs.resources.get(key);
   if (!stored) throw new UsageError(`resource ${key} is not tracked`);
   for (const line of describeResource(dbs, key, stored, Date.now())) print(line);
@@ -99,6 +104,20 @@ function listResources(
   for (const line of matching) print(JSON.stringify(line));
 }
 
+/** docs/history.md#cli: the API's history answer for one resource, read from the data directory. */
+function printHistory(dbs: Databases, args: string[], options: { days: number; csv: boolean }, print: (line: string) => void): void {
+  const resource = namedResource('history', args);
+  if (!dbs.resources.get(resource.key)) throw new UsageError(`resource ${resource.key} is not tracked`);
+  const now = Date.now();
+  const request = { resources: [resource], from: now - options.days * 86_400_000, to: now, interval: 'day' as const };
+  // The widest retention: the command reads what the directory holds, whatever the server keeps.
+  const series = new DatapointSeries(dbs, { ...historyDefaults, days: historyBounds.days.max });
+  const { entries } = historyOf(request, new ResourceStore(dbs), series, now);
+  // print ends the last row itself (RFC 4180 makes the last line break optional).
+  if (options.csv) print(historyCsv(entries).slice(0, -2));
+  else print(JSON.stringify(JSON.parse(historyJson(entries)).data[0], null, 2));
+}
+
 export async function resourcesCommand(args: string[], print: (line: string) => void): Promise<void> {
   const [action, ...rest] = args;
   if (action === 'show') {
@@ -122,6 +141,18 @@ export async function resourcesCommand(args: string[], print: (line: string) => 
     const limit = limitSetting ? parseWholeNumber(limitSetting, 1, flagBounds.resourcesListed.max) : flagBounds.resourcesListed.default;
     return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => listResources(dbs, { status, platform, limit }, print));
   }
+  if (action === 'history') {
+    const { values, positionals } = parseFlags('resources history', rest, {
+      ...dataFlag,
+      days: { type: 'string' },
+      csv: { type: 'boolean' },
+    });
+    noMorePositionals('resources history', positionals, 3);
+    const daysSetting = setting(values.days, 'days');
+    const days = daysSetting ? parseWholeNumber(daysSetting, 1, historyBounds.days.max) : 30;
+    const csv = values.csv === true;
+    return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => printHistory(dbs, positionals, { days, csv }, print));
+  }
   if (action === undefined) throw new MissingSubcommand('resources');
-  throw new UsageError(`unknown resources command '${action}': use show or list`);
+  throw new UsageError(`unknown resources command '${action}': use show, list or history`);
 }

@@ -2,13 +2,31 @@
 import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { type ClusterSettings, type NodeRole, nodeRoles } from '../cluster/clusterSettings.js';
-import { defaultPolicy, flagBounds, limits, parentCheckMs, serveDefaults } from '../config.js';
+import {
+  defaultPolicy,
+  flagBounds,
+  type HistoryPolicy,
+  historyBounds,
+  historyDefaults,
+  limits,
+  parentCheckMs,
+  serveDefaults,
+} from '../config.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger } from '../log.js';
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
 import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
-import { noMorePositionals, parseBoundedDuration, parseFlags, parseHost, parsePort, setting, type Setting } from './flags.js';
+import {
+  noMorePositionals,
+  parseBoundedDuration,
+  parseFlags,
+  parseHost,
+  parsePort,
+  parseWholeNumber,
+  setting,
+  type Setting,
+} from './flags.js';
 import { natsServersSetting } from './natsSetting.js';
 import { stopWhenNpmGoesAway } from './parentWatch.js';
 import { CommandFailure, UsageError } from './usageError.js';
@@ -130,6 +148,14 @@ function onTermination(stop: () => Promise<void>): void {
   stopWhenNpmGoesAway(handler, parentCheckMs);
 }
 
+/** docs/history.md#retention */
+function historySetting(detail: Setting | undefined, days: Setting | undefined): HistoryPolicy {
+  return {
+    detailMs: detail ? parseBoundedDuration(detail, historyBounds.detailMs) : historyDefaults.detailMs,
+    days: days ? parseWholeNumber(days, historyBounds.days.min, historyBounds.days.max) : historyDefaults.days,
+  };
+}
+
 /** An IPv6 address goes in brackets in a URL. */
 const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
@@ -147,6 +173,8 @@ export async function serveCommand(args: string[], print: (line: string) => void
     'secure-cookies': { type: 'boolean' },
     nats: { type: 'string' },
     role: { type: 'string' },
+    'history-detail': { type: 'string' },
+    'history-days': { type: 'string' },
   });
   noMorePositionals('serve', positionals, 0);
   const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
@@ -161,6 +189,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     freshForMs: freshFor ? parseBoundedDuration(freshFor, flagBounds.freshForMs) : defaultPolicy.freshForMs,
     retryBaseMs: retryBase ? parseBoundedDuration(retryBase, flagBounds.retryBaseMs) : defaultPolicy.retryBaseMs,
   };
+  const history = historySetting(setting(values['history-detail'], 'history-detail'), setting(values['history-days'], 'history-days'));
   const cluster = clusterSetting(setting(values.nats, 'nats', 'DATAPOINTS_NATS'), setting(values.role, 'role'));
   const threads = parseThreads(setting(values.threads, 'threads', 'DATAPOINTS_THREADS'));
   const level = logLevel();
@@ -191,6 +220,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     dataDir: dataDir.text,
     upstream,
     policy,
+    history,
     cors,
     log,
     threads,

@@ -10,6 +10,8 @@ export interface Reply {
   status: string;
   /** '' for an answer without a body (a 204): no Content-Type, no Content-Length. */
   body: string;
+  /** application/json unless said (a history answer as CSV: docs/history.md#csv). */
+  contentType?: string;
   headers?: Headers | undefined;
 }
 
@@ -42,7 +44,7 @@ export function beginExchange(source: ExchangeSource, req: HttpRequest): Exchang
 export function writeReply(res: HttpResponse, exchange: Exchange, reply: Reply, extraHeaders?: Headers): void {
   res.cork(() => {
     res.writeStatus(reply.status);
-    if (reply.body !== '') res.writeHeader('Content-Type', 'application/json');
+    if (reply.body !== '') res.writeHeader('Content-Type', reply.contentType ?? 'application/json');
     res.writeHeader('X-Request-Id', exchange.id);
     for (const [name, value] of exchange.cors) res.writeHeader(name, value);
     if (extraHeaders) for (const [name, value] of extraHeaders) res.writeHeader(name, value);

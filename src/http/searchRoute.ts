@@ -35,7 +35,15 @@ export interface SearchRouteDeps {
   metrics?: RequestMetrics | undefined;
 }
 
-export function searchRoute(deps: SearchRouteDeps) {
+/**
+ * How a route admitted like a search answers its body (the search itself, or the history:
+ * docs/history.md#api); it reads what it needs of `req` when called, before the handler returns.
+ */
+export type BodyAnswerer = (req: HttpRequest) => (body: BodyResult, deps: SearchRouteDeps) => Reply;
+
+const searchAnswerer: BodyAnswerer = () => answer;
+
+export function searchRoute(deps: SearchRouteDeps, answerFor: BodyAnswerer = searchAnswerer) {
   return (res: HttpResponse, req: HttpRequest): void => {
     let aborted = false;
     // A response is owed from admission until it is written or its client goes away: a client
@@ -54,6 +62,7 @@ export function searchRoute(deps: SearchRouteDeps) {
     // `req` is only valid until this function returns: read everything needed now.
     const authorization = req.getHeader('authorization');
     const declaredLength = Number(req.getHeader('content-length') || 0);
+    const answerBody = answerFor(req);
     const now = deps.now();
 
     const authentication = deps.authenticator.authenticate(authorization, now);
@@ -84,7 +93,7 @@ export function searchRoute(deps: SearchRouteDeps) {
         return;
       }
       try {
-        finish(answer(body, deps), decision.headers);
+        finish(answerBody(body, deps), decision.headers);
       } catch (error) {
         deps.log.error({ err: error, requestId: exchange.id }, 'search failed');
         finish(apiErrors.internal(exchange.id));

@@ -9,6 +9,8 @@ import { registerPublicRoutes } from './publicRoutes.js';
 import type { ReadinessCheck } from './readiness.js';
 import { beginExchange, type Exchange, writeReply } from './reply.js';
 import { searchRoute, type SearchRouteDeps } from './searchRoute.js';
+import { historyPath, historyRoute } from './historyRoute.js';
+import type { HistorySource } from '../resources/historySource.js';
 import { registerStreamRoutes, type StreamWiring } from '../push/streamRoute.js';
 import uWS, { type HttpRequest, type TemplatedApp, type us_listen_socket } from './uws.js';
 
@@ -45,6 +47,8 @@ export interface HttpOptions {
   pages?: ((app: TemplatedApp, begin: (req: HttpRequest) => Exchange) => void) | undefined;
   /** False on a collect node (docs/cluster.md, "Node roles"): the search path is then unknown here (404). */
   searches?: boolean;
+  /** Where history is read (docs/history.md#api); no history path when absent. */
+  history?: HistorySource | undefined;
 }
 
 /** Problems /readyz reports while the server stops. */
@@ -84,21 +88,31 @@ export function startHttpServer(
     : exchanges;
   const beginSearch = (req: HttpRequest) => beginExchange(searchExchanges, req);
   const search = searchRoute({ ...deps, requests, begin: beginSearch, metrics });
+  // docs/history.md#api: admitted and counted by the search's route, on its own path.
+  const history = options.history && historyRoute({ ...deps, requests, begin: beginSearch, metrics }, options.history);
   const stopping: ReadinessCheck = () => (closing ? [stoppingProblem] : []);
   registerPublicRoutes(app, { readiness: [stopping, ...(options.readiness ?? [])], begin, metrics });
   // Without CORS, OPTIONS is one more method the search does not allow.
   const allowed = options.cors ? 'POST, OPTIONS' : 'POST';
 
+  const admittedRoutes = history
+    ? ([
+        [searchPath, search],
+        [historyPath, history],
+      ] as const)
+    : ([[searchPath, search]] as const);
   if (options.searches ?? true) {
-    app.post(searchPath, (res, req) => {
-      if (closing) writeReply(res, beginSearch(req), apiErrors.unavailable);
-      else search(res, req);
-    });
-    if (options.cors) app.options(searchPath, (res, req) => writeReply(res, beginSearch(req), cors.preflight(req.getHeader('origin'))));
-    app.any(searchPath, (res, req) => {
-      const exchange = beginSearch(req);
-      writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
-    });
+    for (const [path, route] of admittedRoutes) {
+      app.post(path, (res, req) => {
+        if (closing) writeReply(res, beginSearch(req), apiErrors.unavailable);
+        else route(res, req);
+      });
+      if (options.cors) app.options(path, (res, req) => writeReply(res, beginSearch(req), cors.preflight(req.getHeader('origin'))));
+      app.any(path, (res, req) => {
+        const exchange = beginSearch(req);
+        writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
+      });
+    }
   }
   const stream =
     options.stream && (options.searches ?? true)

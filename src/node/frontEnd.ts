@@ -114,6 +114,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
         readiness: [storageCheck(core.dbs.root), healthCheck(core.health)],
         metrics: options.metrics,
         pages,
+        history: core.store.series,
         searches: options.searches,
         stream: {
           changes: viewChanges,

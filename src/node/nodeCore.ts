@@ -7,7 +7,7 @@ import { clusterSeams, embeddedSeams, type NodeSeams } from '../cluster/clusterN
 import type { ClusterSettings } from '../cluster/clusterSettings.js';
 import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
 import { ResourceLogReplica } from '../seams/replicas/resourceLogReplica.js';
-import { limits, replicaDefaults } from '../config.js';
+import { type HistoryPolicy, limits, replicaDefaults } from '../config.js';
 import { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import { ResourceHost } from '../resources/host.js';
@@ -18,6 +18,7 @@ import { AccountStore } from '../store/accountStore.js';
 import { DailyUsage } from '../store/dailyUsage.js';
 import type { Databases } from '../store/environment.js';
 import { ResourceStore } from '../store/resourceStore.js';
+import { SeriesRollUp } from '../store/seriesRollUp.js';
 import { openServerDirectory } from '../store/serverDirectory.js';
 import type { UpstreamKind } from '../store/records.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
@@ -27,6 +28,8 @@ export interface NodeCoreOptions {
   dataDir: string;
   upstreamKind: UpstreamKind;
   policy: ResourcePolicy;
+  /** Datapoint history retention (docs/history.md#retention). */
+  history: HistoryPolicy;
   /** The cluster to join; a node alone when absent. */
   cluster: ClusterSettings | undefined;
   /** With edge threads: how busy they are, so that resource work leaves them the core (docs/architecture.md#searches-first). */
@@ -73,7 +76,10 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
   // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
   // (docs/cluster.md, "Resource replication"); searches still read only the LMDB.
   const resourceLog = seams.resources?.log;
-  const store = new ResourceStore(dbs, resourceLog);
+  const store = new ResourceStore(dbs, resourceLog, options.history);
+  // docs/history.md#roll-up: the resource thread rolls old detail into days between its other work.
+  const rollUp = store.series.recording ? new SeriesRollUp(dbs, store.series, Date.now) : undefined;
+  rollUp?.start();
   const replica = resourceLog ? await startReplica(resourceLog, store, health, log, seams) : undefined;
   const resourceHost = new ResourceHost({
     store,
@@ -98,6 +104,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     replica,
     async stop() {
       await resourceHost.settled();
+      await rollUp?.stop();
       // The queue and ledger last: the front end's give-back and the collections' answers go through them.
       await replica?.stop();
       await seams.close();

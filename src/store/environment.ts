@@ -12,6 +12,8 @@ import type {
   InviteRecord,
   MetaDatabase,
   PasswordRecord,
+  SeriesKey,
+  SeriesValue,
   SessionRecord,
   StoredResource,
   StoredTransition,
@@ -53,6 +55,8 @@ export interface Databases {
   dailyUsage: Database<number, [string, string]>;
   /** [resource key, version] -> the transition that commit made (transitionHistory.ts) */
   history: Database<StoredTransition, [string, number]>;
+  /** [resource key, 'metrics'|'attributes', datapoint, collected at (ms)] -> value (datapointSeries.ts) */
+  series: Database<SeriesValue, SeriesKey>;
   meta: MetaDatabase;
 }
 
@@ -115,6 +119,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     signinAttempts: root.openDB({ name: 'signinAttempts' }),
     dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
     history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
+    series: root.openDB({ name: 'series', keyEncoding: 'ordered-binary' }),
     meta,
   };
   return dbs;

@@ -3,7 +3,7 @@
 // do not import each other.
 import type { ResourceContext } from '../../machines/resource.js';
 import type { PlanName, RatePolicy } from '../config.js';
-import type { ResourceStatus } from '../model.js';
+import type { Datapoint, ResourceStatus } from '../model.js';
 
 export interface StoredResource {
   value: ResourceStatus;
@@ -112,3 +112,10 @@ export interface MetaDatabase {
   put<K extends keyof MetaRecords>(key: K, value: MetaRecords[K]): Promise<boolean>;
   remove(key: keyof MetaRecords): Promise<boolean>;
 }
+
+/** The two groups of a resource's datapoints, as its snapshot holds them (docs/history.md#what-is-recorded). */
+export type DatapointGroup = 'metrics' | 'attributes';
+/** A recorded datapoint value. */
+export type SeriesValue = Datapoint['value'];
+/** A history point's key: [resource key, group, datapoint name, collected at in ms since the epoch]. */
+export type SeriesKey = [string, DatapointGroup, string, number];

@@ -4,7 +4,8 @@
 // "Conditional commits"). In a cluster the condition is decided by a log every node shares,
 // and this store is the node's replica of it (docs/cluster.md, "Resource replication").
 import type { DueEventType } from '../../machines/resource.js';
-import { limits } from '../config.js';
+import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
+import { DatapointSeries } from './datapointSeries.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
@@ -83,6 +84,8 @@ export class ResourceStore {
    */
   private readonly recentSnapshots = new RecentMap<string, VersionedResource>(2 * limits.maxResourcesInWork);
   private readonly transitions: TransitionHistory;
+  /** Every resource's datapoints over time, recorded by its commits (docs/history.md#what-is-recorded). */
+  readonly series: DatapointSeries;
 
   /**
    * `log`: commits are decided by a cluster's shared log, and this store is the node's replica of
@@ -91,7 +94,9 @@ export class ResourceStore {
   constructor(
     private readonly dbs: Databases,
     private readonly log?: ResourceCommitLog,
+    history: HistoryPolicy = historyDefaults,
   ) {
+    this.series = new DatapointSeries(dbs, history);
     this.recentViews = new RecentMap(limits.viewCacheGeneration);
     this.viewDoorkeeper = new Doorkeeper(2 * limits.viewCacheGeneration);
     this.transitions = new TransitionHistory(dbs);
@@ -125,7 +130,8 @@ export class ResourceStore {
   }
 
   /**
-   * Writes snapshot, view, due entry and the transition `cause` made in one transaction only if
+   * Writes snapshot, view, due entry, the transition `cause` made and the datapoints it collected
+   * (docs/history.md#what-is-recorded) in one transaction only if
    * the stored version is still `expectedVersion` (undefined: only if the resource does not
    * exist yet). Resolves false, having written nothing, when another writer got there first.
    * LMDB checks the version inside the write transaction, which every process on the directory
@@ -290,6 +296,7 @@ export class ResourceStore {
     due.put([next.context.nextDueAt, key], event);
     resources.put(key, next, version);
     views.put(key, [view.tail, view.refreshAfter]);
+    this.series.record(key, previous?.context, next.context);
     if (cause) this.transitions.record(key, version, { ...cause, from: previous?.value ?? null, to: next.value }, consecutive);
   }
 

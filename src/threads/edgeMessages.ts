@@ -1,4 +1,5 @@
 // What the resource thread and its edge threads tell each other (src/threads/edges.ts).
+import type { HistoryPolicy } from '../config.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { CorsOrigins } from '../http/cors.js';
 import type { ReadinessProblem } from '../http/readiness.js';
@@ -32,6 +33,8 @@ export interface EdgeSetup {
   cors: CorsOrigins | undefined;
   /** Mark the dashboard's session cookie Secure (docs/dashboard.md, "Cookies"). */
   secureCookies: boolean;
+  /** Edges read history from the data directory themselves, under this retention (docs/history.md#threads). */
+  history: HistoryPolicy;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */
   metrics: boolean;
   /** What every edge's resource stream shares (docs/push.md, "Threads"). */

@@ -1,6 +1,7 @@
 // An edge thread (docs/guarantees.md, "Threads"): a uWebSockets.js app on the server's port
 // that answers searches from its own handle on the shared LMDB environment. It writes only
 // usage (quota reservations) and tokens' last-used times; resources are the resource thread's.
+import { DatapointSeries } from '../store/datapointSeries.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AccountTable } from '../access/accountTable.js';
 import { AuthVersionBoard } from '../access/authVersionBoard.js';
@@ -77,6 +78,7 @@ try {
       cors: setup.cors,
       readiness: [storageCheck(dbs.root), () => resourceProblems],
       metrics,
+      history: new DatapointSeries(dbs, setup.history),
       pages: webPages({
         dbs,
         log,

@@ -152,6 +152,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     logLevel: options.logLevel,
     cors: options.cors,
     secureCookies: options.secureCookies,
+    history: options.store.series.policy,
     metrics: options.metrics !== undefined,
     stream: options.stream,
   };

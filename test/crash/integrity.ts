@@ -1,17 +1,18 @@
 // What must hold of the data directory after any crash, read with the service's own opener
 // once the server is dead: accounts and tokens as provisioned, usage between what was
 // answered and what was sent, and every resource whole (snapshot, view and due entry of one
-// transaction, resourceStore.ts).
+// transaction, resourceStore.ts), its datapoint history agreeing with it (docs/history.md#what-is-recorded).
 import { isDeepStrictEqual } from 'node:util';
 import type { Database } from 'lmdb';
 import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
-import { defaultPolicy } from '../../src/config.js';
+import { defaultPolicy, historyDefaults as defaultHistory } from '../../src/config.js';
 import { parseResourceKey, resourceTypes, type ResourceStatus } from '../../src/model.js';
 import { platformCodes } from '../../src/platforms/registry.js';
 import { renderView } from '../../src/resources/view.js';
 import type { AccountRecord, TokenRecord } from '../../src/store/accountStore.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
 import type { StoredResource } from '../../src/store/resourceStore.js';
+import { DatapointSeries, datapointGroups } from '../../src/store/datapointSeries.js';
 import type { SettledResources, Tally } from './load.js';
 
 export interface AuthBaseline {
@@ -133,11 +134,18 @@ function checkResources(dbs: Databases, settled: SettledResources, report: Store
       problems.push(`resource ${key} was answered settled but is ${stored ? 'pending' : 'missing'} after the crash`);
       continue;
     }
+    if (collectedAt !== null && !hasPointBy(dbs, key, Date.parse(collectedAt))) {
+      problems.push(`resource ${key} was answered with data collected at ${collectedAt}, not in its history`);
+    }
     const kept = stored.context.metrics && Object.values(stored.context.metrics)[0]?.collected_at;
     if (collectedAt !== null && !(typeof kept === 'string' && kept >= collectedAt)) {
       problems.push(`resource ${key} was answered with data collected at ${collectedAt}, now ${String(kept)}`);
     }
   }
+}
+
+function hasPointBy(dbs: Databases, key: string, at: number): boolean {
+  return new DatapointSeries(dbs, defaultHistory).read(key, 0, at).some((series) => series.points.length > 0);
 }
 
 /** Why the stored resource is not whole, or undefined when it is. */
@@ -168,5 +176,29 @@ function checkResource(dbs: Databases, key: string, stored: StoredResource): str
   }
   if (dbs.due.get([context.nextDueAt, key]) !== dueEventFor[stored.value])
     return `no ${dueEventFor[stored.value]} due at ${context.nextDueAt}`;
+  return checkSeries(dbs, key, stored);
+}
+
+/**
+ * The history holds no point newer than the snapshot's last collection (no point without its
+ * commit), and each datapoint's value in force at its collection is the snapshot's (no commit
+ * without its point).
+ */
+function checkSeries(dbs: Databases, key: string, stored: StoredResource): string | undefined {
+  const lastSuccessAt = stored.context.lastSuccessAt ?? Number.NEGATIVE_INFINITY;
+  const recorded = new DatapointSeries(dbs, defaultHistory).read(key, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  for (const series of recorded) {
+    const newest = series.points.at(-1) ?? series.before;
+    if (newest && newest.at > lastSuccessAt)
+      return `history point of ${series.name} at ${newest.at}, after its last collection ${lastSuccessAt}`;
+  }
+  for (const group of datapointGroups) {
+    for (const [name, datapoint] of Object.entries(stored.context[group] ?? {})) {
+      const inForce = recorded.find((series) => series.group === group && series.name === name)?.before;
+      if (inForce?.value !== datapoint.value) {
+        return `${group}.${name} is ${JSON.stringify(datapoint.value)} but its history says ${JSON.stringify(inForce?.value)}`;
+      }
+    }
+  }
   return undefined;
 }

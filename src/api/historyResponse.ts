@@ -1,0 +1,135 @@
+// The answer to a history request (docs/history.md#api): each reference as the search gives it
+// (platform, type, identifier, status), then each datapoint's series over the range with its
+// first, last and change; as JSON, or as CSV rows for spreadsheets (docs/history.md#csv).
+import type { ViewSource } from '../resources/view.js';
+import { type DatapointGroup, type HistorySource, type SeriesPoint, type SeriesValue, startOfDay } from '../resources/historySource.js';
+import type { HistoryRequest } from './historyRequest.js';
+import { renderSearchResponse } from './searchResponse.js';
+
+export interface HistoryDatapoint {
+  group: DatapointGroup;
+  name: string;
+  series: Array<{ at: string; value: SeriesValue }>;
+  first: SeriesValue;
+  last: SeriesValue;
+  /** last - first for numbers; null otherwise */
+  change: number | null;
+}
+
+export interface HistoryEntry {
+  platform: string;
+  type: string;
+  identifier: string;
+  status: string;
+  datapoints: HistoryDatapoint[];
+}
+
+export interface RenderedHistory {
+  entries: HistoryEntry[];
+  /** Keys to hand to ResourceDemand.wanted, as a search of the same references would. */
+  wanted: string[] | undefined;
+}
+
+const dayMs = 86_400_000;
+
+export function historyOf(request: HistoryRequest, views: ViewSource, series: HistorySource, now: number): RenderedHistory {
+  // The search's own answer gives each reference's status and current datapoints, and what to collect.
+  const search = renderSearchResponse(request.resources, views, now);
+  const answered = (JSON.parse(search.body) as { data: Array<Record<string, unknown>> }).data;
+  const entries = request.resources.map((resource, index): HistoryEntry => {
+    const current = answered[index]!;
+    const datapoints = series.read(resource.key, request.from, request.to).flatMap((recorded) => {
+      const seen = (current[recorded.group] as Record<string, { collected_at?: string }> | undefined)?.[recorded.name]?.collected_at;
+      const points =
+        request.interval === 'day'
+          ? daily(recorded.before, recorded.points, request, seen)
+          : withOpening(recorded.before, recorded.points, request.from);
+      if (points.length === 0) return [];
+      const first = points[0]!.value;
+      const last = points.at(-1)!.value;
+      return [
+        {
+          group: recorded.group,
+          name: recorded.name,
+          series: points.map((point) => ({
+            at: request.interval === 'day' ? isoDay(point.at) : new Date(point.at).toISOString(),
+            value: point.value,
+          })),
+          first,
+          last,
+          change: typeof first === 'number' && typeof last === 'number' ? last - first : null,
+        },
+      ];
+    });
+    return {
+      platform: resource.platform,
+      type: resource.type,
+      identifier: resource.identifier,
+      status: String(current.status),
+      datapoints,
+    };
+  });
+  return { entries, wanted: search.wanted };
+}
+
+/** The recorded points, opened by the value in force at `from` when it was recorded before it. */
+function withOpening(before: SeriesPoint | undefined, points: SeriesPoint[], from: number): SeriesPoint[] {
+  return before ? [{ at: from, value: before.value }, ...points] : points;
+}
+
+/**
+ * One point per UTC day of the range, each the day's last value, from the first day a value is
+ * known to the day it was last seen (its snapshot's collected_at, else its last point).
+ */
+function daily(before: SeriesPoint | undefined, points: SeriesPoint[], request: HistoryRequest, seen: string | undefined): SeriesPoint[] {
+  const known = withOpening(before, points, request.from);
+  if (known.length === 0) return [];
+  const lastSeen = Math.max(seen ? Date.parse(seen) : 0, known.at(-1)!.at);
+  const lastDay = startOfDay(Math.min(request.to, lastSeen));
+  const days: SeriesPoint[] = [];
+  let next = 0;
+  let value: SeriesValue = known[0]!.value;
+  for (let day = startOfDay(known[0]!.at); day <= lastDay; day += dayMs) {
+    while (next < known.length && known[next]!.at < day + dayMs) value = known[next++]!.value;
+    days.push({ at: day, value });
+  }
+  return days;
+}
+
+const isoDay = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+export function historyJson(entries: HistoryEntry[]): string {
+  return JSON.stringify({
+    data: entries.map(({ datapoints, ...reference }) => {
+      const groups: Partial<Record<DatapointGroup, Record<string, Omit<HistoryDatapoint, 'group' | 'name'>>>> = {};
+      for (const { group, name, ...rest } of datapoints) {
+        const named = groups[group] ?? {};
+        named[name] = rest;
+        groups[group] = named;
+      }
+      return { ...reference, ...groups };
+    }),
+  });
+}
+
+const csvHeader = 'platform,type,identifier,status,group,datapoint,at,value';
+
+/** One row per reference, datapoint and point; a reference without a series has one row of its own (RFC 4180). */
+export function historyCsv(entries: HistoryEntry[]): string {
+  const rows = [csvHeader];
+  for (const entry of entries) {
+    const reference = [entry.platform, entry.type, entry.identifier, entry.status];
+    if (entry.datapoints.length === 0) rows.push(csvRow([...reference, '', '', '', '']));
+    for (const { group, name, series } of entry.datapoints) {
+      for (const { at, value } of series) rows.push(csvRow([...reference, group, name, at, value === null ? '' : String(value)]));
+    }
+  }
+  return `${rows.join('\r\n')}\r\n`;
+}
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
+export function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvRow = (fields: string[]) => fields.map(csvField).join(',');

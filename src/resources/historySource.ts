@@ -1,0 +1,16 @@
+// What the history answer reads (docs/history.md#api): the series a resource store records, as
+// the API and HTTP layers see them (they reach the store only through resources/).
+import type { HistoryPolicy } from '../config.js';
+import type { RecordedSeries, SeriesPoint } from '../store/datapointSeries.js';
+
+export type { DatapointGroup, RecordedSeries, SeriesPoint, SeriesValue } from '../store/datapointSeries.js';
+export { startOfDay } from '../store/datapointSeries.js';
+
+export interface HistorySource {
+  readonly recording: boolean;
+  readonly policy: HistoryPolicy;
+  /** The earliest time an answer may reach back to at `now`. */
+  retainedFrom(now: number): number;
+  /** Every series of the resource with its points in the range, and the value in force before it. */
+  read(key: string, from: number, to: number): Array<RecordedSeries & { before: SeriesPoint | undefined }>;
+}

@@ -1,0 +1,74 @@
+// The roll-up of old detail into UTC days and of days past the retention (docs/history.md#roll-up),
+// on an injected clock: exact boundaries at UTC midnight, the detail edge and the retention edge,
+// and passes cut into slices smaller than one series.
+import t, { type Test } from 'tap';
+import { DatapointSeries, type SeriesKey } from '../../src/store/datapointSeries.js';
+import { openDatabases } from '../../src/store/environment.js';
+import { SeriesRollUp } from '../../src/store/seriesRollUp.js';
+import { tempDataDir } from '../helpers/service.js';
+
+const hour = 3_600_000;
+const day = 24 * hour;
+const dayStart = (n: number) => Date.UTC(2026, 10, n);
+
+async function rolledUp(t: Test, options: { points: SeriesKey[]; now: number; detailMs: number; days: number; slice: number }) {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  await dbs.root.transaction(() => {
+    for (const key of options.points) void dbs.series.put(key, key[3]);
+  });
+  const series = new DatapointSeries(dbs, { detailMs: options.detailMs, days: options.days });
+  const rollUp = new SeriesRollUp(dbs, series, () => options.now);
+  let slices = 1;
+  while (!(await rollUp.slice(options.slice))) slices++;
+  return { kept: [...dbs.series.getKeys()], slices };
+}
+
+const point = (name: string, at: number): SeriesKey => ['github/account/octocat', 'metrics', name, at];
+
+t.test('roll-up - detail older than its window keeps each UTC day its last point', async (t) => {
+  const points = [
+    point('followers', dayStart(1) + 10 * hour),
+    point('followers', dayStart(2) - 1),
+    point('followers', dayStart(2)),
+    point('followers', dayStart(2) + 11 * hour),
+    point('followers', dayStart(2) + 13 * hour),
+    point('followers', dayStart(3) + 1 * hour),
+  ];
+  const { kept } = await rolledUp(t, { points, now: dayStart(3) + 12 * hour, detailMs: day, days: 400, slice: 64 });
+  t.same(
+    kept,
+    [point('followers', dayStart(2) - 1), point('followers', dayStart(2) + 13 * hour), point('followers', dayStart(3) + 1 * hour)],
+    "the last millisecond before midnight is its day's last; the day the detail edge cuts keeps its last point, inside the detail",
+  );
+});
+
+t.test('roll-up - points past the retention go, except the one in force at its edge', async (t) => {
+  const points = [
+    point('followers', dayStart(5)),
+    point('followers', dayStart(6)),
+    point('followers', dayStart(8)),
+    point('followers', dayStart(9)),
+    point('following', dayStart(5)),
+    point('following', dayStart(6) + 5 * hour),
+    point('likes', dayStart(7) + 23 * hour),
+  ];
+  const { kept, slices } = await rolledUp(t, { points, now: dayStart(10) + 12 * hour, detailMs: day, days: 2, slice: 2 });
+  t.same(
+    kept,
+    [
+      point('followers', dayStart(8)),
+      point('followers', dayStart(9)),
+      point('following', dayStart(6) + 5 * hour),
+      point('likes', dayStart(7) + 23 * hour),
+    ],
+    'a point on the edge itself stands for the one before it; a flat series keeps its last value',
+  );
+  t.equal(slices, 4, 'seven points in slices of two');
+});
+
+t.test('roll-up - detail inside its window is untouched', async (t) => {
+  const points = [point('followers', dayStart(3) + hour), point('followers', dayStart(3) + 2 * hour)];
+  const { kept } = await rolledUp(t, { points, now: dayStart(3) + 3 * hour, detailMs: 2 * hour + 1, days: 400, slice: 1 });
+  t.same(kept, points);
+});
