@@ -2,7 +2,7 @@
 // `npx datapoints <command>` (docs/operations.md#commands; docs/operations.md, "Commands").
 import { readFileSync } from 'node:fs';
 import { helpText } from './cli/help.js';
-import { CommandFailure, UsageError } from './cli/usageError.js';
+import { CommandFailure, MissingSubcommand, UsageError } from './cli/usageError.js';
 import { DataDirectoryError } from './store/dataDirectoryError.js';
 
 type Command = (args: string[], print: (line: string) => void) => Promise<void>;
@@ -66,6 +66,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof MissingSubcommand) {
+    process.stderr.write(`${helpText(error.command)}\n`);
+    process.exit(2);
+  }
   // A data directory the operator must fix (in use, another format, another upstream's data)
   // is a failure of its own kind: one line, exit 1 (docs/storage.md, "What the command line
   // may do while a server runs").

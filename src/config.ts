@@ -28,9 +28,11 @@ export const limits = {
    * Resource work runs in slices of at most `sliceMs` per event-loop turn, so a search waits
    * behind one slice at most, and at most `maxRunning` steps are unfinished at once, so a
    * search's usage commit waits behind few resource commits (docs/architecture.md, "Pacing
-   * background work").
+   * background work"). While searches keep the edge threads busy, the work keeps `minShare` of
+   * the time; edges write how busy they are every `edgeLoadSampleMs` (docs/architecture.md#searches-first).
    */
-  resourceWork: { sliceMs: 1, maxRunning: 64 },
+  resourceWork: { sliceMs: 1, maxRunning: 64, minShare: 0.1 },
+  edgeLoadSampleMs: 20,
   /** How often the collection loop asks its queue for work besides the queue's own signal. */
   collectionPollMs: 25,
   /** A failed background pipeline (collection, due work) starts again after this pause. */
@@ -121,7 +123,8 @@ export const limits = {
    * The operator console's platform status (docs/operations.md, "Platform status"): minutes of
    * per-minute collection counts, errors kept per platform, and how often edge threads get it.
    */
-  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000 },
+  /** `warnEveryMs`: at most one "collection failing" warning per platform this often (docs/operations.md#collection-failing). */
+  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000 },
   /** Days of per-day request counts kept per account, today included (docs/storage.md, "Daily usage"). */
   dailyUsageDays: 90,
   /**

@@ -18,6 +18,7 @@ import { startNodeMetrics } from './node/nodeMetrics.js';
 import { openUpstreams } from './node/upstreams.js';
 import type { PlatformStatusBoard } from './operations/platformStatus.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
+import { EdgeLoadBoard } from './threads/edgeLoad.js';
 
 export interface ServiceOptions {
   host: string;
@@ -71,11 +72,15 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { log } = options;
   const role = options.cluster?.role ?? 'both';
+  // docs/cluster.md, "Node roles": a collect node answers no searches, so it needs no edges.
+  const threads = role === 'collect' ? 0 : (options.threads ?? 0);
+  const edgeLoad = threads > 0 ? new EdgeLoadBoard(threads) : undefined;
   const core = await openNodeCore({
     dataDir: options.dataDir,
     upstreamKind: upstreamKindOf(options.upstream),
     policy: options.policy,
     cluster: options.cluster,
+    edgeLoad,
     log,
   });
   const upstreams = await openUpstreams({
@@ -100,8 +105,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     host: options.host,
     port: options.port,
     dataDir: options.dataDir,
-    // docs/cluster.md, "Node roles": a collect node answers no searches, so it needs no edges.
-    threads: role === 'collect' ? 0 : (options.threads ?? 0),
+    threads,
+    edgeLoad,
     searches: role !== 'collect',
     cors: options.cors,
     secureCookies: options.secureCookies === true,

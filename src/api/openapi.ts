@@ -1,9 +1,10 @@
 // The OpenAPI 3.1 document of the service (docs/operations-endpoints.md, "GET /api/v1/openapi.json"),
 // built from the schemas the server validates requests with (./schema.ts) and the schemas of its
 // answers (./responseSchemas.ts), never written by hand: a change to a schema changes the document.
-import type { TSchema } from 'typebox';
-import { limits } from '../config.js';
-import { identifierRules, platforms } from '../platforms/registry.js';
+import { limits, serveDefaults } from '../config.js';
+import { platforms } from '../platforms/registry.js';
+import { answerExamples, searchAnswerExample, searchRequestExample } from './openapiExamples.js';
+import { requestSchemas } from './openapiRequest.js';
 import {
   Datapoint,
   ErrorAnswer,
@@ -20,7 +21,6 @@ import {
   ValidationErrorsAnswer,
   type HeaderSchema,
 } from './responseSchemas.js';
-import { identifierSchema, ResourceReference, SearchEnvelope } from './schema.js';
 
 export const openApiPaths = {
   search: '/api/v1/resources/search',
@@ -31,18 +31,7 @@ export const openApiPaths = {
   readiness: '/readyz',
 } as const;
 
-/** The syntax of every accepted platform and type, named `Identifier.<platform>.<type>`. */
-function identifierSchemas(): Record<string, TSchema> {
-  const schemas: Record<string, TSchema> = {};
-  for (const { platform, type, rule } of identifierRules) {
-    schemas[`Identifier.${platform}.${type}`] = { ...identifierSchema(rule), description: rule.hint };
-  }
-  return schemas;
-}
-
-const schemas = {
-  SearchRequest: SearchEnvelope,
-  ResourceReference,
+const answerSchemas = {
   SearchAnswer,
   ResourceResult,
   Datapoint,
@@ -53,10 +42,11 @@ const schemas = {
   Liveness: LivenessAnswer,
   Readiness: ReadinessAnswer,
   ReadinessProblem,
-  ...identifierSchemas(),
 };
 
-type SchemaName = keyof typeof schemas;
+const schemas = { ...requestSchemas(), ...answerSchemas };
+
+type SchemaName = 'SearchRequest' | keyof typeof answerSchemas;
 const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
 type HeaderSet = Record<string, HeaderSchema>;
@@ -69,14 +59,17 @@ const requestIdHeader = documented({ 'X-Request-Id': headers.requestId }, true);
 /** Every authenticated answer tells the rate limit; the quota only when the account has one. */
 const limitHeaders = { ...requestIdHeader, ...documented(rateLimitHeaders, true), ...documented(quotaHeaders, false) };
 
-function answer(description: string, schema: SchemaName, headerObjects: Record<string, unknown> = requestIdHeader) {
-  return { description, headers: headerObjects, content: { 'application/json': { schema: schemaRef(schema) } } };
+function answer(description: string, schema: SchemaName, headerObjects: Record<string, unknown> = requestIdHeader, example?: unknown) {
+  const json = example === undefined ? { schema: schemaRef(schema) } : { schema: schemaRef(schema), example };
+  return { description, headers: headerObjects, content: { 'application/json': json } };
 }
 
-const unauthorized = answer('The bearer token is missing, unknown or revoked', 'Error', {
-  ...requestIdHeader,
-  ...documented({ 'WWW-Authenticate': headers.wwwAuthenticate }, true),
-});
+const unauthorized = answer(
+  'The bearer token is missing, unknown or revoked',
+  'Error',
+  { ...requestIdHeader, ...documented({ 'WWW-Authenticate': headers.wwwAuthenticate }, true) },
+  answerExamples.unauthorized,
+);
 
 const acceptedPairs = [...platforms.values()]
   .map((platform) => `${platform.code} (${Object.keys(platform.identifiers).join(', ')})`)
@@ -86,36 +79,47 @@ const searchOperation = {
   operationId: 'searchResources',
   summary: 'Datapoints of one or more resources',
   description:
-    `Looks up to ${limits.maxResourcesPerRequest} resources up. A resource new to the service answers \`pending\` and is ` +
+    `Looks up 1 to ${limits.maxResourcesPerRequest} resources. A resource new to the service answers \`pending\` and is ` +
     'collected in the background; its datapoints appear on a later request. Checks run in this order: token (401), ' +
     'a suspended account (403), monthly quota (403), rate limit (429), body (413, 422). A request counts once it passes the token check and is ' +
-    `not refused with 403 or 429. Accepted platforms and types: ${acceptedPairs}; the syntax of each identifier is ` +
-    'the schema `Identifier.<platform>.<type>`.',
+    `not refused with 403 or 429. Accepted platforms and types: ${acceptedPairs}; each reference is one of ` +
+    'the schemas `Reference.<platform>.<type>`, told apart by `platform` and then `type`, and its identifier follows ' +
+    '`Identifier.<platform>.<type>`.',
   security: [{ bearerToken: [] }],
   requestBody: {
     required: true,
-    content: { 'application/json': { schema: schemaRef('SearchRequest') } },
+    content: { 'application/json': { schema: schemaRef('SearchRequest'), example: searchRequestExample } },
   },
   responses: {
-    '200': answer('One result per requested resource, in request order', 'SearchAnswer', limitHeaders),
+    '200': answer('One result per requested resource, in request order', 'SearchAnswer', limitHeaders, searchAnswerExample),
     '401': unauthorized,
     // docs/api.md#a-53: a suspended account's 403 carries no limit headers; the quota's carries them all.
     '403': answer(
       'The monthly quota is exhausted (the message gives its size and reset date, with every limit header), or the account is suspended (no limit headers)',
       'Error',
       { ...requestIdHeader, ...documented(rateLimitHeaders, false), ...documented(quotaHeaders, false) },
+      answerExamples.quotaExhausted,
     ),
-    '413': answer(`The body is larger than ${limits.maxBodyBytes} bytes`, 'Error', limitHeaders),
-    '422': answer('The body is not a valid search; every problem is listed', 'ValidationErrors', limitHeaders),
-    '429': answer('The rate limit is exhausted; retry after Retry-After seconds', 'Error', {
-      ...limitHeaders,
-      ...documented({ 'Retry-After': headers.retryAfter }, true),
-    }),
-    '500': answer('An internal error; the server log holds the details under the request id', 'InternalError'),
-    '503': answer('The service is shutting down, or cannot count requests right now (then with Retry-After)', 'Error', {
-      ...requestIdHeader,
-      ...documented({ 'Retry-After': headers.retryAfter }, false),
-    }),
+    '413': answer(`The body is larger than ${limits.maxBodyBytes} bytes`, 'Error', limitHeaders, answerExamples.bodyTooLarge),
+    '422': answer('The body is not a valid search; every problem is listed', 'ValidationErrors', limitHeaders, answerExamples.invalid),
+    '429': answer(
+      'The rate limit is exhausted; retry after Retry-After seconds',
+      'Error',
+      { ...limitHeaders, ...documented({ 'Retry-After': headers.retryAfter }, true) },
+      answerExamples.rateLimited,
+    ),
+    '500': answer(
+      'An internal error; the server log holds the details under the request id',
+      'InternalError',
+      requestIdHeader,
+      answerExamples.internal,
+    ),
+    '503': answer(
+      'The service is shutting down, or cannot count requests right now (then with Retry-After)',
+      'Error',
+      { ...requestIdHeader, ...documented({ 'Retry-After': headers.retryAfter }, false) },
+      answerExamples.unavailable,
+    ),
   },
 };
 
@@ -163,6 +167,18 @@ export const openApiDocument = {
     version: '1',
     description: `Public social-media counts (followers, likes, views...) of accounts and posts on ${platforms.size} platforms: ${[...platforms.keys()].join(', ')}.`,
   },
+  // docs/api.md#openapi-servers: the document is served by the server it describes.
+  servers: [
+    { url: '/', description: 'The server that serves this document' },
+    {
+      url: '{scheme}://{host}',
+      description: 'A server of your choice, for a copy of this document',
+      variables: {
+        scheme: { enum: ['https', 'http'], default: 'http' },
+        host: { default: `localhost:${serveDefaults.port}`, description: 'Host and port the server listens on' },
+      },
+    },
+  ],
   paths: {
     [openApiPaths.search]: { post: searchOperation },
     [openApiPaths.stream]: { get: streamOperation },

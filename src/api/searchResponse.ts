@@ -1,5 +1,6 @@
 // The 200 body of a search (docs/api.md#a-10): one entry per requested resource, in request
-// order, each the echoed reference followed by the resource's pre-rendered view. Rendering only
+// order, each the echoed reference (rendered once per identifier, src/api/schema.ts) followed by
+// the resource's pre-rendered view. Rendering only
 // reads (docs/architecture.md, "Reads are reads"): the resources the answer found unknown or
 // due a refresh are returned for the caller to ask for, after it has answered.
 import { pendingView, wantedAt, type ViewSource } from '../resources/view.js';
@@ -17,8 +18,7 @@ export function renderSearchResponse(resources: readonly RequestedResource[], vi
   for (let index = 0; index < resources.length; index++) {
     const resource = resources[index]!;
     if (index > 0) body += ',';
-    // platform and type are registry literals; only the identifier needs escaping.
-    body += `{"platform":"${resource.platform}","type":"${resource.type}","identifier":${JSON.stringify(resource.identifier)}`;
+    body += resource.head;
     const view = views.view(resource.key);
     if (wantedAt(view, now)) {
       wanted ??= [];

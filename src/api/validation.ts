@@ -2,19 +2,12 @@
 // message of docs/api.md#errors and docs/api.md#a-40, docs/api.md#a-41 at once. Valid bodies take the compiled
 // checks only; only invalid ones walk the body to explain what is wrong.
 import { limits } from '../config.js';
-import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
-import { platforms } from '../platforms/registry.js';
+import type { PlatformCode } from '../model.js';
+import { platformCodes, platforms } from '../platforms/registry.js';
 import type { IdentifierRule } from '../platforms/types.js';
-import { identifierSyntax, isSearchEnvelope, type ResourceReference } from './schema.js';
+import { identifierSyntax, isSearchEnvelope, type RequestedResource, type ResourceReference } from './schema.js';
 
-export interface RequestedResource {
-  platform: PlatformCode;
-  type: ResourceType;
-  /** As sent: the response echoes it (docs/api.md#a-8). */
-  identifier: string;
-  /** The normalized key the resource is tracked under. */
-  key: string;
-}
+export type { RequestedResource };
 
 export type SearchValidation = { ok: true; resources: RequestedResource[] } | { ok: false; errors: string[] };
 
@@ -51,11 +44,9 @@ function requested(references: ResourceReference[]): RequestedResource[] | undef
   const resources: RequestedResource[] = [];
   for (let index = 0; index < references.length; index++) {
     const { platform, type, identifier } = references[index]!;
-    const syntax = identifierSyntax(platform, type);
-    if (!syntax?.isValid(identifier)) return undefined;
-    if (sentBefore(resources, platform, type, identifier)) continue;
-    const ref = { platform: platform as PlatformCode, type: type as ResourceType, identifier: syntax.rule.normalize(identifier) };
-    resources.push({ platform: ref.platform, type: ref.type, identifier, key: resourceKey(ref) });
+    const resource = identifierSyntax(platform, type)?.requested(identifier);
+    if (resource === undefined) return undefined;
+    if (!sentBefore(resources, platform, type, identifier)) resources.push(resource);
   }
   return resources;
 }
@@ -74,6 +65,9 @@ function sentBefore(resources: readonly RequestedResource[], platform: string, t
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const blank = (value: unknown) => value === undefined || value === null || value === '';
+
+/** docs/api.md#a-40: an unknown platform's message lists the codes there are. */
+const acceptedPlatforms = platformCodes.join(', ');
 
 const echo = (value: string) => (value.length > limits.maxEchoedIdentifier ? `${value.slice(0, limits.maxEchoedIdentifier)}...` : value);
 
@@ -107,7 +101,7 @@ function explainReference(element: unknown, index: number): string[] {
   const identifier = field('identifier');
   if (platformCode === undefined) return errors;
   const platform = platforms.get(platformCode as PlatformCode);
-  if (!platform) return [...errors, `Resources platform '${echo(platformCode)}' is not supported`];
+  if (!platform) return [...errors, `Resources platform '${echo(platformCode)}' is not supported: use one of ${acceptedPlatforms}`];
   if (type === undefined) return errors;
   const syntax = identifierSyntax(platform.code, type);
   if (!syntax) return [...errors, `Resources type '${echo(type)}' is not supported on platform '${platform.code}'`];
@@ -124,21 +118,30 @@ const urlLike = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|\/\/|www\.)|^[^\s/]+\.[A-Za-z]
 const notInAnyIdentifier = /[\s?#/]/;
 
 /**
- * The first rule of the platform's syntax that `identifier` breaks, in words (docs/http.md,
- * "Identifier messages"): sent as a URL; spaces, `?`, `#` or `/`; the length; a character
- * the platform does not use; else the syntax as a whole. Only refused requests come here.
+ * The hint of a refused identifier (docs/api.md#identifier-hints): first what to send, the platform's hint
+ * and its form in words, then the first rule this one breaks. Only refused requests come here.
  */
 export function identifierProblem(rule: IdentifierRule, identifier: string): string {
-  if (urlLike.test(identifier)) return rule.hint;
-  if (notInAnyIdentifier.test(identifier)) return `spaces, '?', '#' and '/' are not allowed: use ${rule.syntax}`;
+  return `${rule.hint} (${rule.syntax}); this one ${brokenRule(rule, identifier)}`;
+}
+
+/**
+ * Checked in the order of docs/api.md#identifier-hints: an address; a space, `?`, `#` or `/`; a post
+ * without its author part; a character the platform does not use; the length; else the form.
+ */
+function brokenRule(rule: IdentifierRule, identifier: string): string {
+  if (urlLike.test(identifier)) return 'is a URL';
+  const forbidden = notInAnyIdentifier.exec(identifier)?.[0];
+  if (forbidden !== undefined) return `contains ${/\s/.test(forbidden) ? 'a space' : `'${forbidden}'`}`;
+  if (rule.authorPart && !identifier.includes(':')) return `has no '${rule.authorPart}:' part`;
+  for (const character of identifier) {
+    if (!rule.allowedCharacter.test(character)) return `contains '${character}', which is not allowed`;
+  }
   // UTF-16 units, as the compiled check counts them.
   const { length } = identifier;
   if (length < rule.minLength || length > rule.maxLength) {
     const bounds = rule.minLength === rule.maxLength ? `${rule.maxLength}` : `${rule.minLength} to ${rule.maxLength}`;
-    return `it must be ${bounds} characters long, not ${length}`;
+    return `is ${length} characters long, not ${bounds}`;
   }
-  for (const character of identifier) {
-    if (!rule.allowedCharacter.test(character)) return `'${character}' is not allowed: use ${rule.syntax}`;
-  }
-  return `use ${rule.syntax}`;
+  return 'does not fit that form';
 }

@@ -7,13 +7,13 @@
 import { monthOf, nextMonthStart } from '../access/calendar.js';
 import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
 import { accountSuspension, flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
-import { AccountStore, type AccountRecord } from '../store/accountStore.js';
+import { AccountStore, type AccountRecord, accountNamedLike } from '../store/accountStore.js';
 import { DailyUsage } from '../store/dailyUsage.js';
 import { natsFlag, withAccountBook, type Books } from './accountBook.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
 import { inviteAccount, inviteFlags } from './inviteCommand.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseWholeNumber } from './flags.js';
-import { UsageError } from './usageError.js';
+import { MissingSubcommand, UsageError } from './usageError.js';
 
 const accountName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -76,6 +76,16 @@ export function describeAccount(account: AccountRecord, used: number, now: numbe
   };
 }
 
+/** Why `accounts create NAME` was refused: the name, or one differing only by case, is taken. */
+async function takenMessage({ book }: Books, name: string): Promise<string> {
+  const existing = accountNamedLike(
+    (await book.accounts()).map((account) => account.name),
+    name,
+  );
+  if (existing === undefined || existing === name) return `account '${name}' already exists`;
+  return `account '${existing}' already exists: names differing only by case are one account, so '${name}' cannot be created`;
+}
+
 const settingFlags = { plan: { type: 'string' }, quota: { type: 'string' }, rate: { type: 'string' } } as const;
 
 /** `--operator` on create, `--operator true|false` on update (docs/dashboard.md, "Operator role"). */
@@ -108,7 +118,7 @@ export async function accountsCommand(args: string[], print: (line: string) => v
         action === 'create'
           ? await createAccount(accounts, name, { plan: 'free', ...settings }, now)
           : await updateAccount(accounts, name, settings);
-      if (!account) throw new UsageError(action === 'create' ? `account '${name}' already exists` : `no account named '${name}'`);
+      if (!account) throw new UsageError(action === 'create' ? await takenMessage(books, name) : `no account named '${name}'`);
       const withRole = operator === undefined ? account : await accounts.updateAccount(name, { operator });
       print(await describe(books, withRole ?? account));
     });
@@ -175,7 +185,6 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     noMorePositionals('accounts invite', positionals, 1);
     return inviteAccount(checkAccountName(positionals[0]), values, print);
   }
-  throw new UsageError(
-    `unknown accounts command '${action ?? ''}': use create, show, list, update, suspend, resume, usage, delete or invite`,
-  );
+  if (action === undefined) throw new MissingSubcommand('accounts');
+  throw new UsageError(`unknown accounts command '${action}': use create, show, list, update, suspend, resume, usage, delete or invite`);
 }

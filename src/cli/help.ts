@@ -1,5 +1,6 @@
 // The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
 import { accountSuspension, flagBounds, serveDefaults } from '../config.js';
+import { faultDescriptions, faultModes } from '../faultModes.js';
 import { formatDuration } from './flags.js';
 import { serveFlagsHelp } from './serveFlags.js';
 
@@ -41,7 +42,14 @@ A port already in use ends the command with "port N is in use" and exit status 1
 Runs the platform emulator on 127.0.0.1 until SIGTERM or SIGINT.
 
 flags:
-  --port N          port, 0 picks a free one (default 0)`,
+  --port N          port, 0 picks a free one (default 0)
+
+Identifiers whose name starts with missing, flaky (HTTP 503), slow (3 s) or rounded (1.2K)
+are answered so. Faults are switched at run time (GET /_emulator/faults lists them):
+  curl -X POST http://127.0.0.1:PORT/_emulator/faults \\
+    -d '{"platform":"github","identifier":"octo","mode":"error"}'
+"identifier": "*" applies to the whole platform. Modes:
+${faultModes.map((mode) => `  ${mode.padEnd(18)}${faultDescriptions[mode]}`).join('\n')}`,
 
   accounts: `usage:
   datapoints accounts create NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION] [--operator]

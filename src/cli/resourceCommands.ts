@@ -10,8 +10,9 @@ import type { Databases } from '../store/environment.js';
 import type { StoredResource } from '../store/resourceStore.js';
 import { TransitionHistory } from '../store/transitionHistory.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
-import { formatDuration, noMorePositionals, parseFlags, parseWholeNumber, setting } from './flags.js';
-import { UsageError } from './usageError.js';
+import { noMorePositionals, parseFlags, parseWholeNumber, setting } from './flags.js';
+import { datapointsText, table, utcMinute, when } from './resourceReport.js';
+import { MissingSubcommand, UsageError } from './usageError.js';
 
 const statuses: readonly ResourceStatus[] = ['pending', 'available', 'stale', 'unavailable', 'not_found'];
 const isStatus = (text: string): text is ResourceStatus => (statuses as readonly string[]).includes(text);
@@ -26,32 +27,26 @@ function dueReason(stored: StoredResource, event: DueEventType): string {
   return `retry after ${stored.context.failures} failed collection(s) in a row (last: ${stored.context.lastFailure ?? 'unknown'})`;
 }
 
-/** "in 4m 10s" or "overdue by 3s": the rounding an operator reads at a glance. */
-function relative(ms: number): string {
-  const seconds = Math.round(Math.abs(ms) / 1_000) * 1_000;
-  const text = seconds === 0 ? 'now' : formatDuration(seconds);
-  return ms >= 0 ? (seconds === 0 ? 'now' : `in ${text}`) : `overdue by ${text}`;
-}
-
-function describeResource(dbs: Databases, key: string, stored: StoredResource, now: number) {
-  const { nextDueAt } = stored.context;
+/** The report of one resource: its state, when and why it is next due, what it holds, its last steps. */
+function describeResource(dbs: Databases, key: string, stored: StoredResource, now: number): string[] {
+  const { context } = stored;
   // The due index holds the event the scheduler will send; the state's usual one if it is missing.
-  const event = dbs.due.get([nextDueAt, key]) ?? dueEventFor[stored.value];
-  return {
-    resource: key,
-    state: stored.value,
-    next_due: {
-      at: new Date(nextDueAt).toISOString(),
-      in: relative(nextDueAt - now),
-      event,
-      why: dueReason(stored, event),
-    },
-    context: stored.context,
-    // docs/storage.md, "Transition history": the last steps of its machine, oldest first.
-    transitions: new TransitionHistory(dbs)
-      .history(key)
-      .map(({ at, event, from, to }) => ({ at: new Date(at).toISOString(), event, from, to })),
-  };
+  const event = dbs.due.get([context.nextDueAt, key]) ?? dueEventFor[stored.value];
+  // docs/storage.md, "Transition history": the last steps of its machine, oldest first.
+  const transitions = new TransitionHistory(dbs).history(key);
+  return [
+    ...table([
+      ['resource', key],
+      ['state', stored.value],
+      ['next due', `${when(context.nextDueAt, now)} ${event}`],
+      ['why', dueReason(stored, event)],
+      ['last success', when(context.lastSuccessAt, now)],
+      ['failures', `${context.failures} in a row${context.lastFailure ? ` (last: ${context.lastFailure})` : ''}`],
+      ['datapoints', datapointsText(context)],
+    ]),
+    `transitions, oldest first (${transitions.length}):`,
+    ...table(transitions.map(({ at, event, from, to }) => [`  ${utcMinute(at)}`, `${event} ${from ?? '(new)'} -> ${to}`])),
+  ];
 }
 
 function showResource(dbs: Databases, args: string[], print: (line: string) => void): void {
@@ -68,7 +63,7 @@ function showResource(dbs: Databases, args: string[], print: (line: string) => v
   });
   const stored = dbs.resources.get(key);
   if (!stored) throw new UsageError(`resource ${key} is not tracked`);
-  print(JSON.stringify(describeResource(dbs, key, stored, Date.now()), null, 2));
+  for (const line of describeResource(dbs, key, stored, Date.now())) print(line);
 }
 
 function listResources(
@@ -83,11 +78,13 @@ function listResources(
     if (typeof key !== 'string') continue;
     const stored = value;
     const { platform } = parseResourceKey(key);
+    // --platform narrows the counts too: they describe what was asked for.
+    if (filter.platform && platform !== filter.platform) continue;
     const byStatus = counts[platform] ?? {};
     counts[platform] = byStatus;
     byStatus[stored.value] = (byStatus[stored.value] ?? 0) + 1;
     total++;
-    if ((filter.status && stored.value !== filter.status) || (filter.platform && platform !== filter.platform)) continue;
+    if (filter.status && stored.value !== filter.status) continue;
     if (matching.length < filter.limit) {
       matching.push({
         resource: key,
@@ -125,5 +122,6 @@ export async function resourcesCommand(args: string[], print: (line: string) => 
     const limit = limitSetting ? parseWholeNumber(limitSetting, 1, flagBounds.resourcesListed.max) : flagBounds.resourcesListed.default;
     return withDataStore(dataDirSetting(values.data), 'existing', (dbs) => listResources(dbs, { status, platform, limit }, print));
   }
-  throw new UsageError(`unknown resources command '${action ?? ''}': use show or list`);
+  if (action === undefined) throw new MissingSubcommand('resources');
+  throw new UsageError(`unknown resources command '${action}': use show or list`);
 }

@@ -155,14 +155,21 @@ export async function serveCommand(args: string[], print: (line: string) => void
   };
   const cluster = clusterSetting(serveSetting(values, 'nats'), serveSetting(values, 'role'));
   const threads = parseThreads(serveSetting(values, 'threads'));
-  const log = createLogger(logLevel(), logFormatSetting(process.env.LOG_FORMAT));
-  const unexpectedFailures = logUnexpectedFailures(log);
+  const level = logLevel();
+  const logFormat = logFormatSetting(process.env.LOG_FORMAT);
   const dataDir = dataDirSetting(values.data);
+  // The port first: a server that cannot listen creates no data directory (docs/operations.md#ports).
+  const releasePort = await claimPort(host, port);
   // Checks the directory (a file, unwritable, unopenable) with one clear line before the
   // service opens it for good.
-  await openDataStore(dataDir, 'create').root.close();
-
-  const releasePort = await claimPort(host, port);
+  try {
+    await openDataStore(dataDir, 'create').root.close();
+  } catch (error) {
+    releasePort();
+    throw error;
+  }
+  const log = createLogger(level, logFormat);
+  const unexpectedFailures = logUnexpectedFailures(log);
   const cors = corsSetting(serveSetting(values, 'cors'));
   const metrics = metricsSetting(serveSetting(values, 'metrics'));
   // The guard above covers every edge thread: they share the port only among themselves.

@@ -7,7 +7,7 @@ import { natsFlag, withAccountBook, type AccountBook } from './accountBook.js';
 import { checkAccountName } from './accountCommands.js';
 import { dataFlag } from './dataStore.js';
 import { noMorePositionals, parseFlags } from './flags.js';
-import { UsageError } from './usageError.js';
+import { MissingSubcommand, UsageError } from './usageError.js';
 
 function checkNote(note: string | undefined): string | null {
   if (note === undefined) return null;
@@ -37,8 +37,9 @@ async function findToken(accounts: AccountBook, subject: string): Promise<TokenR
 
 export async function tokensCommand(args: string[], print: (line: string) => void): Promise<void> {
   const [action, ...rest] = args;
+  if (action === undefined) throw new MissingSubcommand('tokens');
   if (action !== 'create' && action !== 'list' && action !== 'revoke') {
-    throw new UsageError(`unknown tokens command '${action ?? ''}': use create, list or revoke`);
+    throw new UsageError(`unknown tokens command '${action}': use create, list or revoke`);
   }
   const flags = action === 'create' ? ({ ...dataFlag, ...natsFlag, note: { type: 'string' } } as const) : { ...dataFlag, ...natsFlag };
   const { values, positionals } = parseFlags(`tokens ${action}`, rest, flags);
@@ -51,8 +52,11 @@ export async function tokensCommand(args: string[], print: (line: string) => voi
   return withAccountBook(values, 'existing', async ({ book: accounts }) => {
     if (action === 'revoke') {
       const token = await findToken(accounts, subject);
-      await accounts.revokeToken(token.id, new Date().toISOString());
-      print(`revoked ${token.id} of account ${token.account}`);
+      const at = new Date().toISOString();
+      const revoked = await accounts.revokeToken(token.id, at);
+      // A revocation keeps its first time: a second one changes nothing and says so, exit 0.
+      if (revoked && revoked.revokedAt !== at) print(`${token.id} of account ${token.account} was already revoked at ${revoked.revokedAt}`);
+      else print(`revoked ${token.id} of account ${token.account}`);
       return;
     }
     const name = checkAccountName(subject);

@@ -8,7 +8,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { clusterDefaults } from '../config.js';
-import type { AccountChanges, AccountRecord, TokenRecord } from '../store/accountStore.js';
+import { type AccountChanges, type AccountRecord, accountNamedLike, type TokenRecord } from '../store/accountStore.js';
 
 export const accountsBucket = 'DATAPOINTS_ACCOUNTS';
 export const tokensBucket = 'DATAPOINTS_TOKENS';
@@ -44,8 +44,19 @@ export class ClusterAccounts {
     return found.sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** Creates the account unless the name is taken; resolves false when it was. */
+  /**
+   * Creates the account unless the name is taken, ignoring case (docs/operations.md#accounts);
+   * resolves false when it was. The case check reads the names first: two creates of names that
+   * differ only by case at the same instant could both pass it (the same name cannot).
+   */
   async createAccount(account: AccountRecord): Promise<boolean> {
+    if (
+      accountNamedLike(
+        (await this.accounts()).map(({ name }) => name),
+        account.name,
+      ) !== undefined
+    )
+      return false;
     try {
       await this.accountEntries.create(accountKey(account.name), JSON.stringify(account));
       return true;

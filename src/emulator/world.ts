@@ -4,10 +4,9 @@ import type { PlatformCode, ResourceType } from '../model.js';
 import type { PlatformDefinition } from '../platforms/types.js';
 import { emulatedCounts } from './counts.js';
 import type { EmulatedResource, EmulatorContext } from './types.js';
+import type { FaultMode } from '../faultModes.js';
 
-// `slow` (answer after slowAnswerMs) extends docs/operations.md#emulator's list, for timeout tests.
-export const faultModes = ['none', 'error', 'timeout', 'ratelimit', 'malformed', 'notfound', 'slow'] as const;
-export type FaultMode = (typeof faultModes)[number];
+export { faultModes, type FaultMode } from '../faultModes.js';
 
 /** docs/operations.md#emulator: `slow*` identifiers are answered after 3 seconds. */
 export const slowAnswerMs = 3_000;

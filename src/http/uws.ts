@@ -9,5 +9,10 @@ if (typeof uWS.SSLApp !== 'function') {
   );
 }
 
+// uWS marks every answer with a `uWebSockets: 20` header; its `_cfg('silent')` (untyped) turns
+// the mark off for this thread's event loop, and every thread that answers loads this module
+// (docs/http.md#server-header).
+(uWS as unknown as { _cfg(key: string): void })._cfg('silent');
+
 export default uWS;
 export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';

@@ -14,6 +14,7 @@ import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 import { ConnectionCounts, createConnectionCountsBuffer } from '../push/connectionCounts.js';
 import { createTicketState, StreamTickets } from '../push/tickets.js';
 import { InProcessViewChanges } from '../seams/viewChanges/viewChanges.js';
+import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { startEdges } from '../threads/edges.js';
 import { webPages } from '../web/webPages.js';
 import type { NodeCore } from './nodeCore.js';
@@ -25,6 +26,8 @@ export interface FrontEndOptions {
   dataDir: string;
   /** Edge threads answering searches; 0: this thread answers them. */
   threads: number;
+  /** With edge threads: where each edge writes how busy it is (docs/architecture.md#searches-first). */
+  edgeLoad: EdgeLoadBoard | undefined;
   /** False on a collect node: it answers no searches (docs/cluster.md, "Node roles"). */
   searches: boolean;
   cors: CorsOrigins | undefined;
@@ -64,6 +67,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
           rateLedger: seams.rateLedger,
           dashboard: seams.dashboard,
           store: core.store,
+          edgeLoad: options.edgeLoad!,
           demand: core.resourceHost,
           log,
           logLevel: log.level,

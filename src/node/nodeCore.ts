@@ -13,6 +13,7 @@ import type { Logger } from '../log.js';
 import { ResourceHost } from '../resources/host.js';
 import { WorkPace } from '../resources/workPace.js';
 import { WorkRegistry } from '../resources/workRegistry.js';
+import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { AccountStore } from '../store/accountStore.js';
 import { DailyUsage } from '../store/dailyUsage.js';
 import type { Databases } from '../store/environment.js';
@@ -28,6 +29,8 @@ export interface NodeCoreOptions {
   policy: ResourcePolicy;
   /** The cluster to join; a node alone when absent. */
   cluster: ClusterSettings | undefined;
+  /** With edge threads: how busy they are, so that resource work leaves them the core (docs/architecture.md#searches-first). */
+  edgeLoad: EdgeLoadBoard | undefined;
   log: Logger;
 }
 
@@ -51,7 +54,8 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
   const dataDirectory = await openServerDirectory(options.dataDir, options.upstreamKind);
   const { dbs } = dataDirectory;
   const health = new Health();
-  const work = new WorkRegistry(new WorkPace(limits.resourceWork));
+  const { edgeLoad } = options;
+  const work = new WorkRegistry(new WorkPace(limits.resourceWork, { edgeLoad: edgeLoad && (() => edgeLoad.busiest()) }));
   const accounts = new AccountStore(dbs);
   const authVersions = new AuthVersionBoard();
   const seamNeeds = {

@@ -38,6 +38,8 @@ export async function openUpstreams(options: UpstreamsOptions): Promise<Upstream
     if (limitedReason) log.warn({ platform }, `platform limited: ${limitedReason}; those stay unavailable, the others are collected`);
   }
   const platformStatus = new PlatformStatusBoard(collectors, Date.now, () => options.queueDepth?.() ?? null);
+  // docs/operations.md#collection-failing: a warn line per failing platform, at most once a minute.
+  platformStatus.warnOnFailures(log);
   return {
     collectors,
     platformStatus,

@@ -7,7 +7,9 @@
 import { defer, finalize, type Observable, tap } from 'rxjs';
 import { limits } from '../config.js';
 import type { BreakerChange } from '../../streams/circuitBreaker.js';
+import type { Logger } from '../log.js';
 import type { CollectionOutcome, CollectionResult, Collector, PlatformCode } from '../model.js';
+import { FailureWarnings, failureMessage } from './failureWarnings.js';
 
 export type OutcomeKind = CollectionOutcome['kind'];
 export const outcomeKinds: readonly OutcomeKind[] = ['found', 'notFound', 'rateLimited', 'failed', 'deferred'];
@@ -36,6 +38,11 @@ export interface PlatformStatus {
   perMinute: MinuteCounts[];
   /** Failed and rate-limited collections, newest first, at most `platformStatus.lastErrors`. */
   lastErrors: CollectionError[];
+  /**
+   * Collections failing in a row since `since` (failed or rate limited, none found or not found
+   * since), with the last reason; null while the last collection tried succeeded.
+   */
+  failing: { since: number; failures: number; lastError: string } | null;
 }
 
 export interface PlatformStatusSnapshot {
@@ -69,6 +76,7 @@ const slash = '/'.charCodeAt(0);
 /** One platform's counters: per-minute outcome counts and per-second calls in rings, stamped with their period. */
 class PlatformRecord {
   breaker: PlatformStatus['breaker'] = { state: 'closed', since: null, trialAt: null, failures: null };
+  failing: PlatformStatus['failing'] = null;
   inFlight = 0;
   collecting = 0;
   readonly outcomes = new Int32Array(minutes * outcomeKinds.length);
@@ -143,12 +151,14 @@ class PlatformRecord {
       collecting: this.collecting,
       perMinute,
       lastErrors,
+      failing: this.failing && { ...this.failing },
     };
   }
 }
 
 export class PlatformStatusBoard implements PlatformStatusSource {
   private readonly records = new Map<PlatformCode, PlatformRecord>();
+  private warnings: FailureWarnings | undefined;
 
   constructor(
     platforms: Iterable<readonly [PlatformCode, PlatformSetup]>,
@@ -191,13 +201,23 @@ export class PlatformStatusBoard implements PlatformStatusSource {
       });
   }
 
+  /** From now on, logs a warning per platform whose collections fail, at most every `everyMs` (docs/operations.md#collection-failing). */
+  warnOnFailures(log: Logger, everyMs: number = limits.platformStatus.warnEveryMs): void {
+    this.warnings = new FailureWarnings(log, this.now, everyMs);
+  }
+
   private collectionEnded(record: PlatformRecord, key: string, outcome: CollectionOutcome): void {
     const now = this.now();
     record.countOutcome(outcome.kind, now);
-    if (outcome.kind === 'failed') record.addError({ at: now, resource: key, message: outcome.reason });
-    if (outcome.kind === 'rateLimited') {
-      record.addError({ at: now, resource: key, message: `rate limited until ${new Date(outcome.retryAt).toISOString()}` });
+    const message = failureMessage(outcome);
+    if (message !== null) {
+      record.addError({ at: now, resource: key, message });
+      const { failing } = record;
+      record.failing = { since: failing?.since ?? now, failures: (failing?.failures ?? 0) + 1, lastError: message };
+    } else if (outcome.kind !== 'deferred') {
+      record.failing = null;
     }
+    this.warnings?.ended(record.platform, outcome);
   }
 
   breakerChanged(platform: PlatformCode, change: BreakerChange): void {

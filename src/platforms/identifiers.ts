@@ -21,5 +21,6 @@ export function idPart(normalized: string): string {
   return normalized.slice(normalized.indexOf(':') + 1);
 }
 
+/** The instructions that open every identifier 422 (docs/api.md#identifier-hints). */
 export const accountHint = 'send the plain username or id, not the URL';
 export const postHint = (shape: string) => `send the post as '${shape}', not the URL`;

@@ -87,3 +87,10 @@ t.test('published shapes - github, bluesky, tiktok keep the counts present and n
     'an answer with none of the counts is a failure',
   );
 });
+
+t.test("published shapes - youtube videos.list as in Google's getting-started example (items, no pageInfo) is found", async (t) => {
+  const outcome = await one({ platform: 'youtube', type: 'post', identifier: '7lCDEYXw3mM' }, [
+    [/videos\?part=statistics&id=7lCDEYXw3mM$/, reply(200, fixture('youtube', 'videos-without-page-info.json'))],
+  ]);
+  t.same(outcome, foundOutcome({ views: [3057, 'views'], likes: [25, 'likes'], reposts: [null, 'reposts'] }));
+});

@@ -11,10 +11,12 @@ export interface IdentifierRule {
   maxLength: number;
   /** One character the pattern can accept somewhere: a 422 names the first one it cannot. */
   allowedCharacter: RegExp;
-  /** The pattern in words, ending a 422 that is not about the URL or the length ("use ..."). */
-  syntax: string;
-  /** Ends the 422 message for an identifier sent as a URL: what the caller should send instead. */
+  /** What to send, in words: the first part of every 422 hint (docs/api.md#identifier-hints). */
   hint: string;
+  /** The form in words, in brackets after the hint: characters, and for posts what each part is. */
+  syntax: string;
+  /** For `<author>:<id>` posts, the author part as the hint names it (`<handle>`): a 422 says when it is missing. */
+  authorPart?: string;
   /** The key the service tracks the resource under (docs/api.md#a-8). */
   normalize(identifier: string): string;
   /** The part emulator conventions look at (docs/operations.md#emulator): the handle or owner of a post. */

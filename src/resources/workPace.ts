@@ -3,11 +3,52 @@
 // of the loop starts queued pieces until `sliceMs` of that turn is used, then yields, so sockets
 // are read again before the next slice. And at most `maxRunning` pieces are unfinished at once:
 // a search's usage count is committed in the same LMDB write queue as resource steps, so a burst
-// of hundreds of steps would make every answer wait behind their commit. Nothing tells the pace
-// that searches arrive: a loop with nothing else to do comes straight back for the next slice.
+// of hundreds of steps would make every answer wait behind their commit. Searches first
+// (docs/architecture.md#searches-first): when the edge threads are busy, a slice is followed by a
+// pause that leaves them the core, down to `minShare` of it for all this thread does (the slice
+// and what it set off since the last one); when they are idle, a
+// loop with nothing else to do comes straight back for the next slice and catches up.
+import { performance } from 'node:perf_hooks';
+
 export interface PaceLimits {
   sliceMs: number;
   maxRunning: number;
+  /** The share of the time resource work keeps while searches keep the edges fully busy. */
+  minShare?: number;
+}
+
+export interface PaceClock {
+  clock?: () => number;
+  /** Runs `run` in the next turn of the loop. */
+  nextTurn?: (run: () => void) => void;
+  /** Runs `run` after `ms`. */
+  later?: (run: () => void, ms: number) => void;
+  /** How busy the searches' threads are, 0 to 1 (src/threads/edgeLoad.ts); none: never. */
+  edgeLoad?: () => number;
+  /**
+   * Milliseconds this thread's loop has been busy so far (its event-loop utilization's
+   * `active`): the work a slice sets off outside it (commits' callbacks, collections) counts
+   * against the share too.
+   */
+  busyMs?: () => number;
+}
+
+/** Pauses shorter than this are not worth a timer: the next slice runs in the next turn. */
+const shortestPauseMs = 0.5;
+/** The longest pause: busy time counted from long ago (start-up, a quiet hour) must not stall the work. */
+const longestPauseMs = 100;
+
+/**
+ * The share of the time resource work takes while the edges are `busy` (0 to 1): what they
+ * leave of the core, never less than `minShare`, so that a backlog still moves.
+ */
+export const workShare = (busy: number, minShare: number): number => Math.min(1, Math.max(minShare, 1 - busy));
+
+/** The pause after a slice of `usedMs` for the work to take `share` of the time; 0: none. */
+export function pauseAfter(usedMs: number, share: number): number {
+  if (share >= 1) return 0;
+  const pause = Math.min(longestPauseMs, (usedMs * (1 - share)) / share);
+  return pause < shortestPauseMs ? 0 : pause;
 }
 
 export class WorkPace {
@@ -15,12 +56,28 @@ export class WorkPace {
   private head = 0;
   private running = 0;
   private turnScheduled = false;
+  /** No slice starts before this time: the pause the last slice owes the searches. */
+  private resumeAt = Number.NEGATIVE_INFINITY;
+
+  private readonly clock: () => number;
+  private readonly nextTurn: (run: () => void) => void;
+  private readonly later: (run: () => void, ms: number) => void;
+  private readonly edgeLoad: () => number;
+  private readonly busyMs: () => number;
+  /** busyMs() when the last slice ended. */
+  private busyAtLastSlice = 0;
 
   constructor(
     private readonly limits: PaceLimits,
-    private readonly clock: () => number = () => performance.now(),
-    private readonly nextTurn: (run: () => void) => void = setImmediate,
-  ) {}
+    pace: PaceClock = {},
+  ) {
+    this.clock = pace.clock ?? (() => performance.now());
+    this.nextTurn = pace.nextTurn ?? setImmediate;
+    this.later = pace.later ?? ((run, ms) => setTimeout(run, ms));
+    this.edgeLoad = pace.edgeLoad ?? (() => 0);
+    this.busyMs = pace.busyMs ?? (() => performance.eventLoopUtilization().active);
+    this.busyAtLastSlice = this.busyMs();
+  }
 
   /** Runs `work` in a later turn, inside that turn's slice; settles as the work does. */
   run(work: () => Promise<void> | void): Promise<void> {
@@ -53,16 +110,24 @@ export class WorkPace {
   private scheduleTurn(): void {
     if (this.turnScheduled || this.running >= this.limits.maxRunning) return;
     this.turnScheduled = true;
-    this.nextTurn(() => this.runSlice());
+    const pauseMs = this.resumeAt - this.clock();
+    if (pauseMs >= shortestPauseMs) this.later(this.runSlice, pauseMs);
+    else this.nextTurn(this.runSlice);
   }
 
-  private runSlice(): void {
-    this.turnScheduled = false;
+  private readonly runSlice = (): void => {
+    // turnScheduled stays set through the slice: work queued by its pieces waits for the pause.
     const started = this.clock();
     // At least one piece a turn, however long pieces take.
     do {
       this.queued[this.head++]!();
     } while (this.head < this.queued.length && this.running < this.limits.maxRunning && this.clock() - started < this.limits.sliceMs);
+    // The pause answers for everything the thread did since the last slice ended, this slice included.
+    const busy = this.busyMs();
+    const active = Math.max(busy - this.busyAtLastSlice, this.clock() - started);
+    this.busyAtLastSlice = busy;
+    this.resumeAt = this.clock() + pauseAfter(active, workShare(this.edgeLoad(), this.limits.minShare ?? 1));
+    this.turnScheduled = false;
     if (this.head === this.queued.length) {
       this.queued.length = 0;
       this.head = 0;
@@ -73,5 +138,5 @@ export class WorkPace {
       this.head = 0;
     }
     this.scheduleTurn();
-  }
+  };
 }

@@ -19,6 +19,13 @@ export type AccountChangeWrites = Pick<
   'createAccount' | 'updateAccount' | 'suspendAccount' | 'resumeAccount' | 'addToken' | 'revokeToken'
 >;
 
+/** The name among `names` that equals `name` but for case, if any: such names are one account. */
+export function accountNamedLike(names: Iterable<unknown>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const existing of names) if (typeof existing === 'string' && existing.toLowerCase() === wanted) return existing;
+  return undefined;
+}
+
 export class AccountStore {
   constructor(private readonly dbs: Databases) {}
 
@@ -58,10 +65,13 @@ export class AccountStore {
     this.dbs.root.resetReadTxn();
   }
 
-  /** Creates the account unless the name is taken; resolves false when it was. */
+  /**
+   * Creates the account unless the name is taken, ignoring case (docs/operations.md#accounts);
+   * resolves false when it was. Checked inside the write, so two creates cannot both pass.
+   */
   createAccount(account: AccountRecord): Promise<boolean> {
     return this.dbs.root.transaction(() => {
-      if (this.dbs.accounts.get(account.name) !== undefined) return false;
+      if (accountNamedLike(this.dbs.accounts.getKeys(), account.name) !== undefined) return false;
       this.dbs.accounts.put(account.name, account);
       this.bumpAuthVersion();
       return true;

@@ -16,6 +16,8 @@ export interface EdgeSetup {
   accountTable: SharedArrayBuffer;
   /** The newest accounts-and-tokens version any edge has seen (src/access/authVersionBoard.ts). */
   authVersions: SharedArrayBuffer;
+  /** How busy each edge is, read by the resource thread's pace (src/threads/edgeLoad.ts). */
+  edgeLoad: SharedArrayBuffer;
   /** Committed views, from the resource thread. */
   views: MessagePort;
   /** Resources wanted by searches, to the resource thread. */

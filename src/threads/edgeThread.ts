@@ -20,6 +20,7 @@ import { ConnectionCounts } from '../push/connectionCounts.js';
 import { StreamTickets } from '../push/tickets.js';
 import { InProcessViewChanges } from '../seams/viewChanges/viewChanges.js';
 import { DemandMessenger } from './demandMessenger.js';
+import { EdgeLoadBoard, publishEdgeLoad } from './edgeLoad.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { EdgeViews } from './edgeViews.js';
 import { webPages } from '../web/webPages.js';
@@ -107,6 +108,7 @@ try {
       .then(async () => {
         http.closeConnections();
         clearInterval(posting);
+        stopLoad();
         postMetrics();
         authenticator.close();
         views.close();
@@ -116,6 +118,8 @@ try {
         process.exit(0);
       });
   });
+  // docs/architecture.md#searches-first: the resource thread paces its work by this.
+  const stopLoad = publishEdgeLoad(new EdgeLoadBoard(setup.edgeLoad), setup.index, limits.edgeLoadSampleMs);
   tell({ type: 'listening', port: http.port });
 } catch (error) {
   tell({ type: 'failed', message: error instanceof Error ? error.message : String(error) });

@@ -1,5 +1,5 @@
 // The views an edge thread answers searches with (docs/guarantees.md, "Threads"): those the
-// resource thread posted since this edge started, and otherwise what the shared LMDB
+// resource thread posted since this edge started (several in a message), and otherwise what the shared LMDB
 // environment holds. A committed view reaches the edge as soon as its message is read (the
 // next turn of the edge's loop), and the edge never goes back to an older view of a resource:
 //  - posted views arrive in commit order per resource (src/threads/publishingStore.ts);
@@ -11,7 +11,7 @@ import type { ResourceView, ViewSource } from '../resources/view.js';
 import type { Databases } from '../store/environment.js';
 import { RecentMap } from '../store/recentMap.js';
 import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
-import type { PostedView } from './publishingStore.js';
+import type { PostedViews } from './publishingStore.js';
 
 export class EdgeViews implements ViewSource {
   private readonly recent: RecentMap<string, ResourceView>;
@@ -24,7 +24,7 @@ export class EdgeViews implements ViewSource {
     generationSize = 50_000,
   ) {
     this.recent = new RecentMap(generationSize);
-    posted.on('message', (view: PostedView) => this.remember(view));
+    posted.on('message', (views: PostedViews) => this.rememberAll(views));
   }
 
   view(key: string): ResourceView | undefined {
@@ -32,8 +32,7 @@ export class EdgeViews implements ViewSource {
     if (known) return known;
     const stored = this.dbs.views.get(key);
     for (let message = receiveMessageOnPort(this.posted); message; message = receiveMessageOnPort(this.posted)) {
-      const view: PostedView = message.message;
-      this.remember(view);
+      this.rememberAll(message.message as PostedViews);
     }
     const posted = this.recent.get(key);
     if (posted || !stored) return posted;
@@ -46,9 +45,13 @@ export class EdgeViews implements ViewSource {
     this.posted.close();
   }
 
-  private remember([key, tail, refreshAfter]: PostedView): void {
-    const view = { tail, refreshAfter };
-    this.recent.set(key, view);
-    this.changes?.changed(key, view);
+  /** The views of one message, in the order they were written. */
+  private rememberAll(views: PostedViews): void {
+    for (let index = 0; index < views.length; index += 3) {
+      const key = views[index] as string;
+      const view = { tail: views[index + 1] as string, refreshAfter: views[index + 2] as number };
+      this.recent.set(key, view);
+      this.changes?.changed(key, view);
+    }
   }
 }

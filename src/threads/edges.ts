@@ -17,6 +17,7 @@ import type { ResourceDemand } from '../resources/demand.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import type { ResourceStore } from '../store/resourceStore.js';
 import { receiveDemand } from './demandMessenger.js';
+import type { EdgeLoadBoard } from './edgeLoad.js';
 import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
 import { lendLedger } from '../seams/quotaLedger/portLedger.js';
 import type { DashboardWrites } from '../seams/webRecords/webStore.js';
@@ -36,6 +37,8 @@ export interface EdgeOptions {
   /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
   authVersions: AuthVersionBoard;
   store: ResourceStore;
+  /** Where each edge writes how busy it is (one slot per thread). */
+  edgeLoad: EdgeLoadBoard;
   demand: ResourceDemand;
   log: Logger;
   logLevel: string;
@@ -140,6 +143,7 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     port,
     accountTable: options.accountTable.buffer,
     authVersions: options.authVersions.buffer,
+    edgeLoad: options.edgeLoad.buffer,
     views: views.port2,
     demand: demand.port2,
     ledger: ledger?.port2,

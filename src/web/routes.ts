@@ -6,7 +6,8 @@
 import { webLimits } from '../config.js';
 import { isWritesUnavailable } from '../seams/webRecords/webStore.js';
 import { readBody } from '../http/body.js';
-import type { Exchange } from '../http/reply.js';
+import { apiErrors } from '../http/errors.js';
+import { type Exchange, writeReply } from '../http/reply.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from '../http/uws.js';
 import type { WebAnswer, WebRequest } from './answers.js';
 import { page, redirect } from './answers.js';
@@ -15,6 +16,7 @@ import { type WebContext, viewerOf } from './context.js';
 import { clearSessionCookie, readCookie, sessionCookie, setSessionCookie } from './cookies.js';
 import { assetPaths, refusalPage, type Viewer } from './layout.js';
 import { type LiveStreams, streamEvents } from './liveEvents.js';
+import { frontPath, showFront, wantsHtml } from './pages/front.js';
 import { csrfMatches } from './sessions.js';
 
 /** docs/dashboard.md, "Content-Security-Policy": nothing inline, nothing from elsewhere. */
@@ -247,6 +249,12 @@ export function registerWebRoutes(
       writeAnswer(res, exchange, { ...head, form: new URLSearchParams(), session: undefined }, answer);
     });
   }
+  // docs/dashboard.md#front-page: a browser gets a page of links, an API client the API's 404.
+  app.get(frontPath, (res, req) => {
+    const exchange = begin(req);
+    if (!wantsHtml(req.getHeader('accept'))) return writeReply(res, exchange, apiErrors.notFound(exchange.method, exchange.path));
+    writeAnswer(res, exchange, { ...requestHead(req, res, options), form: new URLSearchParams(), session: undefined }, showFront());
+  });
   for (const prefix of ['/dashboard', '/console']) {
     app.get(prefix, (res, req) => {
       const exchange = begin(req);

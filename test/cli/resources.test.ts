@@ -39,34 +39,29 @@ t.test('resources - show and list explain state and next due time, read while th
 
   const shown = cli(['resources', 'show', 'github', 'account', 'OCTOCAT', '--data', data]);
   t.equal(shown.status, 0, shown.stderr);
-  const available = JSON.parse(shown.stdout);
-  t.match(available, {
-    resource: 'github/account/octocat',
-    state: 'available',
-    next_due: {
-      event: 'REFRESH_DUE',
-      in: /^in (6h|[1-5]h|\d+m|\d+s)/,
-      why: 'refresh: its datapoints reach the end of their freshness window',
-    },
-    context: { failures: 0, metrics: { followers: { status: 'available' } } },
-  });
-  t.equal(Date.parse(available.next_due.at), available.context.nextDueAt);
-  t.match(available.transitions, [
-    { at: /^\d{4}-\d{2}-\d{2}T/, event: 'CREATED', from: null, to: 'pending' },
-    { at: /^\d{4}-\d{2}-\d{2}T/, event: 'COLLECTED', from: 'pending', to: 'available' },
-  ]);
-  t.equal(available.transitions.length, 2, 'created, then collected');
+  const minute = String.raw`\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC`;
+  t.match(
+    shown.stdout,
+    new RegExp(
+      [
+        '^resource      github/account/octocat',
+        'state         available',
+        `next due      ${minute} \\(in (5|6) h\\) REFRESH_DUE`,
+        'why           refresh: its datapoints reach the end of their freshness window',
+        `last success  ${minute} \\((\\d+ (s|min) ago|now)\\)`,
+        'failures      0 in a row',
+        'datapoints    .*followers \\d+.*',
+        'transitions, oldest first \\(2\\):',
+        `  ${minute}  CREATED \\(new\\) -> pending`,
+        `  ${minute}  COLLECTED pending -> available\n$`,
+      ].join('\n'),
+    ),
+  );
 
-  const failing = JSON.parse(cli(['resources', 'show', 'github', 'account', 'broken', '--data', data]).stdout);
-  t.match(failing, {
-    resource: 'github/account/broken',
-    state: 'unavailable',
-    next_due: { event: 'RETRY_DUE', why: /^retry after \d+ failed collection\(s\) in a row \(last: .+\)$/ },
-    transitions: [
-      { event: 'CREATED', from: null, to: 'pending' },
-      { event: 'FAILED', from: 'pending', to: 'unavailable' },
-    ],
-  });
+  const failing = cli(['resources', 'show', 'github', 'account', 'broken', '--data', data]).stdout;
+  t.match(failing, /^state {9}unavailable$/m);
+  t.match(failing, /^why {11}retry after \d+ failed collection\(s\) in a row \(last: .+\)$/m);
+  t.match(failing, /^ {2}\S+ \S+ UTC {2}FAILED pending -> unavailable$/m);
 
   const listed = cli(['resources', 'list', '--status', 'unavailable', '--data', data])
     .stdout.trim()
@@ -77,7 +72,7 @@ t.test('resources - show and list explain state and next due time, read while th
   t.match(listed[1], { resource: 'github/account/broken', state: 'unavailable', failures: Number });
   const limited = cli(['resources', 'list', '--platform', 'github', '--limit', '1', '--data', data]).stdout.trim().split('\n');
   t.equal(limited.length, 2, 'the counts line and one resource');
-  t.equal(cli(['resources', 'list', '--platform', 'x', '--data', data]).stdout.trim().split('\n').length, 1, 'no x resources');
+  t.same(JSON.parse(cli(['resources', 'list', '--platform', 'x', '--data', data]).stdout), { total: 0, counts: {} }, 'no x resources');
 
   const untracked = cli(['resources', 'show', 'github', 'account', 'nobody-here', '--data', data]);
   t.equal(untracked.status, 2);

@@ -29,9 +29,11 @@ t.test('validation - each message, all problems of a body at once', async (t) =>
   t.same(await invalid('{}'), ["Resources can't be blank"]);
   t.same(await invalid('{"resources": []}'), ["Resources can't be blank"]);
   t.same(await invalid({ resources: [ref('github', 'post', 'octocat')] }), [
-    "Resources identifier 'octocat' is not valid on platform 'github': use '<owner>:<repository>', the owner of letters, digits and '-', the repository of letters, digits, '.', '_' and '-'",
+    "Resources identifier 'octocat' is not valid on platform 'github': send the post as '<owner>:<repository>', not the URL (the owner of letters A-Z, digits and '-', the repository of letters A-Z, digits, '.', '_' and '-'); this one has no '<owner>:' part",
   ]);
-  t.same(await invalid({ resources: [ref('myspace', 'account', 'tom')] }), ["Resources platform 'myspace' is not supported"]);
+  t.same(await invalid({ resources: [ref('myspace', 'account', 'tom')] }), [
+    "Resources platform 'myspace' is not supported: use one of bluesky, facebook, github, instagram, linkedin, threads, tiktok, x, youtube",
+  ]);
   t.same(await invalid({ resources: [ref('github', 'organization', 'octocat')] }), [
     "Resources type 'organization' is not supported on platform 'github'",
   ]);
@@ -51,21 +53,21 @@ t.test('validation - each message, all problems of a body at once', async (t) =>
       ],
     }),
     [
-      "Resources identifier 'https://github.com/octocat' is not valid on platform 'github': send the plain username or id, not the URL",
-      "Resources identifier 'octo cat' is not valid on platform 'github': spaces, '?', '#' and '/' are not allowed: use letters, digits and '-', not starting or ending with '-'",
-      "Resources identifier 'octocat#readme' is not valid on platform 'github': spaces, '?', '#' and '/' are not allowed: use letters, digits and '-', not starting or ending with '-'",
+      "Resources identifier 'https://github.com/octocat' is not valid on platform 'github': send the plain username or id, not the URL (up to 39 letters A-Z, digits and '-', not starting or ending with '-'); this one is a URL",
+      "Resources identifier 'octo cat' is not valid on platform 'github': send the plain username or id, not the URL (up to 39 letters A-Z, digits and '-', not starting or ending with '-'); this one contains a space",
+      "Resources identifier 'octocat#readme' is not valid on platform 'github': send the plain username or id, not the URL (up to 39 letters A-Z, digits and '-', not starting or ending with '-'); this one contains '#'",
     ],
     'every bad element is reported; the good one adds nothing',
   );
   t.same(await invalid({ resources: [ref('github', 'account', 'github.com/octocat'), ref('x', 'account', 'www.x.com')] }), [
-    "Resources identifier 'github.com/octocat' is not valid on platform 'github': send the plain username or id, not the URL",
-    "Resources identifier 'www.x.com' is not valid on platform 'x': send the plain username or id, not the URL",
+    "Resources identifier 'github.com/octocat' is not valid on platform 'github': send the plain username or id, not the URL (up to 39 letters A-Z, digits and '-', not starting or ending with '-'); this one is a URL",
+    "Resources identifier 'www.x.com' is not valid on platform 'x': send the plain username or id, not the URL (without '@': up to 15 letters A-Z, digits and '_'); this one is a URL",
   ]);
   const eleven = Array.from({ length: 11 }, (_, i) => ref('github', 'account', `user${i}`));
   t.same(await invalid({ resources: eleven }), ['Resources is too long (maximum is 10 resources)']);
   const long = 'a'.repeat(5000);
   t.same(await invalid({ resources: [ref('github', 'account', long)] }), [
-    `Resources identifier '${'a'.repeat(100)}...' is not valid on platform 'github': it must be 1 to 39 characters long, not 5000`,
+    `Resources identifier '${'a'.repeat(100)}...' is not valid on platform 'github': send the plain username or id, not the URL (up to 39 letters A-Z, digits and '-', not starting or ending with '-'); this one is 5000 characters long, not 1 to 39`,
   ]);
   const ten = await search(token, { resources: eleven.slice(0, 10) });
   t.equal(ten.status, 200);
@@ -115,24 +117,137 @@ t.test('validation - an invalid identifier is told the rule it breaks', async (t
     return answer.body.errors[0];
   };
   const prefix = (identifier: string, platform: string) => `Resources identifier '${identifier}' is not valid on platform '${platform}': `;
+  const account = 'send the plain username or id, not the URL';
+  // Every platform and type (docs/api.md#a-40): what to send, then what is wrong with this one.
   const cases: Array<[string, string, string, string]> = [
-    ['facebook', 'account', 'nasa', 'it must be 5 to 50 characters long, not 4'],
-    ['facebook', 'account', 'https://facebook.com/nasa', 'send the plain username or id, not the URL'],
-    ['facebook', 'account', 'nasa!gov', "'!' is not allowed: use letters, digits and '.', starting and ending with a letter or digit"],
-    ['facebook', 'account', '.nasa.', "use letters, digits and '.', starting and ending with a letter or digit"],
+    [
+      'bluesky',
+      'account',
+      'alice',
+      `${account} (the full handle, e.g. alice.bsky.social: labels of letters A-Z, digits and '-' joined by '.'); this one does not fit that form`,
+    ],
+    [
+      'bluesky',
+      'post',
+      '3jwdwj2ctlk26',
+      "send the post as '<handle>:<post_id>', not the URL (the handle with its full domain, e.g. alice.bsky.social, and the post id of 13 characters after /post/ in its address); this one has no '<handle>:' part",
+    ],
+    [
+      'facebook',
+      'account',
+      'nasa',
+      `${account} (5 to 50 letters A-Z, digits and '.', starting and ending with a letter or digit); this one is 4 characters long, not 5 to 50`,
+    ],
+    [
+      'facebook',
+      'account',
+      'https://facebook.com/nasa',
+      `${account} (5 to 50 letters A-Z, digits and '.', starting and ending with a letter or digit); this one is a URL`,
+    ],
+    [
+      'facebook',
+      'account',
+      'nasa!gov',
+      `${account} (5 to 50 letters A-Z, digits and '.', starting and ending with a letter or digit); this one contains '!', which is not allowed`,
+    ],
+    [
+      'facebook',
+      'account',
+      '.nasa.',
+      `${account} (5 to 50 letters A-Z, digits and '.', starting and ending with a letter or digit); this one does not fit that form`,
+    ],
+    [
+      'github',
+      'account',
+      '-octocat',
+      `${account} (up to 39 letters A-Z, digits and '-', not starting or ending with '-'); this one does not fit that form`,
+    ],
     [
       'github',
       'post',
       'octocat/hello-world',
-      "spaces, '?', '#' and '/' are not allowed: use '<owner>:<repository>', the owner of letters, digits and '-', the repository of letters, digits, '.', '_' and '-'",
+      "send the post as '<owner>:<repository>', not the URL (the owner of letters A-Z, digits and '-', the repository of letters A-Z, digits, '.', '_' and '-'); this one contains '/'",
     ],
-    ['instagram', 'account', 'nasa..gov', "use letters, digits, '.' and '_', without a '.' at either end or two in a row"],
-    ['x', 'account', 'elon-musk', "'-' is not allowed: use letters, digits and '_'"],
-    ['x', 'post', 'jack:0123', "use '<handle>:<post_id>', the post id being the number after /status/ in its address"],
-    ['youtube', 'post', 'abc', 'it must be 11 characters long, not 3'],
-    ['youtube', 'post', 'https://youtu.be/dQw4w9WgXcQ', "send the post as '<video_id>', not the URL"],
-    ['bluesky', 'account', 'alice', "use a full domain name (e.g. alice.bsky.social): labels of letters, digits and '-' joined by '.'"],
-    ['tiktok', 'account', 'a', 'it must be 2 to 24 characters long, not 1'],
+    [
+      'instagram',
+      'account',
+      'nasa..gov',
+      `${account} (without '@': up to 30 letters A-Z, digits, '.' and '_', without a '.' at either end or two in a row); this one does not fit that form`,
+    ],
+    [
+      'linkedin',
+      'account',
+      'in/satya-nadella',
+      `${account} (the name after /in/ in its address: 3 to 100 letters A-Z, digits and '-', starting and ending with a letter or digit); this one contains '/'`,
+    ],
+    [
+      'linkedin',
+      'organization',
+      'micro soft',
+      `${account} (the name after /company/ in its address: letters A-Z, digits, '-', '_', '.' and '&', starting and ending with a letter or digit); this one contains a space`,
+    ],
+    [
+      'threads',
+      'account',
+      '@zuck',
+      `${account} (without '@': up to 30 letters A-Z, digits, '.' and '_', without a '.' at either end or two in a row); this one contains '@', which is not allowed`,
+    ],
+    [
+      'threads',
+      'post',
+      'C8ZqKpYt7xY',
+      "send the post as '<handle>:<code>', not the URL (the handle without '@', and the code after /post/ in its address or the numeric media id); this one has no '<handle>:' part",
+    ],
+    [
+      'tiktok',
+      'account',
+      'a',
+      `${account} (the name after @ in its address, without the '@': 2 to 24 letters A-Z, digits, '_' and '.', not ending with '.'); this one is 1 characters long, not 2 to 24`,
+    ],
+    ['x', 'account', 'jack smith', `${account} (without '@': up to 15 letters A-Z, digits and '_'); this one contains a space`],
+    ['x', 'account', 'josé', `${account} (without '@': up to 15 letters A-Z, digits and '_'); this one contains 'é', which is not allowed`],
+    [
+      'x',
+      'account',
+      'elon-musk',
+      `${account} (without '@': up to 15 letters A-Z, digits and '_'); this one contains '-', which is not allowed`,
+    ],
+    [
+      'x',
+      'post',
+      '1460323737035677698',
+      "send the post as '<handle>:<post_id>', not the URL (the username without '@', and the post id, the number after /status/ in its address); this one has no '<handle>:' part",
+    ],
+    [
+      'x',
+      'post',
+      'jack:0123',
+      "send the post as '<handle>:<post_id>', not the URL (the username without '@', and the post id, the number after /status/ in its address); this one does not fit that form",
+    ],
+    [
+      'youtube',
+      'account',
+      '@mk',
+      `${account} (a channel id, UC and 22 letters A-Z, digits, '_' or '-', or an @handle of 3 to 30 letters, digits, '_', '-' and '.'); this one does not fit that form`,
+    ],
+    [
+      'youtube',
+      'post',
+      'mkbhd:dQw4w9WgXcQ',
+      "send the video id only, without a channel name, not the URL (the 11 letters A-Z, digits, '_' and '-' after v= in its address); this one contains ':', which is not allowed",
+    ],
+    [
+      'youtube',
+      'post',
+      'abc',
+      "send the video id only, without a channel name, not the URL (the 11 letters A-Z, digits, '_' and '-' after v= in its address); this one is 3 characters long, not 11",
+    ],
+    [
+      'youtube',
+      'post',
+      'https://youtu.be/dQw4w9WgXcQ',
+      "send the video id only, without a channel name, not the URL (the 11 letters A-Z, digits, '_' and '-' after v= in its address); this one is a URL",
+    ],
   ];
   for (const [platform, type, identifier, hint] of cases) {
     t.equal(await message(platform, type, identifier), prefix(identifier, platform) + hint, `${platform} ${type} ${identifier}`);

@@ -89,7 +89,7 @@ t.test('limits - identifiers at their platform maximum are accepted, one charact
         status: 422,
         body: {
           errors: [
-            `Resources identifier '${echoed}' is not valid on platform '${platform}': it must be ${rule.minLength === rule.maxLength ? rule.maxLength : `${rule.minLength} to ${rule.maxLength}`} characters long, not ${over.length}`,
+            `Resources identifier '${echoed}' is not valid on platform '${platform}': ${rule.hint} (${rule.syntax}); this one is ${over.length} characters long, not ${rule.minLength === rule.maxLength ? rule.maxLength : `${rule.minLength} to ${rule.maxLength}`}`,
           ],
         },
       },

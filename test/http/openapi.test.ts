@@ -1,10 +1,14 @@
 // The OpenAPI document: valid OpenAPI 3.1, generated from the schemas the server validates with,
 // and matched by live answers of every status over real HTTP.
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import t, { type Test } from 'tap';
-import { SearchEnvelope } from '../../src/api/schema.js';
 import { openApiDocument } from '../../src/api/openapi.js';
+import { answerExamples, searchRequestExample } from '../../src/api/openapiExamples.js';
+import { validateSearch } from '../../src/api/validation.js';
 import { limits } from '../../src/config.js';
+import { identifierRules, platformCodes } from '../../src/platforms/registry.js';
 import { openApiChecker, type OpenApiChecker } from '../helpers/openapi.js';
 import { startPublicApp } from '../helpers/publicApp.js';
 import { eventually, searchPath, startTestService, type SearchAnswer } from '../helpers/service.js';
@@ -30,14 +34,118 @@ t.test('openapi - GET /api/v1/openapi.json serves a valid OpenAPI 3.1 document',
   t.same(document, JSON.parse(JSON.stringify(openApiDocument)), 'the served document is the generated one');
 });
 
-t.test('openapi - the request schema is the one the server validates with', async (t) => {
+/** The served document with its references resolved, and Ajv to check values against its schemas. */
+async function resolved() {
+  const validator = new Validator();
+  await validator.validate(JSON.parse(JSON.stringify(openApiDocument)));
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  return { document: validator.resolveRefs() as Record<string, any>, ajv };
+}
+
+t.test('openapi - the request schema refers each reference to its platform, type and identifier syntax', async (t) => {
   const { document } = await fetchDocument(t);
-  t.same(document.components.schemas.SearchRequest, JSON.parse(JSON.stringify(SearchEnvelope)));
-  t.equal(document.components.schemas.SearchRequest.properties.resources.maxItems, limits.maxResourcesPerRequest);
+  const { schemas } = document.components;
   const operation = document.paths['/api/v1/resources/search'].post;
   t.same(operation.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/SearchRequest' });
   t.same(Object.keys(operation.responses), ['200', '401', '403', '413', '422', '429', '500', '503']);
-  t.equal(document.components.schemas['Identifier.github.post'].type, 'string', 'identifier syntaxes come from the platform rules');
+  t.same(schemas.SearchRequest.properties.resources, {
+    type: 'array',
+    items: { $ref: '#/components/schemas/ResourceReference' },
+    minItems: 1,
+    maxItems: limits.maxResourcesPerRequest,
+  });
+  t.same(schemas.ResourceReference.discriminator.propertyName, 'platform');
+  t.same(Object.keys(schemas.ResourceReference.discriminator.mapping), [...platformCodes], 'one mapping per platform code');
+  t.equal(schemas.ResourceReference.oneOf.length, platformCodes.length);
+  t.same(schemas['Reference.x'].discriminator, {
+    propertyName: 'type',
+    mapping: { account: '#/components/schemas/Reference.x.account', post: '#/components/schemas/Reference.x.post' },
+  });
+  t.equal(schemas.ResourceReference.discriminator.mapping.github, '#/components/schemas/Reference.github');
+  t.equal(
+    schemas.ResourceReference.discriminator.mapping.facebook,
+    '#/components/schemas/Reference.facebook.account',
+    'one type: the pair itself',
+  );
+  for (const { platform, type, rule } of identifierRules) {
+    const pair = schemas[`Reference.${platform}.${type}`];
+    t.same(
+      pair.properties,
+      {
+        platform: { type: 'string', enum: [platform] },
+        type: { type: 'string', enum: [type] },
+        identifier: { $ref: `#/components/schemas/Identifier.${platform}.${type}` },
+      },
+      `${platform} ${type}: platform and type as enums, the identifier by reference`,
+    );
+    const identifier = schemas[`Identifier.${platform}.${type}`];
+    t.same(
+      {
+        pattern: identifier.pattern,
+        minLength: identifier.minLength,
+        maxLength: identifier.maxLength,
+        description: identifier.description,
+      },
+      { pattern: rule.pattern.source, minLength: rule.minLength, maxLength: rule.maxLength, description: `${rule.hint} (${rule.syntax})` },
+      `${platform} ${type}: the syntax the server checks, with its hint`,
+    );
+  }
+});
+
+t.test('openapi - the published request schema accepts exactly what the server accepts', async (t) => {
+  const { document, ajv } = await resolved();
+  const published = ajv.compile(document.components.schemas.SearchRequest);
+  const agree = (body: unknown, label: string) => {
+    const accepted = validateSearch(body).ok;
+    t.equal(published(body), accepted, `${label}: ${accepted ? 'accepted' : 'refused'} by both`);
+  };
+  const one = (platform: string, type: string, identifier: string) => ({ resources: [{ platform, type, identifier }] });
+  for (const { platform, type, rule } of identifierRules) {
+    agree(one(platform, type, rule.examples.valid), `${platform} ${type} ${rule.examples.valid}`);
+    for (const invalid of rule.examples.invalid) agree(one(platform, type, invalid), `${platform} ${type} ${invalid}`);
+  }
+  agree(one('myspace', 'account', 'tom'), 'an unknown platform');
+  agree(one('github', 'organization', 'octocat'), 'a type the platform does not take');
+  agree(one('x', 'account', 'jack smith'), 'an identifier with a space');
+  agree({ resources: [] }, 'no references');
+  agree({ resources: Array.from({ length: 11 }, (_, i) => ({ platform: 'github', type: 'account', identifier: `user${i}` })) }, 'eleven');
+  agree(searchRequestExample, 'the request example');
+});
+
+t.test('openapi - every example matches its schema, and the refusals are the live ones', async (t) => {
+  const { document, ajv } = await resolved();
+  const operation = document.paths['/api/v1/resources/search'].post;
+  const request = operation.requestBody.content['application/json'];
+  t.same(ajv.validate(request.schema, request.example) ? [] : ajv.errors, [], 'the request example');
+  for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+    const json = response.content['application/json'];
+    t.not(json.example, undefined, `${status} has an example`);
+    t.same(ajv.validate(json.schema, json.example) ? [] : ajv.errors, [], `the ${status} example matches its schema`);
+  }
+  t.same(document.servers[0], { url: '/', description: 'The server that serves this document' });
+  t.match(operation.description, /^Looks up 1 to 10 resources\. /);
+
+  const { tokenFor, search } = await startTestService(t);
+  t.same((await search(undefined, searchRequestExample)).body, answerExamples.unauthorized, 'the 401 example is the live body');
+  const token = await tokenFor('examples', { plan: 'paid' });
+  const refused = await search(token, {
+    resources: [
+      { platform: 'myspace', type: 'account', identifier: 'tom' },
+      { platform: 'x', type: 'account', identifier: 'jack smith' },
+    ],
+  });
+  t.same(refused.body, answerExamples.invalid, 'the 422 example is the live body');
+  t.same(answerExamples.invalid.errors, [
+    "Resources platform 'myspace' is not supported: use one of bluesky, facebook, github, instagram, linkedin, threads, tiktok, x, youtube",
+    "Resources identifier 'jack smith' is not valid on platform 'x': send the plain username or id, not the URL (without '@': up to 15 letters A-Z, digits and '_'); this one contains a space",
+  ]);
+  const answered = await search(token, searchRequestExample);
+  t.same(
+    answered.body.data.map(({ platform, type, identifier }: Record<string, string>) => ({ platform, type, identifier })),
+    searchRequestExample.resources,
+    'the request example is a valid search',
+  );
 });
 
 t.test('openapi - live search answers of every status match the document', async (t) => {

@@ -1,17 +1,13 @@
 // The subscription registry and stream tickets, directly (docs/push.md).
 import t from 'tap';
 import { AccountTable } from '../../src/access/accountTable.js';
+import { identifierSyntax } from '../../src/api/schema.js';
 import type { RequestedResource } from '../../src/api/validation.js';
 import { ConnectionCounts, createConnectionCountsBuffer } from '../../src/push/connectionCounts.js';
 import { SubscriptionRegistry, topicOf } from '../../src/push/subscriptionRegistry.js';
 import { createTicketState, StreamTickets } from '../../src/push/tickets.js';
 
-const resource = (identifier: string): RequestedResource => ({
-  platform: 'github',
-  type: 'account',
-  identifier,
-  key: `github/account/${identifier.toLowerCase()}`,
-});
+const resource = (identifier: string): RequestedResource => identifierSyntax('github', 'account')!.requested(identifier)!;
 const tail = (status: string) => `,"status":"${status}"}`;
 
 function recordingRegistry() {

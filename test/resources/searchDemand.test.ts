@@ -2,16 +2,12 @@
 // which resources it found unknown or due a refresh; asking for them is the caller's next step.
 import t from 'tap';
 import { renderSearchResponse } from '../../src/api/searchResponse.js';
+import { identifierSyntax } from '../../src/api/schema.js';
 import type { RequestedResource } from '../../src/api/validation.js';
 import type { ResourceView } from '../../src/resources/view.js';
 
 const now = Date.UTC(2026, 10, 23);
-const requested = (identifier: string): RequestedResource => ({
-  platform: 'github',
-  type: 'account',
-  identifier,
-  key: `github/account/${identifier.toLowerCase()}`,
-});
+const requested = (identifier: string): RequestedResource => identifierSyntax('github', 'account')!.requested(identifier)!;
 
 t.test('search rendering - answers from views and lists the unknown and the due, reading only', async (t) => {
   const views = new Map<string, ResourceView>([

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
 import { identifierSyntax } from '../../src/api/schema.js';
-import { identifierProblem } from '../../src/api/validation.js';
+import { identifierProblem, validateSearch } from '../../src/api/validation.js';
 import { limits } from '../../src/config.js';
 import { eventually, startTestService, type SearchAnswer } from '../helpers/service.js';
 import { canaryOf, rules, type Rule } from './canaries.js';
@@ -152,6 +152,28 @@ async function upstreamParts(upstream: RecordingUpstream, expected: Set<Part>) {
 }
 
 const sorted = (parts: Iterable<Part>) => [...parts].sort();
+
+t.test('identifiers - every refusal on every platform and type says what to send, then what is wrong', async (t) => {
+  // docs/api.md#identifier-hints, for every rule a platform folder declares.
+  const refusal = ({ platform, type }: Rule, identifier: string) => {
+    const validation = validateSearch({ resources: [{ platform, type, identifier }] });
+    return validation.ok ? 'accepted' : validation.errors[0];
+  };
+  for (const rule of rules) {
+    const { platform, type } = rule;
+    const opening = `Resources identifier '%s' is not valid on platform '${platform}': ${rule.rule.hint} (${rule.rule.syntax}); this one `;
+    const expect = (identifier: string, problem: string) =>
+      t.equal(refusal(rule, identifier), opening.replace('%s', identifier) + problem, `${platform} ${type} ${JSON.stringify(identifier)}`);
+    t.match(rule.rule.hint, /^send .*, not the URL$/, `${platform} ${type}: the hint says what to send`);
+    const valid = canaryOf(rule);
+    expect(`https://example.com/${valid}`, 'is a URL');
+    expect(`${valid} x`, 'contains a space');
+    expect(`${valid}?x`, "contains '?'");
+    if (rule.rule.authorPart) expect(valid.slice(valid.indexOf(':') + 1), `has no '${rule.rule.authorPart}:' part`);
+    if (!rule.rule.allowedCharacter.test('é')) expect(`${valid.slice(0, -1)}é`, "contains 'é', which is not allowed");
+    if (!rule.rule.allowedCharacter.test(':')) expect(`channel:${valid}`, "contains ':', which is not allowed");
+  }
+});
 
 t.test(
   'identifiers - traversal, query, fragment, encoded, unicode and whitespace forms are refused with 422 before any upstream call',

@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { openDatabases, type StoredView } from '../../src/store/environment.js';
 import { DemandMessenger, receiveDemand } from '../../src/threads/demandMessenger.js';
 import { EdgeViews } from '../../src/threads/edgeViews.js';
-import type { PostedView } from '../../src/threads/publishingStore.js';
+import type { PostedView, PostedViews } from '../../src/threads/publishingStore.js';
 import { tempDataDir } from '../helpers/service.js';
 
 const key = 'github/account/octocat';
@@ -25,7 +25,7 @@ function edge(t: Test) {
   });
   // The edge's own listener was added first, so it has handled a message when this resolves.
   const delivered = () => once(channel.port2, 'message');
-  return { dbs, post: (posted: PostedView) => channel.port1.postMessage(posted), views, delivered };
+  return { dbs, post: (posted: PostedViews) => channel.port1.postMessage(posted), views, delivered };
 }
 
 t.test('edge views - a view on disk is served, and a posted view replaces it', async (t) => {
@@ -73,4 +73,13 @@ t.test('demand messenger - what an edge wants reaches the resource thread, in or
     [['github/account/c'], 2],
   ]);
   channel.port1.close();
+});
+
+t.test('edge views - one message carries the views of several writes: each taken in order, the last of a resource wins', async (t) => {
+  const { post, views, delivered } = edge(t);
+  const other = 'github/account/hubot';
+  post([key, ',"status":"pending"}', 0, other, ',"status":"available"}', 7, key, ',"status":"available"}', 9]);
+  await delivered();
+  t.same(views.view(key), { tail: ',"status":"available"}', refreshAfter: 9 });
+  t.same(views.view(other), { tail: ',"status":"available"}', refreshAfter: 7 });
 });

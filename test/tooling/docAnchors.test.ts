@@ -55,6 +55,8 @@ t.test('docs citations - a rule is cited by anchor, never by a quoted heading', 
 });
 
 t.test('docs anchors - headings get the slugs a Markdown renderer gives them', async (t) => {
-  const anchors = anchorsOf('# Title\n## The `serve` flags: a list\n## Repeat\n## Repeat\n<a id="a-14"></a>text\n```\n# not a heading\n```\n');
+  const anchors = anchorsOf(
+    '# Title\n## The `serve` flags: a list\n## Repeat\n## Repeat\n<a id="a-14"></a>text\n```\n# not a heading\n```\n',
+  );
   t.same([...anchors].sort(), ['a-14', 'repeat', 'repeat-1', 'the-serve-flags-a-list', 'title']);
 });

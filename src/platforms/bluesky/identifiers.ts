@@ -17,8 +17,8 @@ export const blueskyAccount: IdentifierRule = {
   minLength: 3,
   maxLength: 253,
   allowedCharacter: /[A-Za-z0-9.-]/,
-  syntax: "a full domain name (e.g. alice.bsky.social): labels of letters, digits and '-' joined by '.'",
-  hint: `${accountHint} (the full handle, e.g. alice.bsky.social)`,
+  hint: accountHint,
+  syntax: "the full handle, e.g. alice.bsky.social: labels of letters A-Z, digits and '-' joined by '.'",
   normalize: lowerCase,
   namePart: (normalized) => normalized,
   examples: {
@@ -34,8 +34,9 @@ export const blueskyPost: IdentifierRule = {
   minLength: 17,
   maxLength: 253 + 1 + 13,
   allowedCharacter: /[A-Za-z0-9.:-]/,
-  syntax: "'<handle>:<post_id>', the post id being the 13 characters after /post/ in its address",
   hint: postHint('<handle>:<post_id>'),
+  syntax: 'the handle with its full domain, e.g. alice.bsky.social, and the post id of 13 characters after /post/ in its address',
+  authorPart: '<handle>',
   normalize: lowerHandlePart,
   namePart: handlePart,
   examples: {

@@ -12,8 +12,8 @@ export const linkedinCompany: IdentifierRule = {
   minLength: 1,
   maxLength: 100,
   allowedCharacter: /[A-Za-z0-9_.&-]/,
-  syntax: "letters, digits, '-', '_', '.' and '&', starting and ending with a letter or digit",
   hint: accountHint,
+  syntax: "the name after /company/ in its address: letters A-Z, digits, '-', '_', '.' and '&', starting and ending with a letter or digit",
   normalize: lowerCase,
   namePart: wholeIdentifier,
   examples: {
@@ -29,8 +29,8 @@ export const linkedinProfile: IdentifierRule = {
   minLength: 3,
   maxLength: 100,
   allowedCharacter: /[A-Za-z0-9-]/,
-  syntax: "letters, digits and '-', starting and ending with a letter or digit",
   hint: accountHint,
+  syntax: "the name after /in/ in its address: 3 to 100 letters A-Z, digits and '-', starting and ending with a letter or digit",
   normalize: lowerCase,
   namePart: wholeIdentifier,
   examples: {

@@ -13,8 +13,8 @@ export const instagramUsernameRule: Omit<IdentifierRule, 'examples'> = {
   minLength: 1,
   maxLength: 30,
   allowedCharacter: /[A-Za-z0-9._]/,
-  syntax: "letters, digits, '.' and '_', without a '.' at either end or two in a row",
   hint: accountHint,
+  syntax: "without '@': up to 30 letters A-Z, digits, '.' and '_', without a '.' at either end or two in a row",
   normalize: lowerCase,
   namePart: wholeIdentifier,
 };

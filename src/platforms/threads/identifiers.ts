@@ -17,8 +17,9 @@ export const threadsPost: IdentifierRule = {
   minLength: 3,
   maxLength: 71,
   allowedCharacter: /[A-Za-z0-9._:-]/,
-  syntax: "'<handle>:<code>' (the code in the post's threads.net address) or '<handle>:<media_id>' (digits)",
   hint: postHint('<handle>:<code>'),
+  syntax: "the handle without '@', and the code after /post/ in its address or the numeric media id",
+  authorPart: '<handle>',
   normalize: lowerHandlePart,
   namePart: handlePart,
   examples: {

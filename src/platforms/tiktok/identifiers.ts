@@ -8,8 +8,8 @@ export const tiktokAccount: IdentifierRule = {
   minLength: 2,
   maxLength: 24,
   allowedCharacter: /[A-Za-z0-9._]/,
-  syntax: "letters, digits, '_' and '.', not ending with '.'",
   hint: accountHint,
+  syntax: "the name after @ in its address, without the '@': 2 to 24 letters A-Z, digits, '_' and '.', not ending with '.'",
   normalize: lowerCase,
   namePart: wholeIdentifier,
   examples: {

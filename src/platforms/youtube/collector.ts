@@ -34,13 +34,17 @@ const videoSchema = Type.Object({
   statistics: Type.Object({ viewCount: count, likeCount: count }),
 });
 /**
- * A list answer is well formed when it says how many results it holds: only then does an
- * id left out of it mean "no such channel or video" (docs/platforms.md, "youtube"). A 200
- * without `pageInfo.totalResults`, or one that counts results but carries no `items`, is
- * a failure, never not_found.
+ * An id in `items` is found, with or without `pageInfo` (Google's own examples leave it
+ * out). Only a list that counts its results (`pageInfo.totalResults`) says that an id it
+ * leaves out does not exist (docs/platforms.md#youtube-lists).
  */
 const listOf = <T extends TSchema>(item: T) =>
-  jsonBody(Type.Object({ pageInfo: Type.Object({ totalResults: Type.Integer({ minimum: 0 }) }), items: Type.Optional(Type.Array(item)) }));
+  jsonBody(
+    Type.Object({
+      pageInfo: Type.Optional(Type.Object({ totalResults: Type.Integer({ minimum: 0 }) })),
+      items: Type.Optional(Type.Array(item)),
+    }),
+  );
 const channelsBody = listOf(channelSchema);
 const videosBody = listOf(videoSchema);
 const errorBody = jsonBody(
@@ -52,11 +56,28 @@ const errorBody = jsonBody(
 type Channel = Static<typeof channelSchema>;
 type Video = Static<typeof videoSchema>;
 
-/** The items of a well-formed list, or undefined for any other shape. */
-function listItems<T>(list: { pageInfo: { totalResults: number }; items?: T[] | undefined } | undefined): T[] | undefined {
+/** What an id left out of a list without `pageInfo` stands for: nothing is known of it. */
+const uncounted = failed('upstream list does not count its results, so an id it leaves out is not known to be missing');
+
+/** A list's items and what an id it leaves out means; undefined for a list that holds nothing it can stand by. */
+interface ListItems<T> {
+  items: T[];
+  absent: CollectionOutcome;
+}
+
+function listItems<T>(
+  list: { pageInfo?: { totalResults: number } | undefined; items?: T[] | undefined } | undefined,
+): ListItems<T> | undefined {
   if (!list) return undefined;
-  if (list.items === undefined) return list.pageInfo.totalResults === 0 ? [] : undefined;
-  return list.items;
+  if (list.pageInfo === undefined) return list.items === undefined ? undefined : { items: list.items, absent: uncounted };
+  if (list.items === undefined) return list.pageInfo.totalResults === 0 ? { items: [], absent: notFound } : undefined;
+  return { items: list.items, absent: notFound };
+}
+
+/** One list call's answer, and the outcome of an id it leaves out. */
+interface ListAnswer<T> {
+  answer: BatchAnswer<T>;
+  absent: CollectionOutcome;
 }
 
 export function createYoutubeCollector(context: CollectorContext): Collector {
@@ -80,22 +101,22 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     resource: 'channels' | 'videos',
     filter: Record<string, string>,
     signal: AbortSignal,
-    read: (body: string) => T[] | undefined,
+    read: (body: string) => ListItems<T> | undefined,
     keyOf: (item: T) => string,
-  ): Promise<BatchAnswer<T>> => {
+  ): Promise<ListAnswer<T>> => {
     const query = new URLSearchParams({ part: 'statistics', ...filter });
     const response = await context.http.get(`${context.baseUrl}/${resource}?${query}`, headers, signal);
-    if (response.status !== 200) return { refused: refusal(response) };
-    const items = read(response.body);
-    // An id a well-formed list leaves out does not exist: absent keys are notFound.
-    return items ? { byKey: new Map(items.map((item) => [keyOf(item), item])) } : { refused: unparsable };
+    if (response.status !== 200) return { answer: { refused: refusal(response) }, absent: notFound };
+    const list = read(response.body);
+    if (!list) return { answer: { refused: unparsable }, absent: notFound };
+    return { answer: { byKey: new Map(list.items.map((item) => [keyOf(item), item])) }, absent: list.absent };
   };
   const byId = (item: { id: string }) => item.id;
   const readChannels = (body: string) => listItems(channelsBody.parse(body));
   const readVideos = (body: string) => listItems(videosBody.parse(body));
 
-  const channelOutcome = (answer: BatchAnswer<Channel>, key: string): CollectionOutcome => {
-    const channel = entryOf(answer, key, notFound);
+  const channelOutcome = ({ answer, absent }: ListAnswer<Channel>, key: string): CollectionOutcome => {
+    const channel = entryOf(answer, key, absent);
     if (isOutcome(channel)) return channel;
     const { subscriberCount, hiddenSubscriberCount, videoCount } = channel.statistics;
     return reportedCounts({
@@ -106,8 +127,8 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     });
   };
 
-  const videoOutcome = (answer: BatchAnswer<Video>, id: string): CollectionOutcome => {
-    const video = entryOf(answer, id, notFound);
+  const videoOutcome = ({ answer, absent }: ListAnswer<Video>, id: string): CollectionOutcome => {
+    const video = entryOf(answer, id, absent);
     if (isOutcome(video)) return video;
     const { viewCount, likeCount } = video.statistics;
     return reportedCounts({

@@ -5,7 +5,7 @@
 // sent with its `@`. A video id is 11 URL-safe base64 characters, case-sensitive, and is the
 // whole post identifier (docs/api.md#a-4).
 import type { IdentifierRule } from '../types.js';
-import { accountHint, keepCase, postHint, wholeIdentifier } from '../identifiers.js';
+import { accountHint, keepCase, wholeIdentifier } from '../identifiers.js';
 
 const channelId = /^UC[A-Za-z0-9_-]{22}$/;
 
@@ -16,8 +16,8 @@ export const youtubeChannel: IdentifierRule = {
   minLength: 3,
   maxLength: 31,
   allowedCharacter: /[\p{L}\p{M}\p{N}._@-]/u,
-  syntax: "a channel id (UC and 22 letters, digits, '_' or '-') or an @handle of letters, digits, '_', '-' and '.'",
-  hint: `${accountHint} (a channel id UC... or an @handle)`,
+  hint: accountHint,
+  syntax: "a channel id, UC and 22 letters A-Z, digits, '_' or '-', or an @handle of 3 to 30 letters, digits, '_', '-' and '.'",
   normalize: (identifier) => (isChannelId(identifier) ? identifier : `@${identifier.replace(/^@/, '').toLowerCase()}`),
   namePart: (normalized) => normalized.replace(/^@/, ''),
   examples: { valid: '@mkbhd', missing: '@missing_channel', flaky: '@flaky_channel', invalid: ['https://www.youtube.com/@mkbhd', '@mk'] },
@@ -28,8 +28,8 @@ export const youtubeVideo: IdentifierRule = {
   minLength: 11,
   maxLength: 11,
   allowedCharacter: /[A-Za-z0-9_-]/,
-  syntax: "the 11 letters, digits, '_' and '-' after v= in its address",
-  hint: postHint('<video_id>'),
+  hint: 'send the video id only, without a channel name, not the URL',
+  syntax: "the 11 letters A-Z, digits, '_' and '-' after v= in its address",
   normalize: keepCase,
   namePart: wholeIdentifier,
   examples: { valid: 'dQw4w9WgXcQ', missing: 'missingvid1', flaky: 'flakyvideo1', invalid: ['https://youtu.be/dQw4w9WgXcQ', 'dQw4w9WgXc'] },

@@ -133,13 +133,37 @@ t.test('youtube collector - quota, rate limits, other errors and bad bodies are 
     ),
     unparsable,
   );
+  t.same(await outcome(reply(200, '{"kind":"youtube#channelListResponse","etag":"e"}')), unparsable, 'neither items nor pageInfo');
   t.same(
-    await outcome(
-      reply(200, '{"items":[{"id":"UC_x5XG1OV2P6uZZ5FSM9Ttw","statistics":{"hiddenSubscriberCount":false,"videoCount":"1"}}]}'),
-    ),
+    await outcome(reply(200, '{"pageInfo":{"totalResults":1},"kind":"youtube#channelListResponse"}')),
     unparsable,
+    'counts one, holds none',
   );
   t.same(await outcome(reply(200, '<html>'), video('dQw4w9WgXcQ')), unparsable);
+});
+
+t.test('youtube collector - an id in a list without pageInfo is found; one left out is unknown, not missing', async (t) => {
+  // docs/platforms.md#youtube-lists: the shape of Google's getting-started example, which carries no pageInfo.
+  const http = fixtureHttp([[/videos\?part=statistics&id=/, reply(200, fixture('youtube', 'videos-without-page-info.json'))]]);
+  const outcomes = await collectorWithFixtures('youtube', http).collect([video('7lCDEYXw3mM'), video('xxxxxxxxxxx')], signal);
+  t.same(outcomes, [
+    videoFound(3057, 25),
+    { kind: 'failed', reason: 'upstream list does not count its results, so an id it leaves out is not known to be missing' },
+  ]);
+  const channels = fixtureHttp([
+    [/channels\?part=statistics&id=/, reply(200, '{"kind":"youtube#channelListResponse","etag":"e","items":[]}')],
+  ]);
+  t.same(
+    await collectorWithFixtures('youtube', channels).collect([channel('UC_x5XG1OV2P6uZZ5FSM9Ttw')], signal),
+    [{ kind: 'failed', reason: 'upstream list does not count its results, so an id it leaves out is not known to be missing' }],
+    'an empty list that counts nothing is no proof either',
+  );
+  const counted = fixtureHttp([[/videos\?part=statistics&id=/, reply(200, fixture('youtube', 'videos-none.json'))]]);
+  t.same(
+    await collectorWithFixtures('youtube', counted).collect([video('xxxxxxxxxxx')], signal),
+    [{ kind: 'notFound' }],
+    'a list that counts 0 results',
+  );
 });
 
 const emulatedChannel = (counts: EmulatedCounts) => channelFound(counts.followers, counts.posts);

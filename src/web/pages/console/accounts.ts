@@ -7,7 +7,7 @@ import { checkAccountName, checkReason, settingsFrom } from '../../../cli/accoun
 import { accountSuspension } from '../../../config.js';
 import { formatDuration } from '../../../cli/flags.js';
 import { UsageError } from '../../../cli/usageError.js';
-import type { AccountRecord } from '../../../store/accountStore.js';
+import { type AccountRecord, accountNamedLike } from '../../../store/accountStore.js';
 import { page, redirect, type WebAnswer, type WebRequest } from '../../answers.js';
 import type { WebContext } from '../../context.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -96,7 +96,15 @@ export async function createAccountFromConsole(context: WebContext, request: Web
       { plan: 'free', ...settingsFrom(settingValues(request.form)) },
       context.now(),
     );
-    if (!account) return refused(context, viewer, `An account named '${name}' already exists.`, { name: entered });
+    if (!account) {
+      // docs/operations.md#accounts: names differing only by case are one account.
+      const existing =
+        accountNamedLike(
+          context.accounts.accounts().map((known) => known.name),
+          name,
+        ) ?? name;
+      return refused(context, viewer, `An account named '${existing}' already exists.`, { name: entered });
+    }
     context.log.info({ account: name, by: viewer.account }, 'account created on the console');
     return done(`Account ${name} created.`);
   } catch (error) {

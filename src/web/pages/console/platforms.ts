@@ -30,6 +30,13 @@ function breaker(status: PlatformStatus): SafeHtml {
   return html`<span class="breaker-open">open</span>${since === null ? '' : ` since ${iso(since)}`}${failures === null ? '' : ` after ${failures} failures`}${trialAt === null ? '' : `; trial call at ${iso(trialAt)}`}`;
 }
 
+/** docs/operations.md#collection-failing: whether the platform's last collections failed, since when and why. */
+function failingText(status: PlatformStatus): SafeHtml {
+  const { failing } = status;
+  if (failing === null) return html`not failing`;
+  return html`<span class="badge bad">failing</span> since ${iso(failing.since)}: the last ${failing.failures} collection(s) failed; last: ${failing.lastError}`;
+}
+
 function platformSection(status: PlatformStatus): SafeHtml {
   const minutes = status.perMinute.map((counts, index) => ({
     label: `${index - status.perMinute.length + 1} min`,
@@ -39,6 +46,7 @@ function platformSection(status: PlatformStatus): SafeHtml {
   const { budget } = status;
   return html`<section class="platform" aria-labelledby="platform-${status.platform}"><h2 id="platform-${status.platform}">${status.platform}</h2>
 <dl class="facts"><dt>Enabled</dt><dd>${status.disabledReason === null ? 'yes' : html`<span class="badge bad">no</span> ${status.disabledReason}`}</dd>
+<dt>Collection</dt><dd>${failingText(status)}</dd>
 <dt>Circuit breaker</dt><dd>${breaker(status)}</dd>
 <dt>Budget in use</dt><dd>${budget.inFlight} of ${budget.concurrency} calls at once; ${budget.callsLastMinute} calls in the last minute${budget.perMinute === null ? ' (no per-minute limit)' : ` of ${budget.perMinute}`}</dd>
 <dt>Collecting</dt><dd>${status.collecting} resource(s) handed to this platform and not yet answered</dd></dl>
