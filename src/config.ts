@@ -234,7 +234,12 @@ export const clusterDefaults = {
    * A holder counts its lease as expired this long before NATS redelivers it, so that its late
    * acknowledgement or release never touches the redelivery (docs/cluster.md, "Leases").
    */
-  leaseMarginMs: 1_000,
+  leaseMarginMs: 500,
+  /**
+   * The collection queue consumer's ack wait (docs/cluster.md, "Leases"): a live holder extends
+   * its leases every third of it, so a node killed -9 gives its work back within this long.
+   */
+  ackWaitMs: 2_000,
   /** Leases out at once across the cluster; beyond it takes get nothing until some are acknowledged. */
   maxLeasesOut: 50_000,
   /** Pause between attempts to set the collection queue up again after a reconnect. */

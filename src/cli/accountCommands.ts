@@ -153,8 +153,14 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     });
   }
   if (action === 'usage') {
-    const { values, positionals } = parseFlags('accounts usage', rest, { ...dataFlag, days: { type: 'string' } });
+    const { values, positionals } = parseFlags('accounts usage', rest, { ...dataFlag, ...natsFlag, days: { type: 'string' } });
     noMorePositionals('accounts usage', positionals, 1);
+    // docs/cluster.md#invites-and-usage-from-the-command-line
+    if (values.nats !== undefined) {
+      throw new UsageError(
+        "accounts usage reads a data directory, not NATS: on a cluster give a node's --data, which holds the cluster's daily counts",
+      );
+    }
     const name = checkAccountName(positionals[0]);
     const days =
       values.days === undefined

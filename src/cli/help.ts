@@ -74,14 +74,14 @@ flags:
   --operator        create: the account may use the operator console (/console);
                     update: --operator true or false
   --url URL         invite: the server's address as browsers reach it
-                    (default DATAPOINTS_URL, else http://localhost:8080)
+                    (default DATAPOINTS_URL, else http://localhost:8080; with --nats required)
 ${dataLine}
 ${natsLine}
 
 A suspended account's searches are refused with 403 until it is resumed; its tokens, limits
 and usage are kept. Changes take effect on a running server within one second (with --nats:
-on every node, and an invite made with --nats is accepted on any node; usage reads the --data
-directory, which on a cluster node holds the cluster's daily counts).`,
+on every node, and an invite made with --nats is accepted on any node; usage reads only the
+--data directory, not --nats: a cluster node's directory holds the cluster's daily counts).`,
 
   tokens: `usage:
   datapoints tokens create NAME [--note TEXT]

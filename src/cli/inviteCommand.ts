@@ -10,9 +10,16 @@ import { dataFlag } from './dataStore.js';
 import { setting } from './flags.js';
 import { UsageError } from './usageError.js';
 
-/** Where the dashboard is reached: `--url`, DATAPOINTS_URL, or the default port on this machine. */
-function baseUrl(flag: string | undefined): string {
-  const value = setting(flag, 'url', 'DATAPOINTS_URL') ?? { text: `http://localhost:${serveDefaults.port}`, source: '--url' };
+/**
+ * Where the dashboard is reached: `--url`, DATAPOINTS_URL, or the default port on this machine.
+ * A cluster's nodes have no default port to assume (docs/cluster.md#invites-and-usage-from-the-command-line).
+ */
+function baseUrl(flag: string | undefined, cluster: boolean): string {
+  const given = setting(flag, 'url', 'DATAPOINTS_URL');
+  if (!given && cluster) {
+    throw new UsageError('accounts invite --nats needs --url URL (or DATAPOINTS_URL): the address browsers reach a node at');
+  }
+  const value = given ?? { text: `http://localhost:${serveDefaults.port}`, source: '--url' };
   try {
     const url = new URL(value.text);
     if ((url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '')
@@ -31,7 +38,7 @@ export async function inviteAccount(
   values: { data?: string | undefined; nats?: string | undefined; url?: string | undefined },
   print: (line: string) => void,
 ): Promise<void> {
-  const base = baseUrl(values.url);
+  const base = baseUrl(values.url, values.nats !== undefined);
   return withAccountBook(values, 'existing', async ({ book, invites }) => {
     if (!(await book.account(name))) throw new UsageError(`no account named '${name}'`);
     const invite = await createInvite(invites, name, Date.now());

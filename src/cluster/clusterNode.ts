@@ -29,6 +29,7 @@ import { ClusterDailyUsage } from './clusterDailyUsage.js';
 import { ClusterWeb } from '../seams/webRecords/clusterWeb.js';
 import { replicateDailyUsage } from '../seams/replicas/dailyUsageReplica.js';
 import { DayCountingLedger } from '../seams/quotaLedger/dayCountingLedger.js';
+import { ConnectedLedger, ConnectionGate, followConnection } from '../seams/quotaLedger/connectedLedger.js';
 import { JetStreamCollectionQueue, defaultQueueOptions } from '../seams/collection/jetStreamQueue.js';
 import { KvQuotaLedger } from '../seams/quotaLedger/kvQuotaLedger.js';
 import { KvRateLedger } from '../seams/quotaLedger/kvRateLedger.js';
@@ -104,17 +105,23 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
     throw new Error(`cannot reach NATS at ${settings.servers.join(',')}: ${error instanceof Error ? error.message : String(error)}`);
   });
   reportConnection(connection, needs.health);
+  // docs/cluster.md, "NATS outage": reservations fail at once while NATS is unreachable.
+  const gate = new ConnectionGate();
+  void followConnection(connection.status(), gate);
   try {
     const queue = await JetStreamCollectionQueue.open(connection, defaultQueueOptions(needs.leaseMs), needs.health);
-    const rateLedger = await KvRateLedger.open(connection, {
-      buckets: clusterDefaults.rateBuckets,
-      graceMs: clusterDefaults.rateEntryGraceMs,
-      replicas: 1,
-      requestTimeoutMs: clusterDefaults.requestTimeoutMs,
-    });
+    const rateLedger = new ConnectedLedger(
+      await KvRateLedger.open(connection, {
+        buckets: clusterDefaults.rateBuckets,
+        graceMs: clusterDefaults.rateEntryGraceMs,
+        replicas: 1,
+        requestTimeoutMs: clusterDefaults.requestTimeoutMs,
+      }),
+      gate,
+    );
     const days = await ClusterDailyUsage.open(connection);
     const ledger = new DayCountingLedger(
-      await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }),
+      new ConnectedLedger(await KvQuotaLedger.open(connection, { replicas: 1, requestTimeoutMs: clusterDefaults.requestTimeoutMs }), gate),
       days,
       needs.log,
     );

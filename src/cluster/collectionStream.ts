@@ -29,8 +29,8 @@ const streamExistsOtherwise = 10_058;
 const streamNotFound = 10_059;
 
 export interface WorkQueueSettings {
-  /** The consumer's ack wait: how long a delivery may go unanswered before it is delivered again. */
-  leaseMs: number;
+  /** The consumer's ack wait: how long a delivery may go unanswered (without an in-progress acknowledgement) before it is delivered again. */
+  ackWaitMs: number;
   /** Deliveries unanswered at once across the cluster. */
   maxLeasesOut: number;
   /** Copies of the stream kept by a NATS cluster (1 for a single nats-server). */
@@ -66,7 +66,7 @@ export async function ensureWorkQueue(manager: JetStreamManager, settings: WorkQ
   await manager.consumers.add(collectionQueueNames.stream, {
     durable_name: collectionQueueNames.consumer,
     ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(settings.leaseMs),
+    ack_wait: nanos(settings.ackWaitMs),
     deliver_policy: DeliverPolicy.All,
     max_deliver: -1,
     max_ack_pending: settings.maxLeasesOut,

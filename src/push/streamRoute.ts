@@ -121,14 +121,15 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
       }
       const now = deps.now();
       let authentication: Authentication = deps.authenticator.authenticate(authorization, now);
-      const ticket = offered.find((protocol) => protocol.startsWith(ticketPrefix));
-      if (authentication.kind === 'missing' && ticket !== undefined) {
-        const digest = deps.tickets.redeem(ticket.slice(ticketPrefix.length), now);
-        if (digest === undefined) {
+      const offeredTicket = offered.find((protocol) => protocol.startsWith(ticketPrefix));
+      let ticket: { digest: string; serial: number } | undefined;
+      if (authentication.kind === 'missing' && offeredTicket !== undefined) {
+        ticket = deps.tickets.read(offeredTicket.slice(ticketPrefix.length), now);
+        if (ticket === undefined) {
           writeReply(res, exchange, apiErrors.invalidTicket);
           return;
         }
-        authentication = deps.authenticator.authenticateDigest(digest, now);
+        authentication = deps.authenticator.authenticateDigest(ticket.digest, now);
       }
       if (authentication.kind !== 'authenticated') {
         refuse(res, exchange, authentication);
@@ -136,9 +137,20 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
       }
       const { account, token } = authentication;
       exchange.account = account.name;
+      // The search's order (docs/api.md#a-53): a suspended account is refused before anything counts.
+      if (account.suspended !== undefined) {
+        writeReply(res, exchange, apiErrors.accountSuspended);
+        return;
+      }
       const countSlot = deps.connections.open(account.name);
       if (countSlot === undefined) {
         writeReply(res, exchange, apiErrors.tooManyStreams(limits.push.maxConnectionsPerAccount));
+        return;
+      }
+      // Spent last, so a refused upgrade leaves the ticket usable (docs/push.md#tickets).
+      if (ticket !== undefined && !deps.tickets.spend(ticket.serial)) {
+        deps.connections.close(countSlot);
+        writeReply(res, exchange, apiErrors.invalidTicket);
         return;
       }
       exchange.logAccess(exchange, '101 Switching Protocols');

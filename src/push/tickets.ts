@@ -54,18 +54,24 @@ export class StreamTickets {
   }
 
   /**
-   * The token digest a ticket stands for, or undefined when it is not one of this server's
-   * tickets, has expired, or was redeemed before (or its slot was taken by a newer ticket).
+   * The token digest a ticket stands for and its serial, or undefined when it is not one of this
+   * server's tickets, has expired, or was spent before (or its slot was taken by a newer ticket).
+   * Reading spends nothing: an upgrade spends the ticket only once it will open (docs/push.md#tickets).
    */
-  redeem(ticket: string, now: number): string | undefined {
+  read(ticket: string, now: number): { digest: string; serial: number } | undefined {
     const sealed = Buffer.from(ticket, 'base64url');
     if (sealed.length !== ivBytes + plainBytes + tagBytes) return undefined;
     const plain = this.open(sealed);
     if (!plain) return undefined;
     const serial = plain.readUInt32BE(0);
     if (plain.readDoubleBE(4) <= now) return undefined;
-    if (Atomics.compareExchange(this.slots, this.slotOf(serial), serial, 0) !== serial) return undefined;
-    return plain.toString('hex', 12);
+    if (Atomics.load(this.slots, this.slotOf(serial)) !== serial) return undefined;
+    return { digest: plain.toString('hex', 12), serial };
+  }
+
+  /** Spends a ticket read before; false when another upgrade spent it first (or a newer ticket took its slot). */
+  spend(serial: number): boolean {
+    return Atomics.compareExchange(this.slots, this.slotOf(serial), serial, 0) === serial;
   }
 
   private open(sealed: Buffer): Buffer | undefined {

@@ -18,6 +18,8 @@ export interface WebRequest {
   secure: boolean;
   /** `scheme://host` as the browser reached this server, for links such as invites. */
   origin: string;
+  /** A new API token's secret the browser carries to the page that shows it once (src/web/cookies.ts). */
+  newToken: string | undefined;
 }
 
 interface AnswerCookie {
@@ -25,6 +27,8 @@ interface AnswerCookie {
   session?: Session | undefined;
   /** The browser is to forget its session cookie (signed out). */
   clearSession?: boolean;
+  /** A new token's secret to carry to the tokens page; '' to forget it once shown. */
+  newToken?: { secret: string; path: string };
 }
 
 export type WebAnswer =

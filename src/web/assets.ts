@@ -17,11 +17,13 @@ main { max-width: 1100px; margin: 0 auto; padding: 16px 24px 48px; }
 h1 { margin-top: 8px; } section { margin: 24px 0; }
 a { color: var(--accent); } a:focus, button:focus, input:focus, select:focus, summary:focus { outline: 3px solid #f5b400; outline-offset: 2px; }
 form.stacked { display: grid; gap: 6px; max-width: 420px; }
+[hidden] { display: none !important; }
 form.row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 16px; }
 form.inline { display: inline-flex; gap: 6px; align-items: center; margin: 2px 0; }
 input, select, button { font: inherit; padding: 5px 8px; border: 1px solid var(--line); border-radius: 4px; }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
 button.danger { background: var(--bad); border-color: var(--bad); }
+table.accounts th[scope=row], table.accounts td:not(.actions) { white-space: nowrap; } .paging { margin: 8px 0; }
 table { border-collapse: collapse; width: 100%; background: #fff; margin: 8px 0; }
 caption { text-align: left; color: var(--muted); padding: 4px 0; }
 th, td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
@@ -30,6 +32,7 @@ td.actions details { margin-top: 4px; }
 .success { color: var(--good); background: #e8f5ec; padding: 8px 12px; border-left: 4px solid var(--good); }
 .secret { background: #fff8e1; border: 1px solid #f5b400; padding: 8px 16px; margin: 16px 0; }
 .secret input { font-family: ui-monospace, monospace; }
+.secret-field label { display: block; margin-bottom: 8px; } /* clear of the field's focus ring */
 .muted, .hint { color: var(--muted); }
 .badge { display: inline-block; padding: 0 6px; border-radius: 8px; background: #e3e8f4; font-size: 12px; }
 .badge.bad { background: #fdecea; color: var(--bad); }
@@ -37,7 +40,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px;
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
 .figure { font-size: 20px; } progress { width: 100%; max-width: 420px; height: 16px; }
 svg.chart { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); }
-svg .axis { stroke: #99a; } svg .tick { font-size: 11px; fill: var(--muted); }
+svg .axis { stroke: #99a; } svg .tick { font-size: 12px; fill: var(--muted); }
+.empty { padding: 24px; background: #fff; border: 1px dashed var(--line); color: var(--muted); }
 svg .requests { fill: var(--accent); }
 .outcome-found { fill: #1e7b34; background: #1e7b34; } .outcome-notFound { fill: #7a869a; background: #7a869a; }
 .outcome-rateLimited { fill: #f5b400; background: #f5b400; } .outcome-failed { fill: #b3261e; background: #b3261e; } .outcome-deferred { fill: #8e5cc4; background: #8e5cc4; }
@@ -66,11 +70,18 @@ document.addEventListener('click', function (event) {
   navigator.clipboard.writeText(field.value).then(function () { said.textContent = 'Copied.'; }, function () { said.textContent = 'Select the text and copy it.'; });
 });
 var invite = document.getElementById('invite');
-if (invite && invite.value === '' && location.hash.length > 1) {
+// The invite travels in the fragment: read it on load and whenever it changes (a link opened in a tab already here).
+function readInvite() {
+  if (!invite || location.hash.length <= 1) return;
   invite.value = location.hash.slice(1);
   history.replaceState(null, '', location.pathname);
   document.getElementById('invite-missing').hidden = true;
+  document.getElementById('invite-form').hidden = false;
+  var refused = document.getElementById('invite-refused');
+  if (refused) refused.hidden = true;
 }
+readInvite();
+window.addEventListener('hashchange', readInvite);
 var live = document.getElementById('live');
 if (live && window.EventSource) {
   var events = new EventSource(live.getAttribute('data-events'));

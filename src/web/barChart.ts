@@ -8,11 +8,15 @@ export interface Bar {
   parts: ReadonlyArray<{ value: number; className: string }>;
 }
 
-const width = 720;
 const height = 180;
 const axis = 40;
 
-export function barChart(title: string, bars: readonly Bar[]): SafeHtml {
+/**
+ * `width` is the drawing's own units: near the width the chart is shown at, so that its labels
+ * keep their size (a 720-unit chart in a 330 px column drew 11 px labels at ~5 px).
+ */
+export function barChart(options: { width: number }, title: string, bars: readonly Bar[]): SafeHtml {
+  const { width } = options;
   const highest = Math.max(1, ...bars.map((bar) => bar.parts.reduce((sum, part) => sum + part.value, 0)));
   const step = (width - axis) / Math.max(1, bars.length);
   const barWidth = Math.max(1, step * 0.8);

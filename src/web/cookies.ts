@@ -21,3 +21,14 @@ export function setSessionCookie(value: string, maxAgeSeconds: number, secure: b
 export function clearSessionCookie(secure: boolean): string {
   return setSessionCookie('', 0, secure);
 }
+
+/**
+ * A new API token's secret, carried from the form's answer to the page it redirects to, which
+ * shows it once and clears it (docs/dashboard.md#api-tokens): only the tokens page receives it,
+ * and it lapses after two minutes if that page is never shown.
+ */
+export const newTokenCookie = 'dp_new_token';
+
+export function setNewTokenCookie(secret: string, path: string, secure: boolean): string {
+  return `${newTokenCookie}=${secret}; HttpOnly; SameSite=Strict; Path=${path}; Max-Age=${secret === '' ? 0 : 120}${secure ? '; Secure' : ''}`;
+}

@@ -13,7 +13,7 @@ import type { WebAnswer, WebRequest } from './answers.js';
 import { page, redirect } from './answers.js';
 import { pageScript, stylesheet } from './assets.js';
 import { type WebContext, viewerOf } from './context.js';
-import { clearSessionCookie, readCookie, sessionCookie, setSessionCookie } from './cookies.js';
+import { clearSessionCookie, newTokenCookie, readCookie, sessionCookie, setNewTokenCookie, setSessionCookie } from './cookies.js';
 import { assetPaths, refusalPage, type Viewer } from './layout.js';
 import { type LiveStreams, streamEvents } from './liveEvents.js';
 import { frontPath, showFront, wantsHtml } from './pages/front.js';
@@ -106,6 +106,7 @@ function writeAnswer(res: HttpResponse, exchange: Exchange, request: WebRequest,
     } else if (answer.clearSession) {
       res.writeHeader('Set-Cookie', clearSessionCookie(request.secure));
     }
+    if (answer.newToken) res.writeHeader('Set-Cookie', setNewTokenCookie(answer.newToken.secret, answer.newToken.path, request.secure));
     if (answer.kind === 'redirect') {
       res.writeHeader('Location', answer.location);
       // An empty body with its Content-Length (0): endWithoutBody would leave the client waiting for one.
@@ -122,11 +123,13 @@ function writeAnswer(res: HttpResponse, exchange: Exchange, request: WebRequest,
 /** The headers a handler needs, read before the uWS handler returns (uWS reuses `req`). */
 function requestHead(req: HttpRequest, res: HttpResponse, options: WebRouteOptions) {
   const secure = options.secureCookies || req.getHeader('x-forwarded-proto').toLowerCase() === 'https';
+  const cookies = req.getHeader('cookie');
   return {
     method: req.getCaseSensitiveMethod(),
     path: req.getUrl(),
     query: new URLSearchParams(req.getQuery() ?? ''),
-    cookie: readCookie(req.getHeader('cookie'), sessionCookie),
+    cookie: readCookie(cookies, sessionCookie),
+    newToken: readCookie(cookies, newTokenCookie) || undefined,
     contentType: req.getHeader('content-type').split(';')[0]!.trim().toLowerCase(),
     declaredBytes: Number(req.getHeader('content-length')) || 0,
     secure,
@@ -159,6 +162,7 @@ export function registerWebRoutes(
         address: head.address,
         secure: head.secure,
         origin: head.origin,
+        newToken: head.newToken,
       };
       // Everything that reads the store runs inside the promise, so that a failing store is a
       // 500 page and a log line, never an exception thrown into uWS.

@@ -62,7 +62,7 @@ t.test('the dashboard across two nodes', async (t) => {
   };
   onCluster(['accounts', 'create', 'acme', '--rate', '100000/1m']);
   const secret = onCluster(['tokens', 'create', 'acme']);
-  const nobody = cli(['accounts', 'invite', 'nobody', '--nats', nats.url]);
+  const nobody = cli(['accounts', 'invite', 'nobody', '--nats', nats.url, '--url', b!.url]);
   t.not(nobody.status, 0, 'no invite for an account the cluster does not have');
   t.match(nobody.stderr, "no account named 'nobody'");
   const link = onCluster(['accounts', 'invite', 'acme', '--url', b!.url]);

@@ -120,7 +120,7 @@ t.test('stream - a revoked token loses its connections within 1 s, with 4001', a
   t.ok(Date.now() - revokedAt < 1_000, `closed ${Date.now() - revokedAt} ms after the revocation`);
 });
 
-t.test('stream - a suspended account loses its connections with 4003, and its subscribes are refused with the 403 message', async (t) => {
+t.test('stream - a suspended account loses its connections with 4003, and a new upgrade is refused with the search 403', async (t) => {
   const { url, service, tokenFor } = await startTestService(t);
   const token = await tokenFor('paused');
   const open = await StreamClient.open(t, url, token);
@@ -129,9 +129,9 @@ t.test('stream - a suspended account loses its connections with 4003, and its su
   const suspended = 'This account is suspended; its requests are refused until the operator resumes it';
   t.same(await open.closed, { code: 4003, reason: suspended }, 'the reason stays with the operator');
   t.ok(Date.now() - suspendedAt < 1_000, `closed ${Date.now() - suspendedAt} ms after the suspension`);
-  const late = await StreamClient.open(t, url, token);
-  late.send({ type: 'subscribe', resources: [octocat] });
-  t.same(await late.next(), { type: 'error', status: 403, error: suspended });
+  const late = await refusedUpgrade(t, url, token);
+  t.equal(late.status, 403, 'a new upgrade is refused as a search is');
+  t.same(late.body, { error: suspended });
 });
 
 t.test('stream - at most 100 connections per account on a server; the next upgrade is 429', async (t) => {
@@ -141,10 +141,12 @@ t.test('stream - at most 100 connections per account on a server; the next upgra
   const refused = await refusedUpgrade(t, url, token);
   t.equal(refused.status, 429);
   t.same(refused.body, { error: 'This account has 100 stream connections open on this server, its limit' });
+  const { ticket } = await (await fetch(url + ticketsPath, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json();
+  t.equal((await refusedUpgrade(t, url, { ticket })).status, 429, 'a ticket refused for the limit...');
   clients[0]!.socket.close(1000);
   await clients[0]!.closed;
-  const another = await StreamClient.open(t, url, token);
-  t.equal(another.socket.protocol, '', 'room again once one closed');
+  const another = await StreamClient.open(t, url, { ticket });
+  t.equal(another.socket.protocol, 'datapoints.v1', '...is still good once there is room');
 });
 
 t.test('stream - a client that stops reading is closed with 4002 (docs/push.md, "Slow consumers")', async (t) => {

@@ -89,3 +89,12 @@ t.test('stream - at most 1,000 subscriptions per connection; case variants count
   client.send({ type: 'subscribe', resources: [ref('github', 'account', spellings[1_000]!)] });
   t.equal((await client.next((m) => m.type !== 'update')).type, 'subscribed', 'room again after an unsubscribe');
 });
+
+t.test('stream - a text frame that is not UTF-8 drops the connection (1006; docs/push.md#invalid-utf-8)', async (t) => {
+  const { client, url, tokenFor } = await stream(t);
+  client.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+  t.same(await client.closed, { code: 1006, reason: '' });
+  const next = await StreamClient.open(t, url, await tokenFor('alice'));
+  next.send({ type: 'subscribe', resources: [ref('github', 'account', 'octocat')] });
+  t.equal((await next.next()).type, 'subscribed', 'the server goes on serving');
+});

@@ -57,20 +57,24 @@ t.test('registry - once its last follower leaves, a resource is forgotten and it
   t.equal(published.length, 1);
 });
 
-t.test('tickets - redeemed once, before expiry, only with this server key', async (t) => {
+t.test('tickets - spent once, before expiry, only with this server key; reading spends nothing', async (t) => {
   const state = createTicketState(8);
   const tickets = new StreamTickets(state, 1_000);
   const digest = 'ab'.repeat(32);
   const { ticket, expiresAt } = tickets.issue(digest, 10_000);
   t.equal(expiresAt, 11_000);
   const otherThread = new StreamTickets(state, 1_000);
-  t.equal(otherThread.redeem(ticket, 10_500), digest, 'any thread sharing the state redeems it');
-  t.equal(tickets.redeem(ticket, 10_600), undefined, 'once');
+  const read = otherThread.read(ticket, 10_500);
+  t.equal(read?.digest, digest, 'any thread sharing the state reads it');
+  t.equal(tickets.read(ticket, 10_500)?.digest, digest, 'reading twice spends nothing');
+  t.equal(otherThread.spend(read!.serial), true);
+  t.equal(tickets.spend(read!.serial), false, 'spent once');
+  t.equal(tickets.read(ticket, 10_600), undefined, 'a spent ticket is not read');
   const late = tickets.issue(digest, 10_000);
-  t.equal(tickets.redeem(late.ticket, 11_000), undefined, 'expired');
+  t.equal(tickets.read(late.ticket, 11_000), undefined, 'expired');
   const foreign = new StreamTickets(createTicketState(8), 1_000).issue(digest, 10_000);
-  t.equal(tickets.redeem(foreign.ticket, 10_001), undefined, "another server's key");
-  t.equal(tickets.redeem('not a ticket', 10_001), undefined);
+  t.equal(tickets.read(foreign.ticket, 10_001), undefined, "another server's key");
+  t.equal(tickets.read('not a ticket', 10_001), undefined);
 });
 
 t.test('tickets - a ticket whose slot a newer ticket took is refused', async (t) => {
@@ -79,8 +83,8 @@ t.test('tickets - a ticket whose slot a newer ticket took is refused', async (t)
   const first = tickets.issue(digest, 0);
   tickets.issue(digest, 0);
   const third = tickets.issue(digest, 0);
-  t.equal(tickets.redeem(first.ticket, 1), undefined);
-  t.equal(tickets.redeem(third.ticket, 1), digest);
+  t.equal(tickets.read(first.ticket, 1), undefined);
+  t.equal(tickets.read(third.ticket, 1)?.digest, digest);
 });
 
 t.test('connection counts - shared by every holder of the buffer, per account', async (t) => {

@@ -69,7 +69,13 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
 
   // A newcomer: invite link -> password -> sign in.
   const page = await newPage();
+  // The link opened in a tab already on the invite page: only the fragment changes.
+  await page.goto(`${url}/dashboard/invite`);
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
   await page.goto(await inviteLinkFor(dataDir, 'alice', url));
+  await page.waitForFunction(() => location.hash === '');
+  t.ok(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), 'read on hashchange, without a reload');
+  t.match(await page.inputValue('#invite'), /^[A-Za-z0-9_-]{43}$/, 'the invite is read from the changed fragment');
   t.equal(new URL(page.url()).hash, '', 'the invite leaves the address bar');
   t.same(await unlabelled(page), []);
   await shot(page, '01-invite');
@@ -106,6 +112,10 @@ t.test('browser - newcomer and operator paths', { skip }, async (t) => {
   await page.getByText('Copied.').waitFor();
   t.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, 'the copy button copies the secret');
   await shot(page, '03-token-created');
+  const tokenRows = await page.locator('tbody tr').count();
+  await page.reload();
+  t.notOk((await page.content()).includes(secret), 'a reload shows the secret no more');
+  t.equal(await page.locator('tbody tr').count(), tokenRows, 'and creates no second token');
   t.equal((await search(secret)).status, 200, 'the token works on the search API');
   await page.goto(`${url}/dashboard/tokens`);
   t.notOk((await page.content()).includes(secret), 'the list never shows the secret again');

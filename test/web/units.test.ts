@@ -10,6 +10,7 @@ import { escapeHtml, html } from '../../src/web/html.js';
 import { eventMessage } from '../../src/web/liveEvents.js';
 import { machineDiagram, machineShape } from '../../src/web/machineDiagram.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/web/passwords.js';
+import { dayAndTime, plural, relative, timeOfDay } from '../../src/web/peopleUnits.js';
 import { digestSecret } from '../../src/web/secrets.js';
 import { csrfMatches, Sessions } from '../../src/web/sessions.js';
 import { SigninThrottle } from '../../src/web/signinThrottle.js';
@@ -107,11 +108,12 @@ t.test('throttle - failures slow the answers, then refuse them, per name and per
     delays,
     delays.map((_, index) => (index < slowAfter ? 0 : Math.min(maxDelayMs, (index - slowAfter + 1) * delayMs))),
   );
-  t.same(delays.slice(0, 5), [0, 0, 0, 500, 1000]);
+  // docs/dashboard.md#rate-limits, exactly: ten attempts are checked (the 4th on held longer), the 11th is refused.
+  t.same(delays, [0, 0, 0, 500, 1000, 1500, 2000, 2500, 3000, 3000]);
   t.same(
     throttle.verdict('alice', '10.0.0.2'),
     { kind: 'refuse', retryAfterSeconds: windowMs / 1000 },
-    'the name is refused from any address',
+    'the 11th attempt: the name is refused from any address',
   );
   t.same(
     throttle.verdict('bob', '10.0.0.1'),
@@ -170,4 +172,18 @@ t.test('sessions - a sweep removes the expired sessions among those it looks at,
   );
   await store.sweep(now, 1_000, '');
   t.same(digests(), [liveDigest], 'the live session stays');
+});
+
+t.test("people's units - dates, durations and counts as people say them", async (t) => {
+  const now = Date.parse('2026-11-26T08:05:00Z');
+  t.equal(dayAndTime(Date.parse('2026-11-26T14:05:59Z'), now), '26 Nov 14:05 UTC');
+  t.equal(dayAndTime(Date.parse('2027-01-02T03:04:00Z'), now), '2 Jan 2027 03:04 UTC', 'another year is named');
+  t.equal(timeOfDay(Date.parse('2026-11-26T14:05:07Z')), '14:05:07 UTC');
+  t.equal(relative(now + 21_599_000, now), 'in 6 h');
+  t.equal(relative(now + 40_000, now), 'in 40 s');
+  t.equal(relative(now - 12 * 60_000, now), '12 min ago');
+  t.equal(relative(now + 3 * 86_400_000, now), 'in 3 days');
+  t.equal(plural(1, 'call'), '1 call');
+  t.equal(plural(0, 'call'), '0 calls');
+  t.equal(plural(1000, 'account'), '1,000 accounts');
 });

@@ -14,6 +14,8 @@ export class WebClient {
   /** The session cookie's value, as the browser would hold it. */
   session: string | undefined;
   readonly setCookies: string[] = [];
+  /** Other cookies, by name, with the path they are sent to. */
+  private readonly jar = new Map<string, { value: string; path: string }>();
 
   constructor(
     readonly url: string,
@@ -39,15 +41,20 @@ export class WebClient {
   }
 
   private async send(path: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<PageAnswer> {
+    const cookies = [...this.jar].filter(([, cookie]) => path.startsWith(cookie.path)).map(([name, cookie]) => `${name}=${cookie.value}`);
+    if (this.session !== undefined) cookies.unshift(`dp_session=${this.session}`);
     const response = await fetch(this.url + path, {
       ...init,
       redirect: 'manual',
-      headers: { ...this.extraHeaders, ...init.headers, ...(this.session === undefined ? {} : { cookie: `dp_session=${this.session}` }) },
+      headers: { ...this.extraHeaders, ...init.headers, ...(cookies.length === 0 ? {} : { cookie: cookies.join('; ') }) },
     });
     for (const cookie of response.headers.getSetCookie()) {
       this.setCookies.push(cookie);
-      const value = /^dp_session=([^;]*)/.exec(cookie)?.[1];
-      if (value !== undefined) this.session = value === '' ? undefined : value;
+      const [, name, value] = /^([^=]+)=([^;]*)/.exec(cookie) ?? [];
+      if (name === undefined || value === undefined) continue;
+      if (name === 'dp_session') this.session = value === '' ? undefined : value;
+      else if (value === '' || /Max-Age=0\b/.test(cookie)) this.jar.delete(name);
+      else this.jar.set(name, { value, path: /Path=([^;]*)/.exec(cookie)?.[1] ?? '/' });
     }
     return { status: response.status, headers: response.headers, text: await response.text() };
   }

@@ -3,7 +3,9 @@
 // consumer that every node shares. A message stays in the stream until it is acknowledged, and
 // the stream refuses a second message on a subject that holds one, so a key is not queued again
 // while it waits or is leased. The consumer's ack wait is the lease: NATS delivers an
-// unacknowledged message again once it runs out, to whichever node pulls next.
+// unacknowledged message again once it runs out, to whichever node pulls next. The ack wait is
+// short and a live holder extends it (src/seams/collection/heldLeases.ts), so a dead node's work comes
+// back within seconds (docs/cluster.md, "Leases").
 import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
@@ -11,10 +13,13 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { CollectionQueue, Lease } from './ports.js';
 import { clusterDefaults } from '../../config.js';
 import type { Health } from '../../health.js';
+import { HeldLeases } from './heldLeases.js';
 import { collectionQueueNames, ensureWorkQueue, subjectHoldsAMessage, type WorkQueueSettings } from '../../cluster/collectionStream.js';
 import { pullNow, type PullTarget } from '../../cluster/pullNow.js';
 
 export interface JetStreamQueueOptions extends WorkQueueSettings {
+  /** The longest a live holder keeps a lease (the queue's lease length). */
+  leaseMs: number;
   /** A holder treats its lease as expired this much earlier than NATS does. */
   leaseMarginMs: number;
   /** How long a JetStream call waits for its answer. */
@@ -27,26 +32,29 @@ export interface JetStreamQueueOptions extends WorkQueueSettings {
 
 /** The queue's options from the service's defaults, for a lease of `leaseMs`, on one nats-server. */
 export function defaultQueueOptions(leaseMs: number): JetStreamQueueOptions {
-  const { leaseMarginMs, maxLeasesOut, requestTimeoutMs, pullExpiresMs, setupRetryMs } = clusterDefaults;
-  return { leaseMs, leaseMarginMs, maxLeasesOut, requestTimeoutMs, pullExpiresMs, setupRetryMs, replicas: 1 };
+  const { leaseMarginMs, ackWaitMs, maxLeasesOut, requestTimeoutMs, pullExpiresMs, setupRetryMs } = clusterDefaults;
+  return {
+    leaseMs,
+    ackWaitMs: Math.min(ackWaitMs, leaseMs),
+    leaseMarginMs,
+    maxLeasesOut,
+    requestTimeoutMs,
+    pullExpiresMs,
+    setupRetryMs,
+    replicas: 1,
+  };
 }
 
 /** The Health component the queue reports under while it cannot set its consumer up again. */
 export const queueSetupHealth = 'collection queue setup';
 
-interface Held {
-  ackSubject: string;
-  /** performance.now() after which the lease may have been delivered to someone else. */
-  expiresAt: number;
-  /** The connection's life the lease was taken in (see `reconnects`). */
-  reconnects: number;
-}
-
 export class JetStreamCollectionQueue implements CollectionQueue {
   private readonly signal = new Subject<void>();
   readonly waiting: Observable<void> = this.signal.asObservable();
   /** Leases this queue handed out and has not yet answered. */
-  private readonly held = new WeakMap<Lease, Held>();
+  private readonly held: HeldLeases;
+  /** Sends the in-progress acknowledgements of the leases held (docs/cluster.md, "Leases"). */
+  private readonly extender: NodeJS.Timeout;
   /** Tells this queue's own announcements from other nodes'. */
   private readonly announcer = randomUUID();
   private readonly announcements: Subscription;
@@ -72,6 +80,10 @@ export class JetStreamCollectionQueue implements CollectionQueue {
     private readonly options: JetStreamQueueOptions,
     private readonly health: Health,
   ) {
+    this.held = new HeldLeases({ leaseMs: options.leaseMs, ackWaitMs: options.ackWaitMs, marginMs: options.leaseMarginMs });
+    // Every sixth of the ack wait, so that each lease is extended between a third and a half of it after the last time.
+    this.extender = setInterval(() => this.extendLeases(), options.ackWaitMs / 6);
+    this.extender.unref();
     this.announcements = connection.subscribe(collectionQueueNames.waitingSubject, {
       callback: (error, message) => {
         if (!error && message.string() !== this.announcer) this.signal.next();
@@ -96,7 +108,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
     // While the consumer is being set up again there is nothing to take; `waiting` fires after.
     if (limit < 1 || this.settingUp) return [];
     // The server starts the ack wait when it delivers, which is after the pull is sent.
-    const expiresAt = performance.now() + this.options.leaseMs - this.options.leaseMarginMs;
+    const takenAt = performance.now();
     const reconnects = this.reconnects;
     const delivered = await pullNow(this.connection, this.target, limit, {
       expiresMs: this.options.pullExpiresMs,
@@ -104,7 +116,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
     });
     return delivered.map(({ text, ackSubject, delivery }) => {
       const lease: Lease = { key: text, delivery };
-      this.held.set(lease, { ackSubject, expiresAt, reconnects });
+      this.held.hold(lease, ackSubject, takenAt, reconnects);
       return lease;
     });
   }
@@ -120,6 +132,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
   /** Stops listening to NATS for this queue; the connection is the caller's to close. */
   close(): void {
     this.closed = true;
+    clearInterval(this.extender);
     this.announcements.unsubscribe();
     this.signal.complete();
   }
@@ -131,15 +144,17 @@ export class JetStreamCollectionQueue implements CollectionQueue {
    * other holder's work (docs/cluster.md, "Leases"). Returns whether the answer was sent.
    */
   private async answer(lease: Lease, verb: '+ACK' | '-NAK'): Promise<boolean> {
-    const held = this.held.get(lease);
-    if (!held) return false;
-    if (performance.now() >= held.expiresAt || held.reconnects !== this.reconnects) {
-      this.held.delete(lease);
-      return false;
-    }
-    await this.connection.request(held.ackSubject, verb, { timeout: this.options.requestTimeoutMs });
-    this.held.delete(lease);
+    const ackSubject = this.held.answerable(lease, performance.now(), this.reconnects);
+    if (ackSubject === undefined) return false;
+    await this.connection.request(ackSubject, verb, { timeout: this.options.requestTimeoutMs });
+    this.held.forget(lease);
     return true;
+  }
+
+  /** A live node keeps its leases: an in-progress acknowledgement restarts NATS's ack wait. */
+  private extendLeases(): void {
+    if (this.held.size === 0 || this.connection.isClosed()) return;
+    for (const ackSubject of this.held.extend(performance.now(), this.reconnects)) this.connection.publish(ackSubject, '+WPI');
   }
 
   private announce(): void {

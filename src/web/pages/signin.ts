@@ -72,11 +72,15 @@ export async function signOut(context: WebContext, request: WebRequest): Promise
   return redirect(signinPath, { clearSession: true });
 }
 
-function inviteForm(session: Session, invite: string, message?: ReturnType<typeof notice>) {
+/**
+ * The invite page. After a refused invite (`refusal`) the form is hidden, since it could only
+ * fail again; the page script shows it when a new link's fragment arrives (docs/dashboard.md#sign-in).
+ */
+function inviteForm(session: Session, invite: string, message?: ReturnType<typeof notice>, refusal?: ReturnType<typeof notice>) {
   return layout(
     'Set your password',
     undefined,
-    html`${message}<form method="post" action="${invitePath}" class="stacked" id="invite-form">${csrfField(session)}
+    html`${message}${refusal ? html`<div id="invite-refused">${refusal}<p>Open the new link your operator gives you, in this tab or another.</p></div>` : ''}<form method="post" action="${invitePath}" class="stacked" id="invite-form"${refusal ? ' hidden' : ''}>${csrfField(session)}
 <input type="hidden" name="invite" id="invite" value="${invite}">
 <p class="hint" id="invite-missing" ${invite === '' ? '' : 'hidden'}>This page reads your invite from the link it was opened with; it needs JavaScript for that.</p>
 <label for="password">New password (at least ${webLimits.minPasswordLength} characters)</label>
@@ -99,14 +103,14 @@ export async function acceptInvite(context: WebContext, request: WebRequest): Pr
   const confirm = request.form.get('confirm') ?? '';
   if (!/^[A-Za-z0-9_-]{43}$/.test(invite)) {
     const message = 'This invite link is incomplete: open the whole link your operator gave you.';
-    return page(inviteForm(session, '', notice('error', message)), '422 Unprocessable Entity');
+    return page(inviteForm(session, '', undefined, notice('error', message)), '422 Unprocessable Entity');
   }
   const problem = passwordProblem(password) ?? (password === confirm ? undefined : 'The two passwords differ; type the same one twice.');
   if (problem) return page(inviteForm(session, invite, notice('error', problem)), '422 Unprocessable Entity');
   const account = await redeemInvite(context.store, context.records, invite, password, context.now());
   if (account === undefined) {
     const message = 'This invite is unknown, already used or expired. Ask your operator for a new link.';
-    return page(inviteForm(session, '', notice('error', message)), '410 Gone');
+    return page(inviteForm(session, '', undefined, notice('error', message)), '410 Gone');
   }
   context.log.info({ account }, 'dashboard password set from an invite');
   return redirect(`${signinPath}?password=set`);

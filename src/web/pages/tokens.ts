@@ -1,28 +1,28 @@
 // The dashboard's API tokens (docs/dashboard.md, "API tokens"): the CLI's rules through the
 // same code (src/access/provisioning.ts issues, the account store revokes and bumps the auth
-// version, so a change is in force on every edge within a second). A secret is shown once,
-// in the answer to the form that created it, and never again.
+// version, so a change is in force on every edge within a second). A secret is shown once:
+// the form redirects (so a reload never creates a second token) to the tokens page, which
+// shows the secret the browser carried there and has it forgotten (docs/dashboard.md#api-tokens).
 import { issueToken } from '../../access/provisioning.js';
-import { tokenNoteProblem } from '../../auth/tokens.js';
+import { digestToken, tokenNoteProblem } from '../../auth/tokens.js';
 import { tokenDisplay } from '../../config.js';
 import type { TokenRecord } from '../../store/accountStore.js';
 import { page, redirect, type WebAnswer, type WebRequest } from '../answers.js';
 import type { WebContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, layout, notice, type Viewer } from '../layout.js';
+import { dayAndTime } from '../peopleUnits.js';
 
 export const tokensPath = '/dashboard/tokens';
 export const revokePath = '/dashboard/tokens/revoke';
 
-const when = (iso: string | null) =>
-  iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+const when = (iso: string | null, now: number) =>
+  iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${dayAndTime(Date.parse(iso), now)}</time>`;
 
-function tokenRow(token: TokenRecord) {
-  const action =
-    token.revokedAt === null
-      ? html`<a href="${revokePath}?id=${encodeURIComponent(token.id)}">Revoke…</a>`
-      : html`revoked ${when(token.revokedAt)}`;
-  return html`<tr><td><code>${token.shown ?? '(not kept)'}…</code></td><td>${token.note ?? ''}</td><td>${when(token.createdAt)}</td><td>${when(token.lastUsedAt)}</td><td>${action}</td></tr>`;
+function tokenRow(token: TokenRecord, now: number) {
+  const revoked = token.revokedAt === null ? html`<span class="muted">no</span>` : when(token.revokedAt, now);
+  const action = token.revokedAt === null ? html`<a href="${revokePath}?id=${encodeURIComponent(token.id)}">Revoke…</a>` : '';
+  return html`<tr><td><code>${token.shown ?? '(not kept)'}…</code></td><td>${token.note ?? ''}</td><td>${when(token.createdAt, now)}</td><td>${when(token.lastUsedAt, now)}</td><td>${revoked}</td><td>${action}</td></tr>`;
 }
 
 function tokensPage(context: WebContext, viewer: Viewer, top: SafeHtml | undefined, note = ''): SafeHtml {
@@ -31,7 +31,7 @@ function tokensPage(context: WebContext, viewer: Viewer, top: SafeHtml | undefin
   const table =
     tokens.length === 0
       ? html`<p>No tokens yet.</p>`
-      : html`<table><caption>Tokens of ${viewer.account}</caption><thead><tr><th scope="col">Starts with</th><th scope="col">Note</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Revoked</th></tr></thead><tbody>${tokens.map(tokenRow)}</tbody></table>`;
+      : html`<table><caption>Tokens of ${viewer.account}</caption><thead><tr><th scope="col">Starts with</th><th scope="col">Note</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Revoked</th><th scope="col">Action</th></tr></thead><tbody>${tokens.map((token) => tokenRow(token, context.now()))}</tbody></table>`;
   return layout(
     'API tokens',
     viewer,
@@ -44,11 +44,36 @@ function tokensPage(context: WebContext, viewer: Viewer, top: SafeHtml | undefin
   );
 }
 
+/** How long after its creation a new token's secret may still be shown: the redirect's round trip, with room. */
+const showSecretForMs = 120_000;
+
 export function showTokens(context: WebContext, request: WebRequest, viewer: Viewer): WebAnswer {
   const revoked = request.query.get('revoked');
-  const top = revoked === null ? undefined : notice('success', html`Token <code>${revoked}</code> is revoked: it is refused from now on.`);
-  return page(tokensPage(context, viewer, top));
+  let top = revoked === null ? undefined : notice('success', html`Token <code>${revoked}</code> is revoked: it is refused from now on.`);
+  if (request.newToken === undefined) return page(tokensPage(context, viewer, top));
+  context.accounts.refresh();
+  const token = context.accounts.tokenByDigest(digestToken(request.newToken));
+  // Shown only to its own account, while live and new; forgotten by the browser either way.
+  if (
+    token &&
+    token.account === viewer.account &&
+    token.revokedAt === null &&
+    context.now() - Date.parse(token.createdAt) < showSecretForMs
+  )
+    top = newSecret(request.newToken);
+  return {
+    kind: 'page',
+    status: '200 OK',
+    body: tokensPage(context, viewer, top),
+    newToken: { secret: '', path: tokensPath },
+  };
 }
+
+const newSecret = (secret: string) => html`<div class="secret" role="status"><h2>Your new token</h2>
+<p>Copy it now: it is shown only this once and cannot be shown again.</p>
+<p class="secret-field"><label for="secret">Token secret</label><input id="secret" readonly value="${secret}" size="40">
+<button type="button" class="copy" data-copy="secret">Copy</button> <span class="copied" aria-live="polite"></span></p>
+<p>Use it as <code>Authorization: Bearer &lt;token&gt;</code> on <code>POST /api/v1/resources/search</code>.</p></div>`;
 
 export async function createToken(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {
   const note = request.form.get('note') ?? '';
@@ -60,12 +85,7 @@ export async function createToken(context: WebContext, request: WebRequest, view
     );
   const token = await issueToken(context.accountWrites, viewer.account, context.now(), note.trim() === '' ? null : note);
   context.log.info({ account: viewer.account, token: token.id }, 'token created on the dashboard');
-  const shown = html`<div class="secret" role="status"><h2>Your new token</h2>
-<p>Copy it now: it is shown only this once and cannot be shown again.</p>
-<p><label for="secret">Token secret</label><input id="secret" readonly value="${token.secret}" size="40">
-<button type="button" class="copy" data-copy="secret">Copy</button> <span class="copied" aria-live="polite"></span></p>
-<p>Use it as <code>Authorization: Bearer &lt;token&gt;</code> on <code>POST /api/v1/resources/search</code>.</p></div>`;
-  return page(tokensPage(context, viewer, shown));
+  return redirect(tokensPath, { newToken: { secret: token.secret, path: tokensPath } });
 }
 
 /** The viewer's own token of the request's `id`, or undefined (another account's token is as good as none). */

@@ -25,10 +25,15 @@ export function showUsage(context: WebContext, viewer: Viewer): WebAnswer {
   const suspension = account.suspended;
   const daily = context.daily.lastDays(account.name, webLimits.usageChartDays, now);
   const history = html`<section aria-labelledby="daily-heading"><h2 id="daily-heading">Requests per day, last ${webLimits.usageChartDays} days</h2>
-${barChart(
-  `Requests per day over the last ${webLimits.usageChartDays} days`,
-  daily.map((day) => ({ label: day.day, parts: [{ value: day.requests, className: 'requests' }] })),
-)}
+${
+  daily.every((day) => day.requests === 0)
+    ? html`<p class="empty" id="no-usage">No requests in the last ${webLimits.usageChartDays} days yet: the chart appears with the first search.</p>`
+    : barChart(
+        { width: 720 },
+        `Requests per day over the last ${webLimits.usageChartDays} days`,
+        daily.map((day) => ({ label: day.day, parts: [{ value: day.requests, className: 'requests' }] })),
+      )
+}
 <details><summary>The same figures as a table</summary><table><caption>Requests per day</caption><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Requests</th></tr></thead>
 <tbody>${daily.map((day) => html`<tr><td>${day.day}</td><td>${day.requests}</td></tr>`)}</tbody></table></details></section>`;
   return page(

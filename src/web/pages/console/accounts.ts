@@ -13,6 +13,7 @@ import type { WebContext } from '../../context.js';
 import { html, type SafeHtml } from '../../html.js';
 import { createInvite, inviteLink } from '../../invites.js';
 import { csrfField, layout, notice, type Viewer } from '../../layout.js';
+import { dayAndTime, plural, relative } from '../../peopleUnits.js';
 
 export const consoleAccountsPath = '/console/accounts';
 
@@ -34,18 +35,19 @@ function settingValues(form: URLSearchParams) {
 function accountRow(context: WebContext, viewer: Viewer, account: AccountRecord, now: number): SafeHtml {
   const used = context.usage.used(account.name, monthOf(now));
   const suspension = account.suspended;
-  const form = (action: string, label: string, extra: SafeHtml = html``) =>
-    html`<form method="post" action="${consoleAccountsPath}/${action}" class="inline">${csrfField(viewer.session)}<input type="hidden" name="name" value="${account.name}">${extra}<button type="submit">${label}</button></form>`;
+  const form = (action: string, label: string, extra: SafeHtml = html``, buttonClass = '') =>
+    html`<form method="post" action="${consoleAccountsPath}/${action}" class="inline">${csrfField(viewer.session)}<input type="hidden" name="name" value="${account.name}">${extra}<button type="submit" class="${buttonClass}">${label}</button></form>`;
   const suspendControl = suspension
     ? form('resume', `Resume ${account.name}`)
     : form(
         'suspend',
         `Suspend ${account.name}`,
         html`<label for="reason-${account.name}">Reason (optional)</label><input id="reason-${account.name}" name="reason" maxlength="${accountSuspension.maxReasonLength}">`,
+        'danger',
       );
   return html`<tr><th scope="row">${account.name}${account.operator ? html` <span class="badge">operator</span>` : ''}</th>
 <td>${account.plan}</td><td>${account.quota ?? 'none'}</td><td>${account.rate.limit}/${formatDuration(account.rate.windowMs)}</td><td>${used}</td>
-<td>${suspension ? html`<span class="badge bad">suspended</span> since ${suspension.at.slice(0, 16).replace('T', ' ')}${suspension.reason === null ? '' : `: ${suspension.reason}`}` : 'active'}</td>
+<td>${suspension ? html`<span class="badge bad">suspended</span> since ${dayAndTime(Date.parse(suspension.at), now)}${suspension.reason === null ? '' : `: ${suspension.reason}`}` : 'active'}</td>
 <td class="actions">${suspendControl} ${form('invite', `Invite ${account.name}`)}
 <details><summary>Change ${account.name}</summary>${form(
     'update',
@@ -56,10 +58,53 @@ function accountRow(context: WebContext, viewer: Viewer, account: AccountRecord,
   )}</details></td></tr>`;
 }
 
-function accountsPage(context: WebContext, viewer: Viewer, top?: SafeHtml, entered: { name?: string } = {}): SafeHtml {
+/** Accounts shown per page of the list (docs/dashboard.md#operator-console). */
+export const accountsPerPage = 50;
+
+/** What the list shows: the accounts whose name holds `search` (any case), one page of them. */
+interface ListView {
+  search: string;
+  page: number;
+}
+
+function listViewOf(query: URLSearchParams): ListView {
+  const page = Number(query.get('page') ?? '1');
+  return { search: (query.get('q') ?? '').trim(), page: Number.isSafeInteger(page) && page >= 1 ? page : 1 };
+}
+
+function listHref(view: ListView, page: number): string {
+  const query = new URLSearchParams();
+  if (view.search !== '') query.set('q', view.search);
+  if (page > 1) query.set('page', String(page));
+  const text = query.toString();
+  return text === '' ? consoleAccountsPath : `${consoleAccountsPath}?${text}`;
+}
+
+function accountsPage(
+  context: WebContext,
+  viewer: Viewer,
+  top?: SafeHtml,
+  entered: { name?: string } = {},
+  view: ListView = { search: '', page: 1 },
+): SafeHtml {
   const now = context.now();
   context.accounts.refresh();
-  const accounts = context.accounts.accounts();
+  const all = context.accounts.accounts();
+  const needle = view.search.toLowerCase();
+  const matching = needle === '' ? all : all.filter((account) => account.name.toLowerCase().includes(needle));
+  const pages = Math.max(1, Math.ceil(matching.length / accountsPerPage));
+  const page = Math.min(view.page, pages);
+  const shown = matching.slice((page - 1) * accountsPerPage, page * accountsPerPage);
+  const first = matching.length === 0 ? 0 : (page - 1) * accountsPerPage + 1;
+  const caption =
+    (view.search === ''
+      ? plural(all.length, 'account')
+      : `${plural(matching.length, 'account')} matching '${view.search}' of ${all.length}`) +
+    (pages > 1 ? `; ${first}-${first + shown.length - 1} shown, page ${page} of ${pages}` : '');
+  const paging =
+    pages > 1
+      ? html`<nav class="paging" aria-label="Pages of accounts">${page > 1 ? html`<a href="${listHref(view, page - 1)}" rel="prev">Previous</a>` : ''} Page ${page} of ${pages} ${page < pages ? html`<a href="${listHref(view, page + 1)}" rel="next">Next</a>` : ''}</nav>`
+      : '';
   return layout(
     'Accounts',
     viewer,
@@ -71,14 +116,15 @@ function accountsPage(context: WebContext, viewer: Viewer, top?: SafeHtml, enter
 <label for="new-rate">Rate (blank: the plan's; like 60/1m)</label><input id="new-rate" name="rate">
 <button type="submit">Create account</button></form></section>
 <section aria-labelledby="list-heading"><h2 id="list-heading">All accounts</h2>
-<table><caption>${accounts.length} account(s)</caption><thead><tr><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">Quota</th><th scope="col">Rate</th><th scope="col">Used this month</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
-<tbody>${accounts.map((account) => accountRow(context, viewer, account, now))}</tbody></table></section>`,
+<form method="get" action="${consoleAccountsPath}" class="inline" role="search"><label for="account-search">Name contains</label> <input id="account-search" name="q" value="${view.search}" maxlength="64"> <button type="submit">Search</button>${view.search === '' ? '' : html` <a href="${consoleAccountsPath}">Show all</a>`}</form>
+<table class="accounts"><caption>${caption}</caption><thead><tr><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">Quota</th><th scope="col">Rate</th><th scope="col">Used this month</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+<tbody>${shown.map((account) => accountRow(context, viewer, account, now))}</tbody></table>${paging}</section>`,
   );
 }
 
 export function showAccounts(context: WebContext, request: WebRequest, viewer: Viewer): WebAnswer {
   const done = request.query.get('done');
-  return page(accountsPage(context, viewer, done === null ? undefined : notice('success', done)));
+  return page(accountsPage(context, viewer, done === null ? undefined : notice('success', done), {}, listViewOf(request.query)));
 }
 
 const refused = (context: WebContext, viewer: Viewer, message: string, entered: { name?: string } = {}) =>
@@ -163,7 +209,7 @@ export async function inviteFromConsole(context: WebContext, request: WebRequest
   const link = inviteLink(request.origin, invite.secret);
   context.log.info({ account: named.name, by: viewer.account }, 'invite created on the console');
   const shown = html`<div class="secret" role="status"><h2>Invite link for ${named.name}</h2>
-<p>Give this link to the account's holder; it works once, until ${new Date(invite.expiresAt).toISOString()}. It is shown only now.</p>
+<p>Give this link to the account's holder; it works once, until ${dayAndTime(invite.expiresAt, context.now())} (${relative(invite.expiresAt, context.now())}). It is shown only now.</p>
 <p><label for="secret">Invite link</label><input id="secret" readonly value="${link}" size="60"> <button type="button" class="copy" data-copy="secret">Copy</button> <span class="copied" aria-live="polite"></span></p></div>`;
   return page(accountsPage(context, viewer, shown));
 }

@@ -9,11 +9,12 @@ import { barChart } from '../../barChart.js';
 import type { WebContext } from '../../context.js';
 import { html, type SafeHtml } from '../../html.js';
 import { layout, type Viewer } from '../../layout.js';
+import { dayAndTime, plural, timeOfDay } from '../../peopleUnits.js';
 
 export const consolePlatformsPath = '/console/platforms';
 export const consoleEventsPath = '/console/events';
 
-const iso = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+const iso = timeOfDay;
 
 /** What a reader calls each outcome: the legend and the table headings say these, not the code's names. */
 const outcomeLabels: Record<OutcomeKind, string> = {
@@ -27,7 +28,7 @@ const outcomeLabels: Record<OutcomeKind, string> = {
 function breaker(status: PlatformStatus): SafeHtml {
   const { state, since, trialAt, failures } = status.breaker;
   if (state === 'closed') return html`<span class="breaker-closed">closed</span>`;
-  return html`<span class="breaker-open">open</span>${since === null ? '' : ` since ${iso(since)}`}${failures === null ? '' : ` after ${failures} failures`}${trialAt === null ? '' : `; trial call at ${iso(trialAt)}`}`;
+  return html`<span class="breaker-open">open</span>${since === null ? '' : ` since ${iso(since)}`}${failures === null ? '' : ` after ${plural(failures, 'failure')}`}${trialAt === null ? '' : `; trial call at ${iso(trialAt)}`}`;
 }
 
 /** docs/operations.md#collection-failing: whether the platform's last collections failed, since when and why. */
@@ -48,9 +49,9 @@ function platformSection(status: PlatformStatus): SafeHtml {
 <dl class="facts"><dt>Enabled</dt><dd>${status.disabledReason === null ? 'yes' : html`<span class="badge bad">no</span> ${status.disabledReason}`}</dd>
 <dt>Collection</dt><dd>${failingText(status)}</dd>
 <dt>Circuit breaker</dt><dd>${breaker(status)}</dd>
-<dt>Budget in use</dt><dd>${budget.inFlight} of ${budget.concurrency} calls at once; ${budget.callsLastMinute} calls in the last minute${budget.perMinute === null ? ' (no per-minute limit)' : ` of ${budget.perMinute}`}</dd>
-<dt>Collecting</dt><dd>${status.collecting} resource(s) handed to this platform and not yet answered</dd></dl>
-${barChart(`Collections per minute by outcome for ${status.platform}, last ${status.perMinute.length} minutes`, minutes)}
+<dt>Budget in use</dt><dd>${budget.inFlight} of ${plural(budget.concurrency, 'call')} at once; ${plural(budget.callsLastMinute, 'call')} in the last minute${budget.perMinute === null ? ' (no per-minute limit)' : ` of ${budget.perMinute}`}</dd>
+<dt>Collecting</dt><dd>${plural(status.collecting, 'resource')} handed to this platform and not yet answered</dd></dl>
+${barChart({ width: 360 }, `Collections per minute by outcome for ${status.platform}, last ${status.perMinute.length} minutes`, minutes)}
 <p class="legend">${outcomeKinds.map((outcome) => html`<span class="legend-item"><span class="key outcome-${outcome}"></span> ${outcomeLabels[outcome]}</span> `)}</p>
 <table><caption>Collections of ${status.platform} over the last ${status.perMinute.length} minutes</caption><thead><tr>${totals.map(([outcome]) => html`<th scope="col">${outcomeLabels[outcome]}</th>`)}</tr></thead>
 <tbody><tr>${totals.map(([, total]) => html`<td>${total}</td>`)}</tr></tbody></table>
@@ -65,13 +66,15 @@ ${
 </section>`;
 }
 
+const asOf = (ms: number, now: number) =>
+  html`<time datetime="${new Date(ms).toISOString()}">${dayAndTime(ms, now).replace(' UTC', `:${timeOfDay(ms).slice(6)}`)}</time>`;
+
 /** The part of the page that server-sent events replace. */
 export function livePlatforms(context: WebContext): SafeHtml {
   const snapshot = context.platforms?.snapshot();
-  if (!snapshot)
-    return html`<p class="muted">As of <time>${new Date(context.now()).toISOString()}</time>: no platform status received yet.</p>`;
-  return html`<p class="muted">As of <time>${new Date(snapshot.at).toISOString()}</time></p>
-<p>Queue depth: ${snapshot.queueWaiting === null ? 'kept by NATS in a cluster (stream DATAPOINTS_COLLECT)' : html`<strong>${snapshot.queueWaiting}</strong> collection request(s) waiting, all platforms together`}.</p>
+  if (!snapshot) return html`<p class="muted">As of ${asOf(context.now(), context.now())}: no platform status received yet.</p>`;
+  return html`<p class="muted">As of ${asOf(snapshot.at, context.now())}</p>
+<p>Queue depth: ${snapshot.queueWaiting === null ? 'kept by NATS in a cluster (stream DATAPOINTS_COLLECT)' : html`<strong>${snapshot.queueWaiting}</strong> ${snapshot.queueWaiting === 1 ? 'collection request' : 'collection requests'} waiting, all platforms together`}.</p>
 <div class="platforms">${snapshot.platforms.map(platformSection)}</div>`;
 }
 

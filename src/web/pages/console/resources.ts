@@ -11,6 +11,7 @@ import type { WebContext } from '../../context.js';
 import { html, type SafeHtml } from '../../html.js';
 import { layout, notice, type Viewer } from '../../layout.js';
 import { machineDiagram, type MachineShape } from '../../machineDiagram.js';
+import { dayAndTime, relative } from '../../peopleUnits.js';
 
 export const consoleResourcesPath = '/console/resources';
 
@@ -69,7 +70,7 @@ export function showResource(context: WebContext, request: WebRequest, viewer: V
           )}</tbody></table>`;
   return answer(html`<h2>${key}</h2>
 <dl class="facts"><dt>State</dt><dd id="state">${stored.value}</dd>
-<dt>Next due</dt><dd>${isoOf(due)} (${due <= now ? 'overdue' : `in ${Math.round((due - now) / 1000)} s`}), event ${dueEventFor[stored.value]}</dd>
+<dt>Next due</dt><dd><time datetime="${isoOf(due)}">${dayAndTime(due, now)}</time> (${due <= now ? 'overdue' : relative(due, now)}), event ${dueEventFor[stored.value]}</dd>
 <dt>Failures in a row</dt><dd>${stored.context.failures}${stored.context.lastFailure ? ` (last: ${stored.context.lastFailure})` : ''}</dd>
 <dt>Last success</dt><dd>${stored.context.lastSuccessAt === null ? 'never' : isoOf(stored.context.lastSuccessAt)}</dd></dl>
 <h2>Machine</h2>${machineDiagram(shape, stored.value)}
