@@ -1,7 +1,8 @@
 // The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
-import { accountSuspension, defaultPolicy, flagBounds, historyBounds, historyDefaults, serveDefaults } from '../config.js';
+import { accountSuspension, flagBounds, historyBounds, serveDefaults } from '../config.js';
 import { faultDescriptions, faultModes } from '../faultModes.js';
 import { formatDuration } from './flags.js';
+import { serveFlagsHelp } from './serveFlags.js';
 
 const natsLine = `  --nats URLS       act on the cluster at nats://HOST:PORT[,...] instead of --data
                     (env DATAPOINTS_NATS; docs/cluster.md)`;
@@ -30,32 +31,7 @@ Runs the service until SIGTERM or SIGINT, then finishes requests in flight and e
 Prints "listening on http://HOST:PORT" once it accepts requests.
 
 flags:
-  --port N          HTTP port, 0 picks a free one (env PORT; default ${serveDefaults.port})
-  --host H          listen address (env HOST; default ${serveDefaults.host})
-${dataLine}
-  --upstream U      real | emulator | http(s) URL of a running emulator
-                    (env DATAPOINTS_UPSTREAM; default ${serveDefaults.upstream})
-  --fresh-for D     freshness window of available resources
-                    (default ${formatDuration(defaultPolicy.freshForMs)}; ${range(flagBounds.freshForMs)})
-  --retry-base D    first retry delay of stale/unavailable resources
-                    (default ${formatDuration(defaultPolicy.retryBaseMs)}; ${range(flagBounds.retryBaseMs)})
-  --threads N       edge threads answering searches on the port
-                    (env DATAPOINTS_THREADS; default: the number of CPU cores)
-  --cors ORIGINS    origins (comma-separated, or *) whose pages may call the API
-                    (env DATAPOINTS_CORS; default: none, no CORS headers)
-  --metrics H:P     serve Prometheus metrics at http://H:P/metrics
-                    (env DATAPOINTS_METRICS; default: off)
-  --secure-cookies  mark the dashboard's session cookie Secure: browsers reach this
-                    server over TLS (a proxy in front); see docs/dashboard.md
-  --nats URLS       join a cluster: nats://HOST:PORT[,nats://HOST:PORT...] of nats-server
-                    with JetStream (env DATAPOINTS_NATS; default: none, a node alone)
-  --role R          with --nats: search (answer searches), collect (collect only; the
-                    search path is 404 there) or both (default both)
-  --history-detail D
-                    keep every collected point this long, then one a UTC day
-                    (default ${formatDuration(historyDefaults.detailMs)}; ${range(historyBounds.detailMs)})
-  --history-days N  days of history kept, 0 records none
-                    (default ${historyDefaults.days}; ${historyBounds.days.min}-${historyBounds.days.max})
+${serveFlagsHelp()}
 
 Durations are written 250ms, 30s, 1m, 6h, 1d. LOG_LEVEL sets the log level (default info);
 LOG_FORMAT=pretty prints readable lines instead of JSON.

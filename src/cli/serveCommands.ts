@@ -16,7 +16,7 @@ import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger } from '../log.js';
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
-import { dataDirSetting, dataFlag, firstLine, openDataStore } from './dataStore.js';
+import { dataDirSetting, firstLine, openDataStore } from './dataStore.js';
 import {
   noMorePositionals,
   parseBoundedDuration,
@@ -28,6 +28,7 @@ import {
   type Setting,
 } from './flags.js';
 import { natsServersSetting } from './natsSetting.js';
+import { serveFlagEnv, serveOptions } from './serveFlags.js';
 import { stopWhenNpmGoesAway } from './parentWatch.js';
 import { CommandFailure, UsageError } from './usageError.js';
 
@@ -156,42 +157,31 @@ function historySetting(detail: Setting | undefined, days: Setting | undefined):
   };
 }
 
+/** A serve flag's setting: the flag, else its environment variable (src/cli/serveFlags.ts). */
+function serveSetting(values: Record<string, string | boolean | undefined>, name: keyof typeof serveOptions): Setting | undefined {
+  const value = values[name];
+  return setting(typeof value === 'string' ? value : undefined, name, serveFlagEnv(name));
+}
+
 /** An IPv6 address goes in brackets in a URL. */
 const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 export async function serveCommand(args: string[], print: (line: string) => void): Promise<void> {
-  const { values, positionals } = parseFlags('serve', args, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    ...dataFlag,
-    upstream: { type: 'string' },
-    'fresh-for': { type: 'string' },
-    'retry-base': { type: 'string' },
-    threads: { type: 'string' },
-    cors: { type: 'string' },
-    metrics: { type: 'string' },
-    'secure-cookies': { type: 'boolean' },
-    nats: { type: 'string' },
-    role: { type: 'string' },
-    'history-detail': { type: 'string' },
-    'history-days': { type: 'string' },
-  });
+  const { values, positionals } = parseFlags('serve', args, serveOptions);
   noMorePositionals('serve', positionals, 0);
-  const port = parsePort(setting(values.port, 'port', 'PORT') ?? { text: String(serveDefaults.port), source: '--port' });
-  const host = parseHost(setting(values.host, 'host', 'HOST') ?? { text: serveDefaults.host, source: '--host' });
-  const upstream = checkUpstream(
-    setting(values.upstream, 'upstream', 'DATAPOINTS_UPSTREAM') ?? { text: serveDefaults.upstream, source: '--upstream' },
-  );
-  const freshFor = setting(values['fresh-for'], 'fresh-for');
-  const retryBase = setting(values['retry-base'], 'retry-base');
+  const port = parsePort(serveSetting(values, 'port') ?? { text: String(serveDefaults.port), source: '--port' });
+  const host = parseHost(serveSetting(values, 'host') ?? { text: serveDefaults.host, source: '--host' });
+  const upstream = checkUpstream(serveSetting(values, 'upstream') ?? { text: serveDefaults.upstream, source: '--upstream' });
+  const freshFor = serveSetting(values, 'fresh-for');
+  const retryBase = serveSetting(values, 'retry-base');
   const policy = {
     ...defaultPolicy,
     freshForMs: freshFor ? parseBoundedDuration(freshFor, flagBounds.freshForMs) : defaultPolicy.freshForMs,
     retryBaseMs: retryBase ? parseBoundedDuration(retryBase, flagBounds.retryBaseMs) : defaultPolicy.retryBaseMs,
   };
-  const history = historySetting(setting(values['history-detail'], 'history-detail'), setting(values['history-days'], 'history-days'));
-  const cluster = clusterSetting(setting(values.nats, 'nats', 'DATAPOINTS_NATS'), setting(values.role, 'role'));
-  const threads = parseThreads(setting(values.threads, 'threads', 'DATAPOINTS_THREADS'));
+  const history = historySetting(serveSetting(values, 'history-detail'), serveSetting(values, 'history-days'));
+  const cluster = clusterSetting(serveSetting(values, 'nats'), serveSetting(values, 'role'));
+  const threads = parseThreads(serveSetting(values, 'threads'));
   const level = logLevel();
   const logFormat = logFormatSetting(process.env.LOG_FORMAT);
   const dataDir = dataDirSetting(values.data);
@@ -207,8 +197,8 @@ export async function serveCommand(args: string[], print: (line: string) => void
   }
   const log = createLogger(level, logFormat);
   const unexpectedFailures = logUnexpectedFailures(log);
-  const cors = corsSetting(setting(values.cors, 'cors', 'DATAPOINTS_CORS'));
-  const metrics = metricsSetting(setting(values.metrics, 'metrics', 'DATAPOINTS_METRICS'));
+  const cors = corsSetting(serveSetting(values, 'cors'));
+  const metrics = metricsSetting(serveSetting(values, 'metrics'));
   // The guard above covers every edge thread: they share the port only among themselves.
   const secureCookies = values['secure-cookies'] === true;
   // Loaded once the settings are checked, so that a mistyped flag is answered at once rather

@@ -38,7 +38,7 @@ export function connectNats(options: NatsOptions): Promise<NatsConnection> {
     timeout: clusterDefaults.requestTimeoutMs,
     // By default the client builds an Error (a stack trace) for every request it sends, in case
     // it times out; a collecting node sends several per collection, and those Errors cost about
-    // a tenth of its CPU (docs/cluster.md, "Measured"). Errors keep their message without it.
+    // a tenth of its CPU (bench/HISTORY.md, 2026-11-26 "Cluster"). Errors keep their message without it.
     noAsyncTraces: true,
   });
 }

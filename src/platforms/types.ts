@@ -22,7 +22,8 @@ export interface IdentifierRule {
   /** The part emulator conventions look at (docs/operations.md#emulator): the handle or owner of a post. */
   namePart(normalized: string): string;
   /**
-   * Identifiers the registry-driven tests use (docs/adding-a-platform.md): an unremarkable
+   * Identifiers the tests that go over every platform use (the list: platformCodes in
+   * src/model.ts and src/platforms/definitions.ts; docs/adding-a-platform.md): an unremarkable
    * valid one, one the emulator treats as missing and one as flaky (by its name part), and
    * refused forms users are likely to send (the URL, a near miss).
    */

@@ -1,5 +1,5 @@
 // The dashboard and the console in a real browser: Debian's chromium driven by playwright-core
-// (docs/dashboard.md, "Tests"). A newcomer's whole path (invite, password, sign-in, token,
+// (docs/dashboard.md). A newcomer's whole path (invite, password, sign-in, token,
 // search, usage, revoke, refused), the console (accounts, resource inspector, live platforms),
 // keyboard-only forms, labels on every input, no CSP violation. Screenshots go to
 // .tap/screenshots/ for a person to look at.
