@@ -1,4 +1,4 @@
-// What `npm test` prints and what CI reads from it (docs/http.md, "Test output"): the terminal
+// What `npm test` prints and what CI reads from it (docs/testing.md#test-output): the terminal
 // gets the failures and the totals, the raw TAP goes to a file, and .ci/summary turns that
 // file and tap's exit status into the one line CI reads.
 import { execFile } from 'node:child_process';
