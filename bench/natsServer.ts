@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect as connectTcp } from 'node:net';
 
 /** Debian's nats-server package installs it here; NATS_SERVER overrides it (read at each start). */
-export const natsServerBinary = () => process.env.NATS_SERVER ?? '/usr/sbin/nats-server';
+const natsServerBinary = () => process.env.NATS_SERVER ?? '/usr/sbin/nats-server';
 const readyWithinMs = 10_000;
 
 /**

@@ -2,12 +2,12 @@
 // temp store directory, never a NATS the machine may already run. It can be killed with SIGKILL
 // and started again on the same port and store, as a crashed server restarted by its supervisor.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Test } from 'tap';
-import { freePort, natsServerBinary, spawnNatsServer } from '../../bench/natsServer.js';
+import { freePort, spawnNatsServer } from '../../bench/natsServer.js';
 
 export interface TestNatsServer {
   readonly url: string;
@@ -20,10 +20,6 @@ export interface TestNatsServer {
 }
 
 export async function startNatsServer(t: Test): Promise<TestNatsServer> {
-  // A missing server fails the test in one line that says what to install (docs/testing.md#requirements).
-  if (!existsSync(natsServerBinary())) {
-    throw new Error(`${natsServerBinary()} is missing: apt-get install nats-server (or set NATS_SERVER) to run npm run test:system`);
-  }
   const storeDir = mkdtempSync(join(tmpdir(), 'datapoints-nats-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
