@@ -53,9 +53,13 @@ t.test('authenticator - a failed last-used write shows in readiness until a late
   t.equal(authenticator.authenticate(`Bearer ${token.secret}`, now).kind, 'authenticated');
   await new Promise((resolve) => setImmediate(resolve));
   t.match(readiness(), [{ component: tokenBookkeeping, message: /token last-used time not written: MDB_MAP_FULL/, count: 1 }]);
-  accounts.touchToken = touchToken;
+  // The next write is awaited where it lands: the authenticator's own callback on it was
+  // attached first, so it has run by the time this await resumes.
+  let landed: Promise<void> | undefined;
+  accounts.touchToken = (...args) => (landed = touchToken(...args));
   t.equal(authenticator.authenticate(`Bearer ${token.secret}`, now + limits.tokenTouchIntervalMs).kind, 'authenticated');
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.ok(landed, 'the next authentication writes the time');
+  await landed;
   t.same(readiness(), [], 'cleared by the next write that lands');
   t.ok(accounts.tokensOf('acme').find((record) => record.id === token.id)?.lastUsedAt, 'and the time is written');
 });

@@ -1,7 +1,7 @@
 // The rate limit across the nodes of a cluster (docs/cluster.md, "Rate limit across nodes"):
 // each node admits a request in a window only from units it reserved for that window from the
 // cluster's ledger, never more than the limit in all. Nodes are simulated here by Admissions on
-// separate tables sharing in-memory ledgers; test/cluster/clusterRate.test.ts runs real ones.
+// separate tables sharing in-memory ledgers; test/cluster/clusterRate.system.test.ts runs real ones.
 import t from 'tap';
 import { windowPeriod } from '../../src/access/rateLimiter.js';
 import type { QuotaLedger } from '../../src/seams/quotaLedger/quotaLedger.js';

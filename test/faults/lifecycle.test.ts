@@ -6,6 +6,7 @@ import { retryDelay } from '../../machines/resource.js';
 import type { FaultMode } from '../../src/emulator/world.js';
 import { platforms } from '../../src/platforms/registry.js';
 import type { SearchEntry } from '../helpers/searchBody.js';
+import { eventually } from '../helpers/service.js';
 import { faultWorld, label, shortPolicy, untilStatuses, type FaultWorld, type Reference } from './faultWorld.js';
 
 const policy = { ...shortPolicy, historyLength: 10 };
@@ -99,7 +100,10 @@ for (const mode of failureModes) {
     });
 
     // Let a few retries happen, then check their spacing and that the jitter varies.
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    await eventually(
+      async () => fresh.map((reference) => world.context(reference).failures),
+      (failures) => failures.every((count) => count >= 3),
+    );
     for (const reference of fresh) checkSpacing(t, world, reference, mode);
     const jitters = await Promise.all(fresh.map((reference) => nextRetryJitter(t, world, reference)));
     t.ok(new Set(jitters.map((jitter) => jitter.toFixed(3))).size > 1, 'retry delays are jittered');
@@ -122,7 +126,16 @@ t.test("faults - ratelimit on every platform: the platform's reset time is honou
   const lastGood = await untilStatuses(world, known, ['available']);
   for (const platform of platforms.keys()) await world.setFault(platform, 'ratelimit');
   await world.search(fresh);
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  // Every platform has met its rate limit once a resource of it has failed.
+  const hasFailed = (reference: Reference) => {
+    try {
+      return world.context(reference).failures > 0;
+    } catch {
+      return false; // a fresh resource has no state until its search is stored
+    }
+  };
+  const failedOn = async () => new Set([...known, ...fresh].filter(hasFailed).map((reference) => reference.platform));
+  await eventually(failedOn, (failed) => failed.size === platforms.size, 8_000);
   const limited = await world.search([...known, ...fresh]);
   // A collection refused by the rate limit fails the resource (22); one still queued behind the
   // platform's pause has not been attempted and keeps its state.

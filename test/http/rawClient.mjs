@@ -1,4 +1,4 @@
-// A naive HTTP client in its own process (test/http/bodyLimit.test.ts): writes each request,
+// A naive HTTP client in its own process (test/http/bodyLimit.system.test.ts): writes each request,
 // head and body, without waiting for an answer, and reports what came back. In the test's own
 // process the client and the server would take turns on one event loop, which hides the race
 // a real client meets.

@@ -54,14 +54,23 @@ t.test('stream - a refresh and an upstream fault arrive as updates; unsubscribe 
   t.equal(fault.status, 204);
   const stale = await client.next(updateOf(lifecycle, 'stale'));
   t.same(stale.data[0].metrics, refreshed.data[0].metrics, 'stale keeps the last datapoints (docs/api.md#a-23)');
+  // A second client stays subscribed: its update says when the recovery was sent.
+  const watcher = await StreamClient.open(t, url, token);
+  watcher.send({ type: 'subscribe', resources: [lifecycle] });
+  t.equal((await watcher.next()).type, 'subscribed');
   client.send({ type: 'unsubscribe', resources: [lifecycle] });
   t.same(await client.next((message) => message.type === 'unsubscribed'), { type: 'unsubscribed', data: [lifecycle] });
   await fetch(`${service.emulator!.url}/_emulator/faults`, {
     method: 'POST',
     body: JSON.stringify({ platform: 'github', identifier: 'lifecycle', mode: 'none' }),
   });
-  // The retry (1 s) collects it again; nothing reaches the client that left.
-  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  // The retry (1 s) collects it again: the client still subscribed hears it; the one that left
+  // does not. A round trip on the leaver's socket after that puts any update sent to it ahead
+  // of the answer, since one update is sent to every subscriber at once.
+  await watcher.next(updateOf(lifecycle, 'available'));
+  const other = ref('github', 'account', 'octocat');
+  client.send({ type: 'subscribe', resources: [other] });
+  await client.next((message) => message.type === 'subscribed');
   t.same(client.pending.filter(updateOf(lifecycle)), [], 'no update after unsubscribe');
 });
 

@@ -1,5 +1,5 @@
 // The resource log contract (docs/cluster.md, "Resource replication"): what every implementation
-// of ResourceLog must do, run against each of them (test/cluster/resourceLog.test.ts).
+// of ResourceLog must do, run against each of them (test/cluster/resourceLog.system.test.ts).
 import type { Test } from 'tap';
 import { dueEventFor } from '../../../machines/resource.js';
 import type { LogFollower, ResourceLog } from './resourceLog.js';

@@ -17,6 +17,7 @@ import { resourceKey } from '../../src/model.js';
 import { createCollectors } from '../../src/platforms/collectors.js';
 import { createUpstreamHttp } from '../../src/platforms/http.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/service.js';
 
 /** Short windows, so that a test sees several. */
 const windowMs = 2_000;
@@ -113,7 +114,12 @@ t.test('upstream budgets - a rate-limit answer on one node stops the other node 
   await sleep(500);
   emulator.world.setFault('github', 'limited', 'ratelimit');
   a!.demand.next(resourceKey({ platform: 'github', type: 'account', identifier: 'limited' }));
-  await sleep(4_000);
+  // Until b calls again after hearing the pause: every call it made in between is then recorded.
+  const callAfterPause = (list: Event[]) => {
+    const heard = list.findIndex((event) => event.node === 'b' && event.what === 'heard pause');
+    return heard >= 0 && list.slice(heard).some((event) => event.node === 'b' && event.what === 'call');
+  };
+  await eventually(async () => events, callAfterPause, 15_000);
 
   const answeredOnA = events.findIndex((event) => event.node === 'a' && event.what === 'answered');
   const heardOnB = events.findIndex((event, index) => index > answeredOnA && event.node === 'b' && event.what === 'heard pause');

@@ -1,4 +1,4 @@
-// What `npm test` prints and what CI reads from it (docs/testing.md, "Test output"): the terminal
+// What `npm test` prints and what CI reads from it (docs/testing.md#test-output): the terminal
 // gets the failures and the totals, the raw TAP goes to a file, and .ci/summary turns that
 // file and tap's exit status into the one line CI reads.
 import { execFile } from 'node:child_process';
@@ -56,14 +56,56 @@ t.test('test output - a red run without a failing assertion still counts a failu
   const dir = mkdtempSync(join(tmpdir(), 'datapoints-tap-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const report = join(dir, 'report.tap');
+  const absent = join(dir, 'absent.tap');
   writeFileSync(report, 'TAP version 14\n1..1\nok 1 - a.test.ts\n# { total: 4, pass: 4 }\n');
   t.equal((await exec('.ci/summary', [report, '0'])).stdout, '4 passed, 0 failed\n');
   t.equal(
     (await exec('.ci/summary', [report, '1'])).stdout,
-    "npm test exited with status 1 (coverage below .taprc's threshold or a test file crashed)\n4 passed, 1 failed\n",
+    `the run reported in ${report} exited with status 1 (coverage below its threshold or a test file crashed)\n4 passed, 1 failed\n`,
   );
   t.equal(
-    (await exec('.ci/summary', [join(dir, 'absent.tap'), '1'])).stdout,
-    "npm test exited with status 1 (coverage below .taprc's threshold or a test file crashed)\n0 passed, 1 failed\n",
+    (await exec('.ci/summary', [absent, '1'])).stdout,
+    `the run reported in ${absent} exited with status 1 (coverage below its threshold or a test file crashed)\n0 passed, 1 failed\n`,
   );
+});
+
+t.test('test output - the two tiers sum into one line', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'datapoints-tap-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const fast = join(dir, 'report.tap');
+  const system = join(dir, 'system.tap');
+  writeFileSync(fast, 'TAP version 14\n1..1\nok 1 - a.test.ts\n# { total: 4, pass: 4 }\n');
+  writeFileSync(system, 'TAP version 14\n1..1\nnot ok 1 - b.system.test.ts\n# { total: 3, pass: 1, fail: 2 }\n');
+  t.equal((await exec('.ci/summary', [fast, '0', system, '1'])).stdout, '5 passed, 2 failed\n');
+  t.equal((await exec('.ci/summary', [fast, '0', system, '0'])).stdout, '5 passed, 2 failed\n');
+});
+
+t.test('test output - a file stopped at its time limit is named as timed out', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'datapoints-tap-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const report = join(dir, 'report.tap');
+  const project = join(dir, 'project');
+  mkdirSync(project);
+  copyFileSync(join(root, 'package.json'), join(project, 'package.json'));
+  symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
+  // The file blocks its event loop past the limit, so only SIGKILL ends it: the terminal names
+  // just the signal (and the raw TAP says "no tests found"), .ci/timeouts names the file.
+  copyFileSync(join(root, 'test/tooling/fixtures/blocks.tap-fixture.ts'), join(project, 'blocks.tap-fixture.ts'));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(_?TAP|NODE_OPTIONS$|CI$)/.test(name)));
+  const tap = await exec(
+    'npx',
+    [
+      'tap',
+      '--disable-coverage',
+      '--timeout=3',
+      '--reporter=silent',
+      `--output-file=${report}`,
+      'waits.tap-fixture.ts',
+      'blocks.tap-fixture.ts',
+    ],
+    env,
+    project,
+  );
+  t.equal(tap.code, 1, 'tap fails the run');
+  t.equal((await exec('.ci/timeouts', [report])).stdout, 'blocks.tap-fixture.ts timed out (tap --timeout, docs/testing.md#time-limits)\n');
 });

@@ -10,6 +10,7 @@ import { collectionQueueNames } from '../../src/cluster/collectionStream.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { cli, startServer } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/service.js';
 
 const searchPath = '/api/v1/resources/search';
 
@@ -38,10 +39,14 @@ t.test('a collect node and a search node', async (t) => {
   const answered = await fetch(searcher.url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body });
   t.equal(answered.status, 200);
   t.same(await answered.json(), { data: [{ platform: 'github', type: 'account', identifier: 'torvalds', status: 'pending' }] });
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  // No node collects now, so once the request is queued it stays: wait for it, then count.
   const connection = await connectNats({ servers: [nats.url], name: 'observer' });
   t.teardown(() => closeNats(connection, 500));
-  const stream = await (await jetstreamManager(connection)).streams.info(collectionQueueNames.stream);
+  const manager = await jetstreamManager(connection);
+  const stream = await eventually(
+    () => manager.streams.info(collectionQueueNames.stream),
+    (info) => info.state.messages > 0,
+  );
   t.equal(stream.state.messages, 1, 'the request waits in the queue, uncollected');
   await searcher.stop();
 });
