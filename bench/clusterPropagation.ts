@@ -16,7 +16,7 @@ import { everyClient, openClient, percentile, type Client } from './streamClient
 
 const resourceCount = 1_000;
 const freshForSeconds = 10;
-/** References per subscribe message (at most 10, as a search: docs/push.md, "subscribe"). */
+/** References per subscribe message (at most 10, as a search: docs/push.md#subscribe). */
 const perMessage = 10;
 const connectionCount = 20;
 const measureSeconds = quick ? 4 : 20;

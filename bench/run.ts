@@ -96,7 +96,7 @@ async function main(): Promise<void> {
 
   const warm = await freshDataSet('warm', { count: 1_000 });
   // Copied before any server runs on `warm`: the two servers of the threads scenario need a
-  // directory each (docs/storage.md, "One server per data directory"), with the same data and
+  // directory each (docs/storage.md#one-server-per-data-directory), with the same data and
   // no counts of the other scenarios, so that the persisted counts add up across the three.
   const threadsData = [copyOf(warm, 'threads-1'), copyOf(warm, 'threads-2')] as const;
   log('service, warm data');

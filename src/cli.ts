@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npx datapoints <command>` (docs/operations.md#commands; docs/operations.md, "Commands").
+// `npx datapoints <command>` (docs/operations.md#commands; docs/operations.md#commands).
 import { readFileSync } from 'node:fs';
 import { helpText } from './cli/help.js';
 import { CommandFailure, MissingSubcommand, UsageError } from './cli/usageError.js';
@@ -40,7 +40,7 @@ function endOnClosedPipe(error: NodeJS.ErrnoException): void {
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
   // A reader that stops early (`| head`) closes the pipe: the command ends quietly with 141, as a
-  // Unix tool ended by SIGPIPE does, rather than with a stack (docs/operations.md, "Exit codes").
+  // Unix tool ended by SIGPIPE does, rather than with a stack (docs/operations.md#exit-codes).
   // Not for the servers, whose output is their log: they stop on signals only.
   if (name !== 'serve' && name !== 'emulator') process.stdout.on('error', endOnClosedPipe);
   if (name === undefined) {
@@ -71,8 +71,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(2);
   }
   // A data directory the operator must fix (in use, another format, another upstream's data)
-  // is a failure of its own kind: one line, exit 1 (docs/storage.md, "What the command line
-  // may do while a server runs").
+  // is a failure of its own kind: one line, exit 1 (docs/storage.md#what-the-command-line-may-do-while-a-server-runs).
   const known = error instanceof UsageError || error instanceof CommandFailure || error instanceof DataDirectoryError;
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
   process.stderr.write(`datapoints: ${message}\n`);

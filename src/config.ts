@@ -9,7 +9,7 @@ export const limits = {
   /**
    * How much of a body over maxBodyBytes is still read and thrown away before the 413, so a
    * client that sent it all at once reads the answer instead of a reset connection; beyond
-   * this the 413 closes the connection (docs/http.md, "Request bodies").
+   * this the 413 closes the connection (docs/http.md#request-bodies).
    */
   maxDiscardedBodyBytes: 8 * 1024 * 1024,
   /** Identifiers echoed inside a 422 message are cut to this many characters. */
@@ -27,8 +27,7 @@ export const limits = {
   /**
    * Resource work runs in slices of at most `sliceMs` per event-loop turn, so a search waits
    * behind one slice at most, and at most `maxRunning` steps are unfinished at once, so a
-   * search's usage commit waits behind few resource commits (docs/architecture.md, "Pacing
-   * background work"). While searches keep the edge threads busy, the work keeps `minShare` of
+   * search's usage commit waits behind few resource commits (docs/architecture.md#pacing-background-work). While searches keep the edge threads busy, the work keeps `minShare` of
    * the time; edges write how busy they are every `edgeLoadSampleMs` (docs/architecture.md#searches-first).
    */
   resourceWork: { sliceMs: 1, maxRunning: 64, minShare: 0.1 },
@@ -44,7 +43,7 @@ export const limits = {
   collectionStopGraceMs: 3_500,
   /**
    * A machine step whose conditional commit loses to another writer is computed again from the
-   * winner's snapshot, at most this many times in all (docs/architecture.md, "Conditional commits").
+   * winner's snapshot, at most this many times in all (docs/architecture.md#conditional-commits).
    */
   commitAttempts: 5,
   /**
@@ -57,7 +56,7 @@ export const limits = {
    * generations): the warm set of a busy service, at a few hundred bytes a view.
    */
   viewCacheGeneration: 50_000,
-  /** How long a browser may cache a CORS preflight answer (docs/http.md, "CORS"). */
+  /** How long a browser may cache a CORS preflight answer (docs/http.md#cors). */
   corsMaxAgeSeconds: 600,
   /** Allowed origins whose answer headers are kept built (with `--cors '*'` origins are unbounded). */
   maxCorsOriginsCached: 256,
@@ -73,12 +72,12 @@ export const limits = {
    * 503 with Connection: close this long before it ends, so they see an answer, not a reset.
    */
   keepAliveLingerMs: 300,
-  /** How often an edge thread posts the answers it counted to the metrics (docs/operations-endpoints.md, "Metrics with threads"). */
+  /** How often an edge thread posts the answers it counted to the metrics (docs/operations-endpoints.md#metrics-with-threads). */
   edgeMetricsPostMs: 1_000,
   /** `serve --threads` at most: each edge thread holds its own LMDB handle and caches. */
   maxEdgeThreads: 64,
   /**
-   * Quota reservations (docs/guarantees.md, "Quota and rate across threads"). An account
+   * Quota reservations (docs/guarantees.md#quota-and-rate-across-threads). An account
    * reserves blocks of its monthly quota on disk before spending them: as many units as it
    * spent in the last `horizonMs` (or as many requests as are waiting), never leaving more
    * than `maxBlock` reserved and unspent. That is the most a kill -9 can count for requests
@@ -86,7 +85,7 @@ export const limits = {
    * `waitMs` is answered 500.
    */
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
-  /** The WebSocket stream of resource changes (docs/push.md, "Limits"). */
+  /** The WebSocket stream of resource changes (docs/push.md#limits). */
   push: {
     /** Distinct references one connection may follow at once. */
     maxSubscriptionsPerConnection: 1_000,
@@ -115,17 +114,16 @@ export const limits = {
     ticketSlots: 65_536,
   },
   /**
-   * Transitions kept per resource for whoever debugs its machine (docs/storage.md, "Transition
-   * history"); each costs one small entry written in the resource's commit.
+   * Transitions kept per resource for whoever debugs its machine (docs/storage.md#transition-history); each costs one small entry written in the resource's commit.
    */
   resourceHistoryLength: 20,
   /**
-   * The operator console's platform status (docs/operations.md, "Platform status"): minutes of
+   * The operator console's platform status (docs/operations.md#platform-status): minutes of
    * per-minute collection counts, errors kept per platform, and how often edge threads get it.
    */
   /** `warnEveryMs`: at most one "collection failing" warning per platform this often (docs/operations.md#collection-failing). */
   platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000 },
-  /** Days of per-day request counts kept per account, today included (docs/storage.md, "Daily usage"). */
+  /** Days of per-day request counts kept per account, today included (docs/storage.md#daily-usage). */
   dailyUsageDays: 90,
   /**
    * Retry-After of a counted request answered 503 because its count could not be recorded
@@ -187,7 +185,7 @@ export const serveDefaults = {
 } as const;
 
 /**
- * The values the command line accepts for durations (docs/operations.md, "Flags"): below the
+ * The values the command line accepts for durations (docs/operations.md#flags-of-serve): below the
  * minimums a failing resource or a token bucket would hammer the platforms or the store
  * (a retry base of 0 made 193 upstream calls in 5 s for one resource).
  */
@@ -201,14 +199,14 @@ export const flagBounds = {
   usageDays: { default: 30, max: limits.dailyUsageDays },
 } as const;
 
-/** Tokens as the command line shows them (docs/operations.md, "Tokens"). */
+/** Tokens as the command line shows them (docs/operations.md#tokens). */
 export const tokenDisplay = {
   /** `dp_` and 5 random characters: enough to match a leaked secret, 162 bits short of using it. */
   shownChars: 8,
   maxNoteLength: 200,
 } as const;
 
-/** `datapoints accounts suspend --reason` (docs/operations.md, "Accounts"). */
+/** `datapoints accounts suspend --reason` (docs/operations.md#accounts). */
 export const accountSuspension = { maxReasonLength: 200 } as const;
 
 /** How often a server started by npm checks that npm is still there (src/cli/parentWatch.ts). */
@@ -227,16 +225,16 @@ export const clusterDefaults = {
   dailyFlushMs: 1_000,
   /**
    * A take from the collection queue that finds nothing waits this long for work to arrive, and
-   * no take lasts longer (docs/cluster.md, "Taking work"). Far below the lease.
+   * no take lasts longer (docs/cluster.md#taking-work). Far below the lease.
    */
   pullExpiresMs: 250,
   /**
    * A holder counts its lease as expired this long before NATS redelivers it, so that its late
-   * acknowledgement or release never touches the redelivery (docs/cluster.md, "Leases").
+   * acknowledgement or release never touches the redelivery (docs/cluster.md#leases).
    */
   leaseMarginMs: 500,
   /**
-   * The collection queue consumer's ack wait (docs/cluster.md, "Leases"): a live holder extends
+   * The collection queue consumer's ack wait (docs/cluster.md#leases): a live holder extends
    * its leases every third of it, so a node killed -9 gives its work back within this long.
    */
   ackWaitMs: 2_000,
@@ -245,7 +243,7 @@ export const clusterDefaults = {
   /** Pause between attempts to set the collection queue up again after a reconnect. */
   setupRetryMs: 1_000,
   /**
-   * The KV buckets of rate windows (docs/cluster.md, "Rate limit across nodes"), each holding the
+   * The KV buckets of rate windows (docs/cluster.md#rate-limit-across-nodes), each holding the
    * windows up to its length: an entry expires its bucket's longest window plus
    * `rateEntryGraceMs` after its last write, so old windows' entries do not pile up.
    */
@@ -257,7 +255,7 @@ export const clusterDefaults = {
   ],
   /** Past its window's end an entry is kept at least this long: more than nodes' clocks may differ. */
   rateEntryGraceMs: 60_000,
-  /** Platforms' call budgets shared by the nodes (docs/cluster.md, "Upstream budgets cluster-wide"). */
+  /** Platforms' call budgets shared by the nodes (docs/cluster.md#upstream-budgets-cluster-wide). */
   upstreamBudget: {
     /** Calls are counted in windows of a minute, aligned on the epoch on every node. */
     windowMs: 60_000,
@@ -278,13 +276,12 @@ export const replicaDefaults = {
   restartDelayMs: 1_000,
   /**
    * Each pull of a replica's follower lasts this long; after nats-server restarts, the follower
-   * finds its consumer gone and makes it again within about this (docs/cluster.md, "Resource
-   * replication").
+   * finds its consumer gone and makes it again within about this (docs/cluster.md#resource-replication).
    */
   followPullMs: 2_000,
   /**
    * A resource that has just become due is taken by each collecting node after a delay of its own
-   * below this, so that nodes seldom race to step it (docs/cluster.md, "Due work exactly once").
+   * below this, so that nodes seldom race to step it (docs/cluster.md#due-work-exactly-once).
    */
   dueSpreadMs: 2_000,
 } as const;
@@ -306,12 +303,12 @@ export const webLimits = {
   formSessionMs: 3_600_000,
   /** Sessions and invites looked at for expiry each time a session is written. */
   sweepBatch: 50,
-  /** Retry-After of a dashboard write the cluster's store cannot take now (docs/dashboard.md, "In a cluster"). */
+  /** Retry-After of a dashboard write the cluster's store cannot take now (docs/dashboard.md#in-a-cluster). */
   unavailableRetrySeconds: 5,
   /** A form body larger than this is refused (the largest field is a 256-character password). */
   maxFormBytes: 16 * 1024,
   /**
-   * Sign-in throttle (docs/dashboard.md, "Rate limits"), per account name and per client
+   * Sign-in throttle (docs/dashboard.md#rate-limits), per account name and per client
    * address: failures are counted in a window; from `slowAfter` failures each answer is held
    * `delayMs` per failure beyond it (at most `maxDelayMs`); from `refuseAfter` every attempt is
    * refused until the window ends.

@@ -1,5 +1,5 @@
 // What is wrong with the running service right now, as its components report it
-// (docs/architecture.md, "When background work fails"). A component reports a problem when one
+// (docs/architecture.md#when-background-work-fails). A component reports a problem when one
 // of its pipelines fails and clears it once the pipeline works again; readiness reads this.
 export interface HealthProblem {
   component: string;

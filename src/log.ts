@@ -1,6 +1,6 @@
 // Structured logs (pino). Tokens never reach a log line: only token ids and account names do.
 // JSON lines by default; LOG_FORMAT=pretty prints them for a person at a terminal
-// (docs/http.md, "Log formats").
+// (docs/http.md#log-formats).
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
 

@@ -43,13 +43,13 @@ export interface ServiceOptions {
   threads?: number;
   /** Where to serve Prometheus metrics (`--metrics`); none when absent. */
   metrics?: MetricsAddress | undefined;
-  /** Mark the dashboard's session cookie Secure (`--secure-cookies`, docs/dashboard.md, "Cookies"). */
+  /** Mark the dashboard's session cookie Secure (`--secure-cookies`, docs/dashboard.md#cookies). */
   secureCookies?: boolean;
-  /** How a throttled dashboard sign-in waits (docs/dashboard.md, "Rate limits"); a timer when absent. */
+  /** How a throttled dashboard sign-in waits (docs/dashboard.md#rate-limits); a timer when absent. */
   signinWait?: (ms: number) => Promise<void>;
   /**
    * Seconds a stream connection may stay silent before it is pinged and then closed
-   * (docs/push.md, "Limits"); `limits.push.idleTimeoutSeconds` when absent. Answered on the
+   * (docs/push.md#limits); `limits.push.idleTimeoutSeconds` when absent. Answered on the
    * resource thread only: edge threads keep the default.
    */
   streamIdleTimeoutSeconds?: number;
@@ -66,7 +66,7 @@ export interface RunningService {
   health: Health;
   /** The metrics listener's port, when metrics were asked for. */
   metricsPort?: number;
-  /** What each platform's collection is doing (docs/operations.md, "Platform status"). */
+  /** What each platform's collection is doing (docs/operations.md#platform-status). */
   platformStatus: PlatformStatusBoard;
   stop(): Promise<void>;
 }
@@ -74,7 +74,7 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { log } = options;
   const role = options.cluster?.role ?? 'both';
-  // docs/cluster.md, "Node roles": a collect node answers no searches, so it needs no edges.
+  // docs/cluster.md#node-roles: a collect node answers no searches, so it needs no edges.
   const threads = role === 'collect' ? 0 : (options.threads ?? 0);
   const edgeLoad = threads > 0 ? new EdgeLoadBoard(threads) : undefined;
   const core = await openNodeCore({
@@ -127,7 +127,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     health: core.health,
     metricsPort: metrics?.port,
     platformStatus: upstreams.platformStatus,
-    // docs/architecture.md, "Stopping": owed answers are written while the collections out
+    // docs/architecture.md#stopping: owed answers are written while the collections out
     // finish or are given back, so that a restart collects them at once.
     async stop() {
       const stopping = performance.now();

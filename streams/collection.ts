@@ -114,7 +114,7 @@ function batches(maxBatch: number, options: CollectionOptions) {
  * after the other, each through the gate like any call; the other items keep their outcomes.
  * One bad item among n costs at most 2·log2(n) more calls, all inside the platform's budget
  * and its concurrency slot, and the breaker still counts each call. A lone failed item is
- * its own answer. docs/platforms.md, "Batches with a bad item".
+ * its own answer. docs/platforms.md#batches-with-a-bad-item.
  */
 function collectBatch(call: PlatformCall, keys: string[], options: CollectionOptions): Observable<CollectionResult> {
   const { platform, gate } = call;
@@ -175,7 +175,7 @@ function callCollector(
   // A call fails the breaker when the platform answered nothing usable for any resource.
   const allFailed = (outcomes: CollectionOutcome[]) => outcomes.every((outcome) => outcome.kind === 'failed');
   // A refused call was never made: its resources are deferred to the breaker's next trial,
-  // which counts as no attempt of theirs (docs/platforms.md, "Circuit breaker").
+  // which counts as no attempt of theirs (docs/platforms.md#circuit-breaker).
   const refused = (retryAt: number) =>
     refs.map(() => deferred(retryAt, `${refs[0]!.platform} paused by its circuit breaker after repeated failures`));
   return gate.breaker.guard(call, allFailed, refused);

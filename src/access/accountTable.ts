@@ -1,6 +1,5 @@
 // Per-account admission state shared by every thread of one server: a fixed-size
-// open-addressing table in a SharedArrayBuffer (docs/guarantees.md, "Quota and rate across
-// threads"). Each account claims a slot once, found by a 64-bit hash of its name and confirmed
+// open-addressing table in a SharedArrayBuffer (docs/guarantees.md#quota-and-rate-across-threads). Each account claims a slot once, found by a 64-bit hash of its name and confirmed
 // by the name itself, which the slot keeps so that a clean stop can give unspent reservations
 // back. A slot's fields are read and written only under its lock (a futex-style mutex on
 // Atomics), so quota, rate window and reservation bookkeeping change together, as on one thread.
@@ -48,7 +47,7 @@ export const field = {
   nameLength: 14,
   /** units spent in the previous rate sample, per horizon */
   previousSample: 15,
-  /** In a cluster (docs/cluster.md, "Rate limit across nodes"): units of the rate window this server reserved */
+  /** In a cluster (docs/cluster.md#rate-limit-across-nodes): units of the rate window this server reserved */
   rateGranted: 16,
   /** In a cluster: units of the rate window held by other servers, as last read; -1 until read */
   rateOthers: 17,

@@ -43,7 +43,7 @@ export class Authenticator {
 
   /**
    * The token whose digest is `digest`: for credentials other than the header (a stream ticket),
-   * and to see that an open stream's token is still valid (docs/push.md, "Authentication").
+   * and to see that an open stream's token is still valid (docs/push.md#authentication).
    */
   authenticateDigest(digest: string, now: number): Exclude<Authentication, { kind: 'missing' }> {
     if (this.board.read() > this.version) this.refresh();
@@ -97,8 +97,7 @@ export class Authenticator {
     if (now - last < limits.tokenTouchIntervalMs) return;
     this.lastTouched.set(token.id, now);
     // Bookkeeping only: a write that fails (a full disk) must not fail or end anything else,
-    // but readiness shows it until a later write succeeds (docs/architecture.md, "When
-    // background work fails").
+    // but readiness shows it until a later write succeeds (docs/architecture.md#when-background-work-fails).
     this.accounts.touchToken(token.id, new Date(now).toISOString()).then(
       () => {
         if (!this.touchFailing) return;

@@ -33,7 +33,7 @@ export async function createAccount(
 
 /**
  * Changes an account's settings. A new plan brings its own quota and rate unless they are
- * given too (docs/operations.md, "Accounts"). Undefined when there is no such account.
+ * given too (docs/operations.md#accounts). Undefined when there is no such account.
  */
 export function updateAccount(accounts: AccountWrites, name: string, settings: AccountSettings): Promise<AccountRecord | undefined> {
   const plan = settings.plan === undefined ? undefined : plans[settings.plan];

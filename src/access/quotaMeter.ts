@@ -1,5 +1,4 @@
-// Monthly quota per account by durable reservations (docs/guarantees.md, "Quota and rate
-// across threads"): a server spends only units it reserved on disk before (QuotaLedger), so an
+// Monthly quota per account by durable reservations (docs/guarantees.md#quota-and-rate-across-threads): a server spends only units it reserved on disk before (QuotaLedger), so an
 // answer never waits for a commit of its own unless the account is slow. The reserving itself is
 // src/access/unitMeter.ts; this is the month it counts in. The counts live in the account's slot
 // of the shared table; `roll` is called with the slot's lock held.

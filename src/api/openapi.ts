@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the service (docs/operations-endpoints.md, "GET /api/v1/openapi.json"),
+// The OpenAPI 3.1 document of the service (docs/operations-endpoints.md#get-apiv1openapijson),
 // built from the schemas the server validates requests with (./schema.ts) and the schemas of its
 // answers (./responseSchemas.ts), never written by hand: a change to a schema changes the document.
 import { limits, serveDefaults } from '../config.js';

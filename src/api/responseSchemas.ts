@@ -1,5 +1,5 @@
 // The schemas of every answer of the search operation, for the OpenAPI document
-// (docs/operations-endpoints.md, "GET /api/v1/openapi.json"). The server renders its answers as
+// (docs/operations-endpoints.md#get-apiv1openapijson). The server renders its answers as
 // strings for speed (src/api/searchResponse.ts, src/http/errors.ts); these schemas describe what
 // those strings hold, and the tests check every kind of live answer against them, so the two
 // cannot drift apart unnoticed. Objects are closed (no additional properties) for that reason.
@@ -49,7 +49,7 @@ export const SearchAnswer = Type.Object(
 
 export const ErrorAnswer = Type.Object({ error: Type.String() }, { additionalProperties: false });
 
-/** docs/push.md, "Tickets". */
+/** docs/push.md#tickets. */
 export const StreamTicketAnswer = Type.Object(
   {
     ticket: Type.String({ description: 'Offer it as the WebSocket subprotocol `ticket.<ticket>`, beside `datapoints.v1`' }),

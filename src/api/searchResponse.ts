@@ -1,7 +1,7 @@
 // The 200 body of a search (docs/api.md#a-10): one entry per requested resource, in request
 // order, each the echoed reference (rendered once per identifier, src/api/schema.ts) followed by
 // the resource's pre-rendered view. Rendering only
-// reads (docs/architecture.md, "Reads are reads"): the resources the answer found unknown or
+// reads (docs/architecture.md#reads-are-reads): the resources the answer found unknown or
 // due a refresh are returned for the caller to ask for, after it has answered.
 import { pendingView, wantedAt, type ViewSource } from '../resources/view.js';
 import type { RequestedResource } from './validation.js';

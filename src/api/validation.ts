@@ -13,7 +13,7 @@ export type SearchValidation = { ok: true; resources: RequestedResource[] } | { 
 
 /**
  * A request body as sent, parsed and validated. A body with nothing in it (empty, or only
- * whitespace) has no resources: blank, like `{}` (docs/http.md, "Request bodies"). Checked only
+ * whitespace) has no resources: blank, like `{}` (docs/http.md#request-bodies). Checked only
  * after JSON.parse fails, so a valid body pays nothing for it.
  */
 export function validateSearchText(text: string): SearchValidation {

@@ -1,8 +1,8 @@
 // `datapoints accounts create|show|list|update|suspend|resume|usage|delete` (docs/operations.md#commands; docs/operations.md,
 // "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
 // a second, because the store bumps the auth version the server polls; with --nats they act on
-// the cluster's accounts, which every node replicates (docs/cluster.md, "Accounts and tokens").
-// `invite --nats` writes the cluster's invites (docs/dashboard.md, "In a cluster"); `usage` reads
+// the cluster's accounts, which every node replicates (docs/cluster.md#accounts-and-tokens).
+// `invite --nats` writes the cluster's invites (docs/dashboard.md#in-a-cluster); `usage` reads
 // one node's data directory, which in a cluster holds the cluster's daily counts as replicated.
 import { monthOf, nextMonthStart } from '../access/calendar.js';
 import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
@@ -88,7 +88,7 @@ async function takenMessage({ book }: Books, name: string): Promise<string> {
 
 const settingFlags = { plan: { type: 'string' }, quota: { type: 'string' }, rate: { type: 'string' } } as const;
 
-/** `--operator` on create, `--operator true|false` on update (docs/dashboard.md, "Operator role"). */
+/** `--operator` on create, `--operator true|false` on update (docs/dashboard.md#operator-role). */
 function operatorSetting(action: 'create' | 'update', value: string | boolean | undefined): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value;
   if (action === 'update' && (value === 'true' || value === 'false')) return value === 'true';

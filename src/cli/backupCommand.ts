@@ -1,4 +1,4 @@
-// `datapoints backup DIR` (docs/operations.md, "Backup"): a hot copy of the data store. LMDB
+// `datapoints backup DIR` (docs/operations.md#backup): a hot copy of the data store. LMDB
 // copies the environment inside one read transaction, so the copy is one consistent moment of
 // the store, taken while a server keeps reading and writing it.
 import { mkdirSync, readdirSync, statSync } from 'node:fs';

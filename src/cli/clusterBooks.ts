@@ -1,5 +1,5 @@
 // The account and token commands' books on a cluster (`--nats`): the KV buckets every node
-// replicates (docs/cluster.md, "Accounts and tokens"; docs/dashboard.md, "In a cluster"), on one
+// replicates (docs/cluster.md#accounts-and-tokens; docs/dashboard.md#in-a-cluster), on one
 // connection for the command's life. Loaded only when a command is given --nats.
 import { monthOf } from '../access/calendar.js';
 import { accountKey, ClusterAccounts } from '../cluster/clusterAccounts.js';

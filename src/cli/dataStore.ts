@@ -1,5 +1,5 @@
 // The data directory the commands work on: `--data` wins over DATAPOINTS_DATA, which wins over
-// ./data (docs/operations.md, "Data directory"). Read-only commands never create a store.
+// ./data (docs/operations.md#data-directory). Read-only commands never create a store.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveDefaults } from '../config.js';

@@ -1,5 +1,5 @@
 // Command-line flags and the values they take. Every mistake becomes one UsageError line
-// (docs/operations.md, "Exit codes"), never parseArgs' multi-line messages or a stack.
+// (docs/operations.md#exit-codes), never parseArgs' multi-line messages or a stack.
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseDuration } from '../duration.js';

@@ -1,4 +1,4 @@
-// The help texts of `datapoints help [COMMAND]` (docs/operations.md, "Commands").
+// The help texts of `datapoints help [COMMAND]` (docs/operations.md#commands).
 import { accountSuspension, flagBounds, historyBounds, serveDefaults } from '../config.js';
 import { faultDescriptions, faultModes } from '../faultModes.js';
 import { formatDuration } from './flags.js';

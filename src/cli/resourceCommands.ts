@@ -1,4 +1,4 @@
-// `datapoints resources show|list|history` (docs/operations.md, "Resources"): what a resource machine
+// `datapoints resources show|list|history` (docs/operations.md#resources): what a resource machine
 // holds and why it is next due, for whoever debugs collection. Read only: it never creates a
 // store and never writes one.
 import { identifierSyntax } from '../api/schema.js';
@@ -21,7 +21,7 @@ const statuses: readonly ResourceStatus[] = ['pending', 'available', 'stale', 'u
 const isStatus = (text: string): text is ResourceStatus => (statuses as readonly string[]).includes(text);
 const isPlatform = (text: string): text is PlatformCode => (platformCodes as readonly string[]).includes(text);
 
-/** Why a resource in this state is due, in the words of docs/operations.md, "Resources". */
+/** Why a resource in this state is due, in the words of docs/operations.md#resources. */
 function dueReason(stored: StoredResource, event: DueEventType): string {
   if (event === 'REFRESH_DUE') return 'refresh: its datapoints reach the end of their freshness window';
   if (event === 'RECHECK_DUE') return 'recheck: the platform said it does not exist; look again';
@@ -35,7 +35,7 @@ function describeResource(dbs: Databases, key: string, stored: StoredResource, n
   const { context } = stored;
   // The due index holds the event the scheduler will send; the state's usual one if it is missing.
   const event = dbs.due.get([context.nextDueAt, key]) ?? dueEventFor[stored.value];
-  // docs/storage.md, "Transition history": the last steps of its machine, oldest first.
+  // docs/storage.md#transition-history: the last steps of its machine, oldest first.
   const transitions = new TransitionHistory(dbs).history(key);
   return [
     ...table([

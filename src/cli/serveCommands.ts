@@ -43,7 +43,7 @@ function checkUpstream(value: Setting): string {
   throw new UsageError(`invalid ${value.source} '${value.text}': use real, emulator or an http(s) URL`);
 }
 
-/** Edge threads answering searches: one per CPU core unless told (docs/guarantees.md, "Threads"). */
+/** Edge threads answering searches: one per CPU core unless told (docs/guarantees.md#threads). */
 function parseThreads(value: Setting | undefined): number {
   if (value === undefined) return availableParallelism();
   if (!/^\d+$/.test(value.text) || Number(value.text) < 1 || Number(value.text) > limits.maxEdgeThreads) {
@@ -67,7 +67,7 @@ async function claimPort(host: string, port: number): Promise<() => void> {
   return guard.release;
 }
 
-/** `--cors` / DATAPOINTS_CORS (docs/http.md, "CORS"); unset or empty: none. */
+/** `--cors` / DATAPOINTS_CORS (docs/http.md#cors); unset or empty: none. */
 function corsSetting(text: Setting | undefined): CorsOrigins | undefined {
   if (text === undefined) return undefined;
   try {
@@ -77,12 +77,12 @@ function corsSetting(text: Setting | undefined): CorsOrigins | undefined {
   }
 }
 
-/** `--metrics` / DATAPOINTS_METRICS (docs/operations-endpoints.md, "Metrics"); unset: no metrics. */
+/** `--metrics` / DATAPOINTS_METRICS (docs/operations-endpoints.md#metrics); unset: no metrics. */
 function metricsSetting(value: Setting | undefined): MetricsAddress | undefined {
   return value === undefined ? undefined : parseMetricsAddress(value.text, value.source);
 }
 
-/** `--nats` / DATAPOINTS_NATS and `--role` (docs/cluster.md, "Serving in a cluster"); no --nats: a node alone. */
+/** `--nats` / DATAPOINTS_NATS and `--role` (docs/cluster.md#serving-in-a-cluster); no --nats: a node alone. */
 function clusterSetting(nats: Setting | undefined, role: Setting | undefined): ClusterSettings | undefined {
   if (nats === undefined) {
     if (role !== undefined) throw new UsageError(`${role.source} needs --nats: a node alone does both`);
@@ -106,8 +106,7 @@ function logFormatSetting(text: string | undefined): LogFormat {
 /**
  * The last resort behind every pipeline's own handler: an error nobody caught is a bug. The log
  * says so, the server stops as on SIGTERM (ending the process with edge threads still running
- * would abort it) and exits 1, for its supervisor to restart it (docs/architecture.md, "When
- * background work fails").
+ * would abort it) and exits 1, for its supervisor to restart it (docs/architecture.md#when-background-work-fails).
  */
 function logUnexpectedFailures(log: Logger): { stopWith(stop: () => Promise<void>): void } {
   let stop: (() => Promise<void>) | undefined;
@@ -234,7 +233,7 @@ export async function emulatorCommand(args: string[], print: (line: string) => v
   noMorePositionals('emulator', positionals, 0);
   const port = parsePort(setting(values.port, 'port') ?? { text: '0', source: '--port' });
   const releasePort = await claimPort('127.0.0.1', port);
-  // Loaded only by this command and `serve --upstream emulator` (docs/operations-endpoints.md, "The emulator stays out").
+  // Loaded only by this command and `serve --upstream emulator` (docs/operations-endpoints.md#the-emulator-stays-out).
   const { startEmulator } = await import('../emulator/server.js');
   const emulator = await startEmulator(port);
   print(`emulator listening on ${emulator.url}`);

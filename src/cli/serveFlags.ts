@@ -195,7 +195,7 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** The Markdown table of docs/operations.md, "Flags of `serve`". */
+/** The Markdown table of docs/operations.md#flags-of-serve. */
 export function serveFlagsTable(): string {
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const linked = (flag: ServeFlag) => {

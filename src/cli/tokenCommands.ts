@@ -1,4 +1,4 @@
-// `datapoints tokens create|list|revoke` (docs/operations.md#commands; docs/operations.md, "Tokens").
+// `datapoints tokens create|list|revoke` (docs/operations.md#commands; docs/operations.md#tokens).
 // The secret is printed once, at creation; only its digest and first characters are stored.
 import { issueToken } from '../access/provisioning.js';
 import { digestToken, looksLikeSecret, tokenNoteProblem } from '../auth/tokens.js';

@@ -13,7 +13,7 @@ export class MissingSubcommand extends UsageError {
 
 /**
  * A command that was well formed but could not be carried out (a port in use, a data store
- * that cannot be opened): one line on stderr, exit status 1 (docs/operations.md, "Exit codes").
+ * that cannot be opened): one line on stderr, exit status 1 (docs/operations.md#exit-codes).
  */
 export class CommandFailure extends Error {}
 

@@ -1,4 +1,4 @@
-// Accounts and tokens of a cluster (docs/cluster.md, "Accounts and tokens"): two NATS KV
+// Accounts and tokens of a cluster (docs/cluster.md#accounts-and-tokens): two NATS KV
 // buckets, the cluster's one copy that every node replicates into its LMDB (accountReplica.ts)
 // and that `datapoints accounts|tokens --nats` writes. Changes of one record are revision-checked,
 // so two operators changing one account at once both land, one after the other.
@@ -71,7 +71,7 @@ export class ClusterAccounts {
     return changeEntry(this.accountEntries, accountKey(name), readAccount, (account) => ({ ...account, ...changes }));
   }
 
-  /** docs/operations.md, "Accounts": the first suspension's time is kept, a new reason replaces the old. */
+  /** docs/operations.md#accounts: the first suspension's time is kept, a new reason replaces the old. */
   suspendAccount(name: string, at: string, reason: string | null): Promise<AccountRecord | undefined> {
     return changeEntry(this.accountEntries, accountKey(name), readAccount, (account) => ({
       ...account,

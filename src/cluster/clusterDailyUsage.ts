@@ -1,4 +1,4 @@
-// Requests per account and UTC day in a cluster (docs/dashboard.md, "In a cluster"): one NATS KV
+// Requests per account and UTC day in a cluster (docs/dashboard.md#in-a-cluster): one NATS KV
 // entry per account and day holding the units granted on that day by every node, changed with
 // revision-checked writes so that nodes adding at once all land. It keeps the meaning of the
 // single node's per-day counts (src/store/dailyUsage.ts): a reservation adds its units on the

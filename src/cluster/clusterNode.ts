@@ -1,12 +1,11 @@
-// Which seams a node runs on (docs/cluster.md, "Serving in a cluster"): without `--nats` the
+// Which seams a node runs on (docs/cluster.md#serving-in-a-cluster): without `--nats` the
 // embedded ones (the in-process collection queue, the LMDB quota ledger, no rate ledger); with it
 // the cluster's (the JetStream queue and the NATS KV ledgers of quota and rate windows on one
 // connection per node), the resource log the
-// node's store commits through and replicates (docs/cluster.md, "Resource replication"), plus the
+// node's store commits through and replicates (docs/cluster.md#resource-replication), plus the
 // replication of accounts and tokens, and of the dashboard's records and daily counts
-// (docs/dashboard.md, "In a cluster"), into the node's LMDB, and the platforms' call budgets and
-// rate-limit pauses shared by the collecting nodes (docs/cluster.md, "Upstream budgets
-// cluster-wide"). Wiring only: the service takes what this returns.
+// (docs/dashboard.md#in-a-cluster), into the node's LMDB, and the platforms' call budgets and
+// rate-limit pauses shared by the collecting nodes (docs/cluster.md#upstream-budgets-cluster-wide). Wiring only: the service takes what this returns.
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { SharedCallBudget } from '../../streams/platformGate.js';
@@ -45,7 +44,7 @@ export interface NodeSeams {
   queueDepth: (() => number) | undefined;
   ledger: QuotaLedger;
   /**
-   * The ledger of rate windows, in a cluster (docs/cluster.md, "Rate limit across nodes"); a node
+   * The ledger of rate windows, in a cluster (docs/cluster.md#rate-limit-across-nodes); a node
    * alone keeps its windows in memory and has none.
    */
   rateLedger: QuotaLedger | undefined;
@@ -53,17 +52,17 @@ export interface NodeSeams {
   remoteLedger: boolean;
   /**
    * In a cluster: the log every resource commit goes through, which the node's store replicates,
-   * and the name that spreads due work among nodes (docs/cluster.md, "Due work exactly once").
+   * and the name that spreads due work among nodes (docs/cluster.md#due-work-exactly-once).
    */
   resources: { log: ResourceLog; node: string } | undefined;
   /**
    * Where rate-limit pauses are announced and heard: this node alone, or every node of the
-   * cluster (docs/cluster.md, "Upstream budgets cluster-wide").
+   * cluster (docs/cluster.md#upstream-budgets-cluster-wide).
    */
   pauses: PlatformPauses;
   /** In a cluster: the platforms' call budgets shared by every collecting node. */
   callBudget: SharedCallBudget | undefined;
-  /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md, "In a cluster"). */
+  /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md#in-a-cluster). */
   dashboard: DashboardWrites | undefined;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
@@ -105,7 +104,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
     throw new Error(`cannot reach NATS at ${settings.servers.join(',')}: ${error instanceof Error ? error.message : String(error)}`);
   });
   reportConnection(connection, needs.health);
-  // docs/cluster.md, "NATS outage": reservations fail at once while NATS is unreachable.
+  // docs/cluster.md#nats-outage: reservations fail at once while NATS is unreachable.
   const gate = new ConnectionGate();
   void followConnection(connection.status(), gate);
   try {
@@ -175,7 +174,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
 }
 
 /**
- * docs/cluster.md, "NATS outage": a node cut off from NATS says so in its health, which /readyz
+ * docs/cluster.md#nats-outage: a node cut off from NATS says so in its health, which /readyz
  * reports (on every edge thread too) until the connection is back.
  */
 function reportConnection(connection: NatsConnection, health: Health): void {

@@ -1,4 +1,4 @@
-// The node's connection to NATS (docs/cluster.md, "Connection"): one connection per node, which
+// The node's connection to NATS (docs/cluster.md#connection): one connection per node, which
 // must reach a server to start and, once started, reconnects by itself for as long as it runs.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { clusterDefaults } from '../config.js';

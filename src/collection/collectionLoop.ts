@@ -1,4 +1,4 @@
-// The collection loop (docs/architecture.md, "The path of a collection"): takes leased work from
+// The collection loop (docs/architecture.md#the-path-of-a-collection): takes leased work from
 // the collection queue as room allows, runs it through the collection pipeline, hands each
 // result to the outcome sink and acknowledges the lease once the result is recorded. A failing
 // pipeline is logged, reported to Health and started again; a stop finishes or gives back what

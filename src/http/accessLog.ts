@@ -1,4 +1,4 @@
-// One `info` line per answered request (docs/http.md, "Access log"): method, path, status,
+// One `info` line per answered request (docs/http.md#access-log): method, path, status,
 // duration, request id and the account once the token named one. Never the token itself,
 // nor any other header or the body.
 import type { Logger } from '../log.js';

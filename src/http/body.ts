@@ -5,7 +5,7 @@
 //
 // A body over the cap is still read, and thrown away, up to a bounded amount: a client that
 // sends its whole body without waiting for an answer would otherwise see the connection
-// reset under it and lose the 413 (docs/http.md, "Request bodies").
+// reset under it and lose the 413 (docs/http.md#request-bodies).
 import { limits } from '../config.js';
 import type { HttpResponse } from './uws.js';
 

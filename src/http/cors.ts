@@ -1,5 +1,5 @@
 // Cross-origin access for browser clients, off unless the operator names the origins
-// (docs/http.md, "CORS"). Answers to an allowed origin carry its name back; a preflight
+// (docs/http.md#cors). Answers to an allowed origin carry its name back; a preflight
 // (OPTIONS) says which method and headers the search accepts, and for how long to cache that.
 import { limits } from '../config.js';
 import type { Headers, Reply } from './reply.js';

@@ -15,7 +15,7 @@ const single = (status: string, message: string, headers?: Array<[string, string
 
 const realm = 'Bearer realm="datapoints"';
 
-/** The messages of refusals at admission, shared with the resource stream (docs/push.md, "Counting"). */
+/** The messages of refusals at admission, shared with the resource stream (docs/push.md#counting). */
 export const admissionMessages = {
   quotaExhausted: (quota: number, resetsOn: string) => `Monthly quota of ${quota} requests exhausted; it resets on ${resetsOn}`,
   rateLimited: (retryAfterSeconds: number) => `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`,
@@ -48,11 +48,11 @@ export const apiErrors = {
     body: JSON.stringify({ error: 'Internal server error', request_id: requestId }),
   }),
   unavailable: single('503 Service Unavailable', 'The service is shutting down', [['Connection', 'close']]),
-  /** docs/push.md, "Authentication": a ticket is good once, for a short while. */
+  /** docs/push.md#authentication: a ticket is good once, for a short while. */
   invalidTicket: single('401 Unauthorized', 'The stream ticket is unknown, expired or already used', [
     ['WWW-Authenticate', `${realm}, error="invalid_token", error_description="The stream ticket is unknown, expired or already used"`],
   ]),
-  /** docs/push.md, "Limits". */
+  /** docs/push.md#limits. */
   tooManyStreams: (limit: number) =>
     single('429 Too Many Requests', `This account has ${limit} stream connections open on this server, its limit`),
   upgradeRequired: single('426 Upgrade Required', 'This endpoint is a WebSocket: send an Upgrade: websocket request', [

@@ -29,7 +29,7 @@ function historyAnswer(body: BodyResult, deps: SearchRouteDeps, series: HistoryS
   const validation = validateHistoryText(body.text, now, series);
   if (!validation.ok) return apiErrors.invalid(validation.errors);
   const { entries, wanted } = historyOf(validation.request, deps.views, series, now);
-  // As a search: the answer is rendered first, then demand is told (docs/architecture.md, "Reads are reads").
+  // As a search: the answer is rendered first, then demand is told (docs/architecture.md#reads-are-reads).
   if (wanted) deps.demand.wanted(wanted, now);
   return csv
     ? { status: '200 OK', body: historyCsv(entries), contentType: 'text/csv; charset=utf-8' }

@@ -1,4 +1,4 @@
-// One datapoints process per port (docs/operations.md, "Ports"). uWebSockets.js binds with
+// One datapoints process per port (docs/operations.md#ports). uWebSockets.js binds with
 // SO_REUSEPORT, so a second server on a port in use would bind too and the kernel would split
 // the connections between the two. Before the server binds, this guard
 //  1. takes a per-port lock: a Linux abstract unix socket named after the port. Binding it is
@@ -36,7 +36,7 @@ export async function guardPort(host: string, port: number): Promise<PortGuardRe
   return { ok: true, release: () => lock.close() };
 }
 
-/** The one line an operator sees for a refusal (docs/operations.md, "Exit codes"). */
+/** The one line an operator sees for a refusal (docs/operations.md#exit-codes). */
 export function describeRefusal(refusal: Extract<PortGuardResult, { ok: false }>, host: string, port: number): string {
   switch (refusal.reason) {
     case 'in-use':

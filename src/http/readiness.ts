@@ -1,5 +1,5 @@
 // What /readyz asks before it says the service can answer searches
-// (docs/operations-endpoints.md, "GET /readyz"). Each check lists its problems, none when fine;
+// (docs/operations-endpoints.md#get-readyz). Each check lists its problems, none when fine;
 // wiring passes the list, so a cluster node adds "connected to the cluster" as one more check.
 import type { Health } from '../health.js';
 import type { ReadinessProblem } from '../api/responseSchemas.js';

@@ -1,7 +1,7 @@
 // POST /api/v1/resources/search. Checks run in the order of docs/api.md#a-45: token (401),
 // a suspended account (403), quota (403), rate limit (429), body (413/422), then the answer (200). A request is admitted
 // only against quota already reserved on disk, so no answer is ever free after a crash
-// (docs/guarantees.md, "Quota and rate across threads"); an account with none in hand waits
+// (docs/guarantees.md#quota-and-rate-across-threads); an account with none in hand waits
 // for its next reservation while its body is read.
 import { limits } from '../config.js';
 import type { Admissions, Decision } from '../access/admission.js';
@@ -154,7 +154,7 @@ function answer(body: BodyResult, deps: SearchRouteDeps): Reply {
   if (!validation.ok) return apiErrors.invalid(validation.errors);
   const now = deps.now();
   const rendered = renderSearchResponse(validation.resources, deps.views, now);
-  // docs/architecture.md, "Reads are reads": the answer is rendered first, then demand is told.
+  // docs/architecture.md#reads-are-reads: the answer is rendered first, then demand is told.
   if (rendered.wanted) deps.demand.wanted(rendered.wanted, now);
   return { status: '200 OK', body: rendered.body };
 }

@@ -35,9 +35,9 @@ export interface HttpServer {
 }
 
 export interface HttpOptions {
-  /** Origins browsers may call from; no CORS headers at all without (docs/http.md, "CORS"). */
+  /** Origins browsers may call from; no CORS headers at all without (docs/http.md#cors). */
   cors?: CorsOrigins | undefined;
-  /** What /readyz asks besides "not stopping" (docs/operations-endpoints.md, "GET /readyz"). */
+  /** What /readyz asks besides "not stopping" (docs/operations-endpoints.md#get-readyz). */
   readiness?: readonly ReadinessCheck[];
   /** Told of every answer on the API's routes and every refusal at admission; none when absent. */
   metrics?: RequestMetrics | undefined;
@@ -45,7 +45,7 @@ export interface HttpOptions {
   stream?: StreamWiring | undefined;
   /** Adds the dashboard and console pages (src/web/webPages.ts, docs/dashboard.md); none when absent. */
   pages?: ((app: TemplatedApp, begin: (req: HttpRequest) => Exchange) => void) | undefined;
-  /** False on a collect node (docs/cluster.md, "Node roles"): the search path is then unknown here (404). */
+  /** False on a collect node (docs/cluster.md#node-roles): the search path is then unknown here (404). */
   searches?: boolean;
   /** Where history is read (docs/history.md#api); no history path when absent. */
   history?: HistorySource | undefined;

@@ -1,5 +1,5 @@
 // Answers by route and status, and their latency in buckets, tallied in plain numbers and written
-// in Prometheus' text format at scrape time (docs/operations-endpoints.md, "Metrics"). Every
+// in Prometheus' text format at scrape time (docs/operations-endpoints.md#metrics). Every
 // answer of the search path passes here: prom-client's counters and histograms validate and hash
 // their labels on each call (~1.3 us an answer, measured), this costs an array increment.
 
@@ -43,7 +43,7 @@ class AnswerSeries {
 
 /**
  * Answers recorded by one tally since it was last drained, by route and status: what an edge
- * thread posts to the resource thread (docs/operations-endpoints.md, "Metrics with threads").
+ * thread posts to the resource thread (docs/operations-endpoints.md#metrics-with-threads).
  */
 export type AnswerCounts = Array<[route: string, status: string, perBucket: number[], count: number, sum: number]>;
 

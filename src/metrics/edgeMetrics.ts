@@ -1,4 +1,4 @@
-// The recorder of an edge thread (docs/operations-endpoints.md, "Metrics with threads"): answers
+// The recorder of an edge thread (docs/operations-endpoints.md#metrics-with-threads): answers
 // and refusals are counted in plain numbers on the edge, as on a single-threaded server, and the
 // edge posts what it counted to the resource thread about once a second, where the Prometheus
 // recorder adds it up. No message and no lock per request.

@@ -1,9 +1,9 @@
-// What the service tells its metrics as it works (docs/operations-endpoints.md, "Metrics"). The
+// What the service tells its metrics as it works (docs/operations-endpoints.md#metrics). The
 // HTTP routes and the collection loop take an optional `Metrics`: wiring passes the Prometheus
 // recorder when the operator asked for a metrics address, and nothing otherwise.
 import type { CollectionOutcome, PlatformCode } from '../model.js';
 
-/** Why a request was refused before its body was read (docs/operations-endpoints.md, "Metrics"). */
+/** Why a request was refused before its body was read (docs/operations-endpoints.md#metrics). */
 export type RefusalReason =
   | 'missing_token'
   | 'invalid_token'

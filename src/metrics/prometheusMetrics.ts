@@ -1,4 +1,4 @@
-// The Prometheus recorder (docs/operations-endpoints.md, "Metrics"): counters and a latency
+// The Prometheus recorder (docs/operations-endpoints.md#metrics): counters and a latency
 // histogram fed by the events of `Metrics` (answers through a lighter tally of their own, see
 // ./answerTally.ts), and gauges read from their sources when scraped, so nothing polls between
 // scrapes. Its registry is its own (never prom-client's global one), so

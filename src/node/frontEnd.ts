@@ -28,7 +28,7 @@ export interface FrontEndOptions {
   threads: number;
   /** With edge threads: where each edge writes how busy it is (docs/architecture.md#searches-first). */
   edgeLoad: EdgeLoadBoard | undefined;
-  /** False on a collect node: it answers no searches (docs/cluster.md, "Node roles"). */
+  /** False on a collect node: it answers no searches (docs/cluster.md#node-roles). */
   searches: boolean;
   cors: CorsOrigins | undefined;
   secureCookies: boolean;
@@ -79,12 +79,12 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
       : await startOneThread();
   return {
     port: http.port,
-    // docs/guarantees.md, "Quota and rate across threads": once no thread admits any more.
+    // docs/guarantees.md#quota-and-rate-across-threads: once no thread admits any more.
     stop: () => http.close().then(() => admissions.returnUnspent()),
   };
 
   // One server thread: it authenticates itself, with an authenticator that lives as long as it,
-  // and hears its store's commits for the push streams (docs/push.md, "Where changes come from").
+  // and hears its store's commits for the push streams (docs/push.md#where-changes-come-from).
   async function startOneThread() {
     const viewChanges = new InProcessViewChanges();
     core.store.onCommitted((key, view) => viewChanges.changed(key, view));

@@ -28,7 +28,7 @@ export interface Upstreams {
 
 export async function openUpstreams(options: UpstreamsOptions): Promise<Upstreams> {
   const { log } = options;
-  // Loaded only when asked for: a production server runs no emulator code (docs/operations-endpoints.md, "The emulator stays out").
+  // Loaded only when asked for: a production server runs no emulator code (docs/operations-endpoints.md#the-emulator-stays-out).
   const emulator = options.upstream === 'emulator' ? await (await import('../emulator/server.js')).startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
   const upstreamHttp = createUpstreamHttp();

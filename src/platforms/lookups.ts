@@ -1,4 +1,4 @@
-// What every collector shares (docs/platforms.md, "The platform core"): classifying an
+// What every collector shares (docs/platforms.md#the-platform-core): classifying an
 // upstream answer by the platform's own rules, given as data; collecting one resource per
 // upstream call; and the one result type of a batched upstream call.
 import { notFound, rateLimited, type CollectionOutcome, type ResourceRef } from '../model.js';

@@ -2,7 +2,7 @@
 // out of an answer (Meta's own business-discovery example carries no `follows_count`): that
 // datapoint is then `null` (unavailable) and the others are kept. An answer that carries
 // none of the counts the collector reads taught us nothing: it is a failure, never a found
-// resource with every value null. docs/platforms.md, "Missing fields".
+// resource with every value null. docs/platforms.md#missing-fields.
 import { found, type CollectionOutcome, type MetricName, type ReportedDatapoint } from '../model.js';
 import { unparsable } from './upstream.js';
 

@@ -39,7 +39,7 @@ export class StreamConnection {
     this.checkBacklog();
   }
 
-  /** docs/push.md, "Slow consumers". */
+  /** docs/push.md#slow-consumers. */
   checkBacklog(): void {
     if (this.socket && this.socket.getBufferedAmount() > limits.push.maxBufferedBytes) this.end(closeCodes.slowConsumer);
   }

@@ -1,4 +1,4 @@
-// Open stream connections per account, counted for the whole server (docs/push.md, "Limits"):
+// Open stream connections per account, counted for the whole server (docs/push.md#limits):
 // one Int32 per slot of the shared account table (src/access/accountTable.ts), so every edge
 // thread counts against the same number.
 import { type AccountTable, intsPerSlot } from '../access/accountTable.js';

@@ -1,4 +1,4 @@
-// The messages of the resource stream (docs/push.md, "Messages"): the client's, checked by one
+// The messages of the resource stream (docs/push.md#messages): the client's, checked by one
 // compiled schema, and the server's, written as JSON text. Entries are the search answer's own
 // entries (src/api/searchResponse.ts), so a client parses one shape for both.
 import Type, { type Static } from 'typebox';
@@ -37,7 +37,7 @@ function isClientMessage(value: unknown): value is ClientMessage & Record<string
   return clientMessageValidator.Check(value);
 }
 
-/** docs/push.md, "Close codes". */
+/** docs/push.md#close-codes. */
 export const closeCodes = {
   goingAway: { code: 1001, reason: 'The service is shutting down' },
   binary: { code: 1003, reason: 'Binary messages are not accepted; send JSON text' },

@@ -1,4 +1,4 @@
-// What the server does with each client message (docs/push.md, "Messages", "Counting"). A
+// What the server does with each client message (docs/push.md#messages, "Counting"). A
 // subscribe is checked like a search (docs/api.md#a-45): quota, then rate, then its resources,
 // then the answer; it counts once unless refused at admission. An unsubscribe is free.
 // Messages of one connection are handled in the order sent: while a subscribe waits for its

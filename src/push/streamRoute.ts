@@ -49,7 +49,7 @@ export interface StreamRouteDeps extends StreamWiring {
 }
 
 export interface StreamRoutes {
-  /** Closes every connection with 1001 and stops listening for changes (docs/push.md, "Close codes"). */
+  /** Closes every connection with 1001 and stops listening for changes (docs/push.md#close-codes). */
   goingAway(): void;
 }
 
@@ -198,7 +198,7 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
   };
 }
 
-/** What an open connection's token is now worth: a suspended account's connections close too (docs/push.md, "Close codes"). */
+/** What an open connection's token is now worth: a suspended account's connections close too (docs/push.md#close-codes). */
 type Standing = 'valid' | 'revoked' | 'suspended';
 
 function standingOf(authentication: Authentication): Standing {

@@ -1,5 +1,5 @@
 // Which resources the connections of one uWebSockets.js app follow, and the forwarding of each
-// change to them (docs/push.md, "Where changes come from"). A connection subscribes to one uWS
+// change to them (docs/push.md#where-changes-come-from). A connection subscribes to one uWS
 // topic per reference as it sent it: the entry echoes the identifier as sent (docs/api.md#a-8),
 // so `Torvalds` and `torvalds` are two topics of one resource. A change is rendered once per
 // spelling followed on this app, however many connections follow it, and published with uWS's

@@ -1,4 +1,4 @@
-// Stream tickets (docs/push.md, "Tickets"): a browser cannot set Authorization on a WebSocket,
+// Stream tickets (docs/push.md#tickets): a browser cannot set Authorization on a WebSocket,
 // so an authenticated POST hands out a ticket that stands for the token for a short while and
 // once. A ticket is the token's digest, a serial and an expiry, sealed with AES-256-GCM under a
 // key made at each start of the server: nothing is stored per ticket but one Int32 slot in a

@@ -1,7 +1,7 @@
 // Resources are virtual actors: no live actor or timer per resource. An event loads the
 // snapshot from LMDB, a pure step of the machine computes the next one (machines/step.ts), the
 // result is committed on condition that the snapshot is still the one read, and only then are
-// the machine's effects run (docs/architecture.md, "The path of a collection" and "Conditional
+// the machine's effects run (docs/architecture.md#the-path-of-a-collection and "Conditional
 // commits"). Every step goes through the work registry, one at a time per resource. The host is
 // written to only: searches read views from the store, and ask for work through `wanted` after
 // their answer is rendered.
@@ -61,7 +61,7 @@ export class ResourceHost implements ResourceDemand {
   /**
    * OutcomeSink: the collection of `key` was given up unanswered (a clean stop). Its persisted
    * lease is ended now, so that the due index offers it again at once, here or after a restart
-   * (docs/architecture.md, "Stopping"). Only called while the collection asked for is out, so
+   * (docs/architecture.md#stopping). Only called while the collection asked for is out, so
    * the resource's due time is that lease, not a backoff.
    */
   abandoned(key: string): Promise<void> {

@@ -1,13 +1,13 @@
 // Pre-renders the part of a search result that depends on the resource alone, so that a
 // search concatenates strings instead of building and serializing objects
-// (docs/architecture.md, "The path of a search").
+// (docs/architecture.md#the-path-of-a-search).
 import type { ResourceContext } from '../../machines/resource.js';
 import type { ResourceStatus } from '../model.js';
 import type { ResourceView } from '../store/resourceStore.js';
 
 export type { ResourceView };
 
-/** Where a search reads views from: the store, or anything that reads it (docs/architecture.md, "The path of a search"). */
+/** Where a search reads views from: the store, or anything that reads it (docs/architecture.md#the-path-of-a-search). */
 export interface ViewSource {
   view(key: string): ResourceView | undefined;
 }

@@ -1,5 +1,5 @@
 // How resource work (machine steps, with their LMDB writes) shares the event loop and the disk
-// with searches (docs/architecture.md, "Pacing background work"). Work runs in slices: each turn
+// with searches (docs/architecture.md#pacing-background-work). Work runs in slices: each turn
 // of the loop starts queued pieces until `sliceMs` of that turn is used, then yields, so sockets
 // are read again before the next slice. And at most `maxRunning` pieces are unfinished at once:
 // a search's usage count is committed in the same LMDB write queue as resource steps, so a burst

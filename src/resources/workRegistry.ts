@@ -1,5 +1,4 @@
-// The one record of which resources this node is working on (docs/architecture.md, "The work
-// registry"). A resource is in work while a machine step for it is queued or running, or while
+// The one record of which resources this node is working on (docs/architecture.md#the-work-registry). A resource is in work while a machine step for it is queued or running, or while
 // it is being collected; it is counted once however many of these hold. Steps for one resource
 // run one after another, steps for different resources freely, paced by the WorkPace.
 // The resource's persisted lease (its due time while a collection is asked for) is the durable

@@ -10,8 +10,7 @@ export type { AccountRecord, AccountSuspension, TokenRecord } from './records.js
 export type AccountChanges = Partial<Pick<AccountRecord, 'plan' | 'quota' | 'rate' | 'operator'>>;
 
 /**
- * The account and token changes the dashboard and console make (docs/dashboard.md, "In a
- * cluster"): this store's for a node alone, the cluster's with `--nats`; each change is in this
+ * The account and token changes the dashboard and console make (docs/dashboard.md#in-a-cluster): this store's for a node alone, the cluster's with `--nats`; each change is in this
  * node's LMDB by the time its promise resolves.
  */
 export type AccountChangeWrites = Pick<
@@ -99,7 +98,7 @@ export class AccountStore {
   }
 
   /**
-   * Suspends the account (docs/operations.md, "Accounts"). An account already suspended keeps
+   * Suspends the account (docs/operations.md#accounts). An account already suspended keeps
    * its time; a `reason` given replaces the one it had. Undefined when there is no such account.
    */
   suspendAccount(name: string, at: string, reason: string | null): Promise<AccountRecord | undefined> {
@@ -162,7 +161,7 @@ export class AccountStore {
   }
 
   /**
-   * Writes the account as the cluster holds it (docs/cluster.md, "Accounts and tokens"); false
+   * Writes the account as the cluster holds it (docs/cluster.md#accounts-and-tokens); false
    * when it is already so, so that a node catching up bumps nothing for records it has.
    */
   replicateAccount(account: AccountRecord): Promise<boolean> {

@@ -1,5 +1,5 @@
 // Requests counted per account and UTC day, for the last `limits.dailyUsageDays` days
-// (docs/storage.md, "Daily usage"). They are written inside the quota ledger's own write
+// (docs/storage.md#daily-usage). They are written inside the quota ledger's own write
 // transaction (usageStore.ts): a reservation adds its units to the day it lands on, a give-back
 // takes its units from the latest days of the month, which is where they were added. So no
 // search costs a write of its own, and the days of a month add up to its count in `usage`.
@@ -89,7 +89,7 @@ export class DailyUsage {
    * What a replica of the cluster's per-day counts writes (src/seams/replicas/dailyUsageReplica.ts): the
    * count of `day`, or none; and, in the same transaction, the month's count in `usage` as the
    * sum of its days, which in a cluster is what the dashboard shows as this month's requests
-   * (docs/dashboard.md, "In a cluster"). Resolves whether anything changed.
+   * (docs/dashboard.md#in-a-cluster). Resolves whether anything changed.
    */
   replicate(account: string, day: string, requests: number | undefined, now: number): Promise<boolean> {
     return this.dbs.root.transaction(() => {

@@ -1,4 +1,4 @@
-// One server per data directory (docs/storage.md, "One server per data directory"). The
+// One server per data directory (docs/storage.md#one-server-per-data-directory). The
 // claim is a record in the meta database naming the holder's pid and start time. It is read
 // and written inside an LMDB write transaction, which every process on the directory takes
 // in turn, so two starters can never both find the directory free; a holder that died keeps

@@ -1,5 +1,5 @@
 // The one place that knows the LMDB layout: which databases exist, how their keys are built
-// and what their values are (docs/storage.md, "Layout").
+// and what their values are (docs/storage.md#layout).
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -43,7 +43,7 @@ export interface Databases {
   tokenDigests: Database<string, string>;
   /** [account name, 'YYYY-MM'] -> requests counted that month */
   usage: Database<number, [string, string]>;
-  /** account name -> its dashboard password, as an scrypt hash (docs/dashboard.md, "Sign-in") */
+  /** account name -> its dashboard password, as an scrypt hash (docs/dashboard.md#sign-in) */
   passwords: Database<PasswordRecord, string>;
   /** SHA-256 digest of an invite's secret -> the account it lets set a password */
   invites: Database<InviteRecord, string>;

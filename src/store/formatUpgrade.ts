@@ -1,5 +1,4 @@
-// The upgrade of a format-1 data directory to format 2 (docs/storage.md, "Upgrading a data
-// directory"): every snapshot is rewritten with a version, in the one write transaction that
+// The upgrade of a format-1 data directory to format 2 (docs/storage.md#upgrading-a-data-directory): every snapshot is rewritten with a version, in the one write transaction that
 // also records the new format, so a process killed midway leaves the directory as it was.
 import type { Database, Key, RootDatabase } from 'lmdb';
 import type { MetaDatabase } from './records.js';

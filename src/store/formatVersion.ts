@@ -1,7 +1,6 @@
-// The data directory's format (docs/storage.md, "Format version"): recorded when the directory
+// The data directory's format (docs/storage.md#format-version): recorded when the directory
 // is created, checked on every open, so that no version of datapoints reads a layout it does
-// not know; a directory of format 1 is upgraded in place (docs/storage.md, "Upgrading a data
-// directory").
+// not know; a directory of format 1 is upgraded in place (docs/storage.md#upgrading-a-data-directory).
 import type { RootDatabase } from 'lmdb';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';

@@ -13,7 +13,7 @@ export interface StoredResource {
 /**
  * A transition as stored: `at event from to`, one line of UTF-8 (`from` is `-` for a creation).
  * Measured on the commit path, a plain string cost half the CPU of the same fields as a
- * msgpack array (docs/storage.md, "Transition history"); none of the fields holds a space.
+ * msgpack array (docs/storage.md#transition-history); none of the fields holds a space.
  */
 export type StoredTransition = string;
 
@@ -23,7 +23,7 @@ export interface AccountRecord {
   quota: number | null;
   rate: RatePolicy;
   createdAt: string;
-  /** Whether the account may use the operator console (docs/dashboard.md, "Operator role"); absent: no. */
+  /** Whether the account may use the operator console (docs/dashboard.md#operator-role); absent: no. */
   operator?: boolean;
   /** Present while the operator has suspended the account: its searches are refused (docs/api.md#a-53). */
   suspended?: AccountSuspension;

@@ -1,6 +1,5 @@
 // The data directory as a server holds it: opened, claimed for this process alone, checked
-// against the server's upstream, and given up again on a clean stop (docs/storage.md, "One
-// server per data directory" and "Where the counts came from").
+// against the server's upstream, and given up again on a clean stop (docs/storage.md#one-server-per-data-directory and "Where the counts came from").
 import { claimDataDirectory } from './dataDirectoryClaim.js';
 import { openDatabases, type Databases, type UpstreamKind } from './environment.js';
 import { adoptUpstreamKind } from './upstreamKind.js';

@@ -1,5 +1,5 @@
 // The last transitions of each resource: which event moved it from which state to which, and
-// when (docs/storage.md, "Transition history"). Written inside the resource's commit, so a
+// when (docs/storage.md#transition-history). Written inside the resource's commit, so a
 // transition is recorded exactly when its step is, and kept to the last
 // `limits.resourceHistoryLength` per resource without reading anything back: an entry is keyed
 // by the version its commit wrote, and each commit removes the one that many versions older.

@@ -1,4 +1,4 @@
-// Emulator counts are never served as real (docs/storage.md, "Where the counts came from"):
+// Emulator counts are never served as real (docs/storage.md#where-the-counts-came-from):
 // the data directory records whether its resources were collected from the real platforms or
 // from the emulator, and a server of the other kind refuses a directory that holds resources.
 import { DataDirectoryError } from './dataDirectoryError.js';

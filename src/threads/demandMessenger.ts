@@ -1,4 +1,4 @@
-// ResourceDemand across threads (docs/guarantees.md, "Threads"): an edge thread tells the
+// ResourceDemand across threads (docs/guarantees.md#threads): an edge thread tells the
 // resource thread which resources its answers found unknown or due a refresh; the resource
 // thread, the only writer of resources, acts on it.
 import type { MessagePort } from 'node:worker_threads';

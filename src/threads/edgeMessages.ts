@@ -25,19 +25,19 @@ export interface EdgeSetup {
   demand: MessagePort;
   /** The resource thread's quota ledger, when it is not this thread's to open (src/seams/quotaLedger/portLedger.ts). */
   ledger: MessagePort | undefined;
-  /** The resource thread's ledger of rate windows, in a cluster only (docs/cluster.md, "Rate limit across nodes"). */
+  /** The resource thread's ledger of rate windows, in a cluster only (docs/cluster.md#rate-limit-across-nodes). */
   rateLedger: MessagePort | undefined;
   /** The resource thread's dashboard writes, when they go to the cluster (src/seams/webRecords/portDashboardWrites.ts). */
   dashboard: DashboardPorts | undefined;
   logLevel: string;
   cors: CorsOrigins | undefined;
-  /** Mark the dashboard's session cookie Secure (docs/dashboard.md, "Cookies"). */
+  /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
   secureCookies: boolean;
   /** Edges read history from the data directory themselves, under this retention (docs/history.md#threads). */
   history: HistoryPolicy;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */
   metrics: boolean;
-  /** What every edge's resource stream shares (docs/push.md, "Threads"). */
+  /** What every edge's resource stream shares (docs/push.md#threads). */
   stream: EdgeStreamState;
 }
 

@@ -1,4 +1,4 @@
-// An edge thread (docs/guarantees.md, "Threads"): a uWebSockets.js app on the server's port
+// An edge thread (docs/guarantees.md#threads): a uWebSockets.js app on the server's port
 // that answers searches from its own handle on the shared LMDB environment. It writes only
 // usage (quota reservations) and tokens' last-used times; resources are the resource thread's.
 import { DatapointSeries } from '../store/datapointSeries.js';
@@ -42,14 +42,14 @@ try {
     clear: (component: string) => tell({ type: 'problem', component, message: null }),
   };
   const authenticator = new Authenticator(new AccountStore(dbs), log, new AuthVersionBoard(setup.authVersions), problems);
-  // docs/push.md, "Where changes come from": every view posted to this edge is a change its streams hear.
+  // docs/push.md#where-changes-come-from: every view posted to this edge is a change its streams hear.
   const viewChanges = new InProcessViewChanges();
   const views = new EdgeViews(dbs, setup.views, viewChanges);
   const accountTable = new AccountTable(setup.accountTable);
-  // docs/operations-endpoints.md, "Readiness with threads": as the resource thread last told.
+  // docs/operations-endpoints.md#readiness-with-threads: as the resource thread last told.
   let resourceProblems: readonly ReadinessProblem[] = [];
   const metrics = setup.metrics ? new EdgeMetrics() : undefined;
-  // docs/operations.md, "Platform status": as the resource thread last posted it.
+  // docs/operations.md#platform-status: as the resource thread last posted it.
   const platformStatus = new PostedPlatformStatus();
   const postMetrics = () => {
     const counts = metrics?.drain();

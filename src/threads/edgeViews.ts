@@ -1,4 +1,4 @@
-// The views an edge thread answers searches with (docs/guarantees.md, "Threads"): those the
+// The views an edge thread answers searches with (docs/guarantees.md#threads): those the
 // resource thread posted since this edge started (several in a message), and otherwise what the shared LMDB
 // environment holds. A committed view reaches the edge as soon as its message is read (the
 // next turn of the edge's loop), and the edge never goes back to an older view of a resource:
@@ -19,7 +19,7 @@ export class EdgeViews implements ViewSource {
   constructor(
     private readonly dbs: Databases,
     private readonly posted: MessagePort,
-    /** Told of every view posted (docs/push.md, "Where changes come from"). */
+    /** Told of every view posted (docs/push.md#where-changes-come-from). */
     private readonly changes?: ViewChanges,
     generationSize = 50_000,
   ) {

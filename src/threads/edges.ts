@@ -1,4 +1,4 @@
-// The edge threads of one server (docs/guarantees.md, "Threads"): N worker threads, each a
+// The edge threads of one server (docs/guarantees.md#threads): N worker threads, each a
 // uWebSockets.js app on the same port (uWS binds with SO_REUSEPORT, so the kernel spreads
 // connections over them). A port asked as 0 ("any free one") is chosen here first: uWS binds
 // port 0 without SO_REUSEPORT, so threads could not share the port the kernel picked. Keeping
@@ -31,7 +31,7 @@ export interface EdgeOptions {
   port: number;
   dataDir: string;
   cors: CorsOrigins | undefined;
-  /** Mark the dashboard's session cookie Secure (docs/dashboard.md, "Cookies"). */
+  /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
   secureCookies: boolean;
   accountTable: AccountTable;
   /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
@@ -49,7 +49,7 @@ export interface EdgeOptions {
    * lent to each over a MessagePort. Absent: each edge opens the LMDB ledger of the data directory.
    */
   ledger?: QuotaLedger | undefined;
-  /** The cluster's ledger of rate windows, lent likewise (docs/cluster.md, "Rate limit across nodes"); none alone. */
+  /** The cluster's ledger of rate windows, lent likewise (docs/cluster.md#rate-limit-across-nodes); none alone. */
   rateLedger?: QuotaLedger | undefined;
   /** Where the dashboard writes when not the data directory's LMDB (the cluster's): lent likewise. */
   dashboard?: DashboardWrites | undefined;

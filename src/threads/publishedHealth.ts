@@ -1,5 +1,5 @@
 // The resource thread's Health as the edge threads hear it, so that /readyz on any edge answers
-// for the whole server (docs/operations-endpoints.md, "Readiness with threads"): the whole list
+// for the whole server (docs/operations-endpoints.md#readiness-with-threads): the whole list
 // when an edge joins, and again at each change the Health announces.
 import type { Health } from '../health.js';
 import { healthCheck, type ReadinessProblem } from '../http/readiness.js';

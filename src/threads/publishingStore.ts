@@ -1,4 +1,4 @@
-// The resource thread's views as edge threads hear them (docs/guarantees.md, "Threads"): every
+// The resource thread's views as edge threads hear them (docs/guarantees.md#threads): every
 // view written (a commit that won, or a change from a cluster's log) is posted to the edge as
 // soon as the writes resolved with it have run their callbacks (a microtask later), before the
 // resource's next step can begin. So for any one resource, an edge receives views in write

@@ -1,5 +1,5 @@
 // The dashboard's one stylesheet and one script, served from the server: the CSP allows no
-// inline style or script (docs/dashboard.md, "Content-Security-Policy"). The script only
+// inline style or script (docs/dashboard.md#content-security-policy). The script only
 // enhances: it copies secrets to the clipboard, reads an invite from the link's fragment, and
 // keeps the console's live section up to date; every form works without it.
 

@@ -13,21 +13,21 @@ import type { SigninThrottle } from './signinThrottle.js';
 
 export interface WebContext {
   accounts: AccountStore;
-  /** How the dashboard and console change accounts and tokens: `accounts`, or the cluster's (docs/dashboard.md, "In a cluster"). */
+  /** How the dashboard and console change accounts and tokens: `accounts`, or the cluster's (docs/dashboard.md#in-a-cluster). */
   accountWrites: AccountChangeWrites;
   usage: UsageStore;
   daily: DailyUsage;
   /** Snapshots and transition histories, read for the resource inspector. */
   resources: ResourceStore;
   store: WebStore;
-  /** Where invites, passwords and sessions are written: `store`, or the cluster's (docs/dashboard.md, "In a cluster"). */
+  /** Where invites, passwords and sessions are written: `store`, or the cluster's (docs/dashboard.md#in-a-cluster). */
   records: WebRecords;
   sessions: Sessions;
   throttle: SigninThrottle;
   platforms: PlatformStatusSource | undefined;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   now(): number;
-  /** Holds a throttled sign-in's answer (docs/dashboard.md, "Rate limits"). */
+  /** Holds a throttled sign-in's answer (docs/dashboard.md#rate-limits). */
   sleep(ms: number): Promise<void>;
 }
 

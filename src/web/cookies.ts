@@ -1,4 +1,4 @@
-// The session cookie (docs/dashboard.md, "Cookies"): HttpOnly, SameSite=Strict, Path=/, and
+// The session cookie (docs/dashboard.md#cookies): HttpOnly, SameSite=Strict, Path=/, and
 // Secure when the request came over TLS (`X-Forwarded-Proto: https` from a proxy) or the
 // server was told its users always reach it over TLS (`--secure-cookies`).
 

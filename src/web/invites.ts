@@ -1,4 +1,4 @@
-// Invites (docs/dashboard.md, "Sign-in"): a one-time secret, valid `webLimits.inviteMs`, that
+// Invites (docs/dashboard.md#sign-in): a one-time secret, valid `webLimits.inviteMs`, that
 // lets its holder set the account's password. The secret travels in the link's fragment
 // (`/dashboard/invite#SECRET`), which browsers never send to a server, so no access log or
 // proxy sees it; the page's script posts it with the new password. Stored as its digest.

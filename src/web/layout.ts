@@ -1,5 +1,5 @@
 // The page shell every dashboard and console page shares: one stylesheet and one script from
-// the server (the CSP allows nothing inline: docs/dashboard.md, "Content-Security-Policy"),
+// the server (the CSP allows nothing inline: docs/dashboard.md#content-security-policy),
 // a skip link, the navigation of the signed-in account and its sign-out form.
 import { html, type HtmlValue, type SafeHtml } from './html.js';
 import type { Session } from './sessions.js';
@@ -12,7 +12,7 @@ export interface Viewer {
 
 export const assetPaths = { style: '/dashboard/assets/style.css', script: '/dashboard/assets/page.js' } as const;
 
-/** The hidden field every form carries (docs/dashboard.md, "CSRF"). */
+/** The hidden field every form carries (docs/dashboard.md#csrf). */
 export const csrfField = (session: Session) => html`<input type="hidden" name="csrf" value="${session.record.csrf}">`;
 
 function navigation(viewer: Viewer | undefined): SafeHtml {

@@ -1,4 +1,4 @@
-// The console's live updates (docs/dashboard.md, "Live updates"): server-sent events, each a
+// The console's live updates (docs/dashboard.md#live-updates): server-sent events, each a
 // fresh rendering of the page's live section, every `webLimits.liveEventMs`. A stream ends
 // itself after `webLimits.liveStreamMs` and the browser's EventSource reconnects (after the
 // `retry` it was given), so no stream outlives a stopping server by long and every

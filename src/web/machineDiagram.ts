@@ -2,7 +2,7 @@
 // drawing cannot drift from the code: each state a box (the current one marked), each
 // transition to another state an arrow labelled with its event, events that keep the state
 // listed under it, and the transitions every state takes (declared on the machine's root)
-// drawn from an "any state" box (docs/dashboard.md, "Resource inspector").
+// drawn from an "any state" box (docs/dashboard.md#resource-inspector).
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { html, type SafeHtml } from './html.js';
 

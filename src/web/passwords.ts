@@ -1,4 +1,4 @@
-// Dashboard passwords (docs/dashboard.md, "Sign-in"): scrypt from node:crypto with a random
+// Dashboard passwords (docs/dashboard.md#sign-in): scrypt from node:crypto with a random
 // salt per password and the parameters of `webLimits.scrypt`, recorded beside each hash so
 // that stronger ones can be introduced without invalidating the old; compared in constant time.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';

@@ -19,7 +19,7 @@ import { type LiveStreams, streamEvents } from './liveEvents.js';
 import { frontPath, showFront, wantsHtml } from './pages/front.js';
 import { csrfMatches } from './sessions.js';
 
-/** docs/dashboard.md, "Content-Security-Policy": nothing inline, nothing from elsewhere. */
+/** docs/dashboard.md#content-security-policy: nothing inline, nothing from elsewhere. */
 export const contentSecurityPolicy =
   "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -183,7 +183,7 @@ export function registerWebRoutes(
         },
         (error: unknown) => {
           if (isWritesUnavailable(error)) {
-            // docs/dashboard.md, "In a cluster": the cluster's store is out of reach for now.
+            // docs/dashboard.md#in-a-cluster: the cluster's store is out of reach for now.
             context.log.warn({ err: error, requestId: exchange.id, path: head.path }, 'dashboard write unavailable');
             if (!aborted) writeAnswer(res, exchange, request, unavailable(exchange.id));
             return;

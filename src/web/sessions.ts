@@ -1,4 +1,4 @@
-// Dashboard sessions (docs/dashboard.md, "Sessions"): a random id in a cookie, stored only
+// Dashboard sessions (docs/dashboard.md#sessions): a random id in a cookie, stored only
 // as its digest, with its synchronizer CSRF token. Every form, signed in or not, belongs to a
 // session: a visitor gets a session without an account, and signing in replaces it with a new
 // id (never the one the browser came with, so a planted id is worth nothing).
@@ -16,7 +16,7 @@ export interface Session {
 export class Sessions {
   constructor(
     private readonly store: WebStore,
-    /** Where sessions are written: `store` itself, or the cluster's (docs/dashboard.md, "In a cluster"). */
+    /** Where sessions are written: `store` itself, or the cluster's (docs/dashboard.md#in-a-cluster). */
     private readonly records: WebRecords,
     private readonly now: () => number,
   ) {}
@@ -35,7 +35,7 @@ export class Sessions {
     return this.write(null, webLimits.formSessionMs);
   }
 
-  /** Signs `account` in on a new session id, ending `previous` (docs/dashboard.md, "Sessions"). */
+  /** Signs `account` in on a new session id, ending `previous` (docs/dashboard.md#sessions). */
   signIn(account: string, previous: Session | undefined): Promise<Session> {
     return this.write(account, webLimits.sessionMs, previous);
   }

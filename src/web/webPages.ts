@@ -41,7 +41,7 @@ export interface WebPagesOptions extends WebRouteOptions {
   now?: () => number;
   /**
    * Where invites, passwords, sessions, accounts and tokens are written: the cluster's with
-   * `--nats` (docs/dashboard.md, "In a cluster"); this thread's LMDB when absent.
+   * `--nats` (docs/dashboard.md#in-a-cluster); this thread's LMDB when absent.
    */
   writes?: DashboardWrites | undefined;
   /** How a throttled sign-in waits; a real timer unless a test records the waits instead. */

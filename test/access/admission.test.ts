@@ -1,5 +1,5 @@
 // Quota by durable reservations and the rate limit, shared by every thread of a server
-// (docs/guarantees.md, "Quota and rate across threads"). Threads are simulated here by
+// (docs/guarantees.md#quota-and-rate-across-threads). Threads are simulated here by
 // several Admissions on one SharedArrayBuffer; test/access/threads.test.ts uses real ones.
 import t from 'tap';
 import { account, decided, header, threadsOn, turns } from './admissionHarness.js';

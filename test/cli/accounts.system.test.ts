@@ -1,4 +1,4 @@
-// Everyday account and token commands (docs/operations.md, "Accounts", "Tokens"), the data
+// Everyday account and token commands (docs/operations.md#accounts, "Tokens"), the data
 // directory they work on, and their effect on a running server within one second.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

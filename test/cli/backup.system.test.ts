@@ -1,4 +1,4 @@
-// `datapoints backup DIR` (docs/operations.md, "Backup"): a consistent copy of a running
+// `datapoints backup DIR` (docs/operations.md#backup): a consistent copy of a running
 // server's store that a server can then run on.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Help and version (docs/operations.md, "Commands"): on stdout with status 0; without a command
+// Help and version (docs/operations.md#commands): on stdout with status 0; without a command
 // the overview goes to stderr with status 2; a closed output pipe ends a command quietly.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

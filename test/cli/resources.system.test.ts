@@ -1,4 +1,4 @@
-// `datapoints resources show|list` (docs/operations.md, "Resources") on the store of a running
+// `datapoints resources show|list` (docs/operations.md#resources) on the store of a running
 // server, and the emulator's address printed after the listening line.
 import t from 'tap';
 import { cli } from '../helpers/cli.js';

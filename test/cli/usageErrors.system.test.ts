@@ -1,4 +1,4 @@
-// "A bad command or flag exits 2 with one line on stderr" (docs/operations.md, "Exit codes"),
+// "A bad command or flag exits 2 with one line on stderr" (docs/operations.md#exit-codes),
 // for every kind of mistake; a store that cannot be opened exits 1 with one line.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// A node's replica of the cluster's accounts and tokens (docs/cluster.md, "Accounts and tokens"):
+// A node's replica of the cluster's accounts and tokens (docs/cluster.md#accounts-and-tokens):
 // it holds what the buckets held when it started before it resolves, follows changes and
 // deletions, keeps its own last-used times, and skips an entry that is not a record.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// The dashboard on two `datapoints serve --nats` nodes (docs/dashboard.md, "In a cluster"): an
+// The dashboard on two `datapoints serve --nats` nodes (docs/dashboard.md#in-a-cluster): an
 // invite made with the CLI on the cluster is accepted on one node, its account signs in on the
 // other, the session cookie works on both, signing out on one ends it on the other, and after
 // searches on both the usage page of each shows the cluster's count for the day and the month; a

@@ -1,5 +1,4 @@
-// Three `datapoints serve --nats` processes and one nats-server (docs/cluster.md, "Accounts and
-// tokens", "Quota across nodes", "Resource replication"): accounts and tokens changed with the
+// Three `datapoints serve --nats` processes and one nats-server (docs/cluster.md#accounts-and-tokens, "Quota across nodes", "Resource replication"): accounts and tokens changed with the
 // CLI on the cluster are in force on every node within 1 s, the quota holds exactly across the
 // nodes, and a resource collected by one node is answered, and pushed, by every node.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -112,7 +111,7 @@ t.test('three nodes on one nats-server', async (t) => {
           entry: response.status === 200 ? (await response.json()).data[0] : await response.arrayBuffer(),
         }));
       // The load searches what the cluster already holds; a collection the killed node had leased
-      // would wait out its lease (60 s) before another node took it (docs/cluster.md, "Leases").
+      // would wait out its lease (60 s) before another node took it (docs/cluster.md#leases).
       const statuses = new Set<number>();
       let loading = true;
       const load = (async () => {
@@ -123,7 +122,7 @@ t.test('three nodes on one nats-server', async (t) => {
       })();
       await nodes[2]!.stop('SIGKILL');
       // A pull the killed node left open lasts up to pullExpiresMs (250 ms): work queued meanwhile
-      // is delivered to it and waits out the lease too (docs/cluster.md, "Leases").
+      // is delivered to it and waits out the lease too (docs/cluster.md#leases).
       await new Promise((resolve) => setTimeout(resolve, 2 * clusterDefaults.pullExpiresMs));
       const since = performance.now();
       while ((await searchOn(nodes[0]!, 'defunkt')).entry.status !== 'available') {

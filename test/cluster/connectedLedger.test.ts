@@ -1,4 +1,4 @@
-// Reservations while NATS is unreachable (docs/cluster.md, "NATS outage"), in process: a busy
+// Reservations while NATS is unreachable (docs/cluster.md#nats-outage), in process: a busy
 // account spends the units it holds, then every request is refused at once, never after a wait
 // on a ledger call that cannot be answered.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// Requests per day in a cluster (docs/dashboard.md, "In a cluster"): the quota ledger that counts
+// Requests per day in a cluster (docs/dashboard.md#in-a-cluster): the quota ledger that counts
 // per day passes the ledger contract; units granted and given back on two nodes are counted per
 // account and day exactly as one node's LMDB counts them, and every node's replica shows the
 // days and the month's sum; a swap whose replaced count was never seen is reported, not guessed.

@@ -1,4 +1,4 @@
-// NATS trouble is not an outage (docs/cluster.md, "NATS outage"): a node cut off from NATS says
+// NATS trouble is not an outage (docs/cluster.md#nats-outage): a node cut off from NATS says
 // so on /readyz, spends the quota it holds, then answers counted requests 503 with Retry-After,
 // never uncounted; once nats-server is back on its store, the node goes on by itself.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// A busy account through a NATS outage (docs/cluster.md, "NATS outage"): with nats-server killed
+// A busy account through a NATS outage (docs/cluster.md#nats-outage): with nats-server killed
 // -9 while it searches, the node admits what the units it holds allow, then answers 503 with
 // Retry-After at once: no answer waits out the 5 s NATS request timeout.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// What each role of a cluster node does (docs/cluster.md, "Node roles"): a collect node answers
+// What each role of a cluster node does (docs/cluster.md#node-roles): a collect node answers
 // no searches but serves its readiness; a search node answers searches and asks the cluster's
 // queue for collections, but collects nothing itself.
 import { mkdtempSync, rmSync } from 'node:fs';

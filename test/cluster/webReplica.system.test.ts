@@ -1,4 +1,4 @@
-// The dashboard's records in a cluster (docs/dashboard.md, "In a cluster"): the cluster's
+// The dashboard's records in a cluster (docs/dashboard.md#in-a-cluster): the cluster's
 // WebRecords passes the contract on one node; across two nodes a session made on one is accepted
 // on the other and one ended on either is ended on both, an invite is taken once, a node that
 // starts later holds what the buckets held, an entry that is no record is taken as removed, and
@@ -43,7 +43,7 @@ async function openNode(t: Test, url: string): Promise<WebNode> {
   return { records, store, cluster, accounts, warnings };
 }
 
-/** Resolves once `check` holds on a fresh read, failing after 1 s (docs/dashboard.md, "In a cluster"). */
+/** Resolves once `check` holds on a fresh read, failing after 1 s (docs/dashboard.md#in-a-cluster). */
 async function within1s(store: WebStore, check: () => boolean): Promise<number> {
   const since = performance.now();
   for (;;) {

@@ -1,5 +1,4 @@
-// No background failure ends the process unannounced (docs/architecture.md, "When background
-// work fails"): a store that throws once under the due scan or under a collection result is
+// No background failure ends the process unannounced (docs/architecture.md#when-background-work-fails): a store that throws once under the due scan or under a collection result is
 // logged and reported in Health, and the service keeps answering searches and collecting.
 import pino from 'pino';
 import t from 'tap';

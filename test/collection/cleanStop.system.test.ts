@@ -1,6 +1,6 @@
 // A clean stop (SIGTERM) with a collection in flight finishes it or gives it back, so that a
 // restart on the same data directory serves or collects that resource at once instead of
-// after its lease (docs/architecture.md, "Stopping"). Real child processes and signals.
+// after its lease (docs/architecture.md#stopping). Real child processes and signals.
 import { spawn } from 'node:child_process';
 import t, { type Test } from 'tap';
 import { cli, cliPath, startServer } from '../helpers/cli.js';

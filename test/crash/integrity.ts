@@ -97,8 +97,7 @@ function checkUsage(dbs: Databases, tallies: ReadonlyMap<string, Tally>, report:
     const used = report.usage.get(account) ?? 0;
     // At least every answered request (an answer spends a unit reserved durably before); at
     // most every request that reached the server and was not refused before counting, plus
-    // the units reserved and unspent when servers were killed (docs/guarantees.md, "Quota
-    // and rate across threads").
+    // the units reserved and unspent when servers were killed (docs/guarantees.md#quota-and-rate-across-threads).
     if (used < tally.counted) report.problems.push(`${account}: usage ${used} < ${tally.counted} answered with 200/422 (free requests)`);
     if (used > tally.sent - tally.refused + tally.leeway) {
       report.problems.push(

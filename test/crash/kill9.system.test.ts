@@ -67,7 +67,7 @@ t.test('crash - kill -9 under load keeps accounts, tokens, usage and snapshots w
     // in the second round, so that a short default run covers both moments.
     const during = round === 1 || random() < 0.15 ? 'start-up' : 'load';
     const delayMs = Math.floor(random() * (during === 'start-up' ? 1_200 : 600));
-    // Two edge threads answer searches beside the resource thread (docs/guarantees.md, "Threads").
+    // Two edge threads answer searches beside the resource thread (docs/guarantees.md#threads).
     const server = spawnServer(t, ['--data', data, '--upstream', 'emulator', '--threads', '2']);
     const problems: string[] = [];
     if (during === 'start-up') {

@@ -1,4 +1,4 @@
-// A call the open circuit breaker refuses is no attempt (docs/platforms.md, "Circuit breaker"):
+// A call the open circuit breaker refuses is no attempt (docs/platforms.md#circuit-breaker):
 // through the real service, every platform fails long enough for its breaker to open and then
 // refuse its resources many times over, far more often than the failures that opened it. The
 // known resources' failure counts, and so their backoff, do not grow with those refusals, and once

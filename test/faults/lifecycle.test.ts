@@ -65,7 +65,7 @@ const failureModes: FaultMode[] = ['error', 'timeout', 'malformed', 'slow'];
 /**
  * These tests watch each resource's own backoff, so the platforms' breakers must not open:
  * a call the open breaker refuses is no attempt and leaves the backoff alone
- * (docs/platforms.md, "Circuit breaker"; test/streams/circuitBreaker.test.ts).
+ * (docs/platforms.md#circuit-breaker; test/streams/circuitBreaker.test.ts).
  */
 const breakerNeverOpens = { failureThreshold: 1_000_000, cooldownMs: 100, maxCooldownMs: 200 };
 

@@ -1,6 +1,5 @@
 // A client that sends a whole oversized body at once, without waiting for `Expect:
-// 100-continue`, must read the 413 rather than a connection reset (docs/http.md, "Request
-// bodies"): the server reads and discards what is still coming (up to a bound) before it
+// 100-continue`, must read the 413 rather than a connection reset (docs/http.md#request-bodies): the server reads and discards what is still coming (up to a bound) before it
 // answers, so it never closes a connection on unread data.
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';

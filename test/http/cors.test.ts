@@ -1,4 +1,4 @@
-// Browser access (docs/http.md, "CORS"): off by default, opt-in per origin; tested over real
+// Browser access (docs/http.md#cors): off by default, opt-in per origin; tested over real
 // HTTP with the requests a browser sends.
 import t from 'tap';
 import { parseCorsOrigins } from '../../src/http/cors.js';

@@ -1,4 +1,4 @@
-// What the server logs (docs/http.md, "Access log", "Log formats"), from a real `datapoints
+// What the server logs (docs/http.md#access-log, "Log formats"), from a real `datapoints
 // serve` process: an access line per answer without the token, the stop with its duration,
 // the pretty format for terminals, and one-line usage errors for bad settings.
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 // An edge thread's counts, drained and added up on the resource thread
-// (docs/operations-endpoints.md, "Metrics with threads").
+// (docs/operations-endpoints.md#metrics-with-threads).
 import t from 'tap';
 import { EdgeMetrics } from '../../src/metrics/edgeMetrics.js';
 import { PrometheusMetrics } from '../../src/metrics/prometheusMetrics.js';

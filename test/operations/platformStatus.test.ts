@@ -1,4 +1,4 @@
-// The operator console's platform status (docs/operations.md, "Platform status"): counts fed by
+// The operator console's platform status (docs/operations.md#platform-status): counts fed by
 // the collection pipeline, its collectors and its breakers, in virtual time.
 import { type Observable, Subject } from 'rxjs';
 import t from 'tap';

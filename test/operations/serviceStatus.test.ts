@@ -1,4 +1,4 @@
-// The platform status of a running service (docs/operations.md, "Platform status"), fed by its
+// The platform status of a running service (docs/operations.md#platform-status), fed by its
 // real collection loop against the emulator.
 import t from 'tap';
 import { platformCodes } from '../../src/platforms/registry.js';

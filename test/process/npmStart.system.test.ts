@@ -1,4 +1,4 @@
-// `npm start` stops as `datapoints serve` stops (docs/operations.md, "Signals"): npm runs the
+// `npm start` stops as `datapoints serve` stops (docs/operations.md#signals): npm runs the
 // script through `sh -c`; the server must neither be orphaned by a signal to npm nor outlive npm.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// One datapoints process per port (docs/operations.md, "Ports"), with real processes: uWS binds
+// One datapoints process per port (docs/operations.md#ports), with real processes: uWS binds
 // with SO_REUSEPORT, so without the guard a second server would bind and share the traffic.
 import { createServer } from 'node:net';
 import t from 'tap';

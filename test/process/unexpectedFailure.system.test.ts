@@ -1,6 +1,6 @@
 // An error no pipeline handled ends the process with 1, but never unannounced: the log says so,
 // and the server stops as on SIGTERM instead of aborting with its edge threads running
-// (docs/architecture.md, "When background work fails"). A real child process and a signal.
+// (docs/architecture.md#when-background-work-fails). A real child process and a signal.
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { cliPath } from '../helpers/cli.js';

@@ -1,4 +1,4 @@
-// Who may open the stream and what a subscribe counts (docs/push.md, "Authentication",
+// Who may open the stream and what a subscribe counts (docs/push.md#authentication,
 // "Counting", "Limits", "Close codes").
 import t from 'tap';
 import { issueToken } from '../../src/access/provisioning.js';
@@ -149,7 +149,7 @@ t.test('stream - at most 100 connections per account on a server; the next upgra
   t.equal(another.socket.protocol, 'datapoints.v1', '...is still good once there is room');
 });
 
-t.test('stream - a client that stops reading is closed with 4002 (docs/push.md, "Slow consumers")', async (t) => {
+t.test('stream - a client that stops reading is closed with 4002 (docs/push.md#slow-consumers)', async (t) => {
   const { url, tokenFor } = await startTestService(t);
   const token = await tokenFor('sleepy');
   const client = await StreamClient.open(t, url, token);

@@ -1,4 +1,4 @@
-// What the stream answers to bad client messages (docs/push.md, "Messages", "Close codes"):
+// What the stream answers to bad client messages (docs/push.md#messages, "Close codes"):
 // the search's own validation messages, and close codes for frames it cannot take.
 import t, { type Test } from 'tap';
 import type { AccountSettings } from '../../src/access/provisioning.js';
@@ -64,7 +64,7 @@ t.test('stream - a message over 16 KiB closes the connection with 1009', async (
   t.same(await client.closed, { code: 1009, reason: 'Message exceeds the limit of 16384 bytes' });
 });
 
-t.test('stream - at most 1,000 subscriptions per connection; case variants count apart (docs/push.md, "Limits")', async (t) => {
+t.test('stream - at most 1,000 subscriptions per connection; case variants count apart (docs/push.md#limits)', async (t) => {
   const { client } = await stream(t, { plan: 'paid', rate: { limit: 1_000_000, windowMs: 60_000 } });
   // 1,024 spellings of one name: one resource, as many references.
   const spellings = Array.from({ length: 1_010 }, (_, n) =>

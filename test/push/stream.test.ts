@@ -33,7 +33,7 @@ t.test('stream - a subscribe answers pending at once, then each resource arrives
   t.same(client.pending, [], 'no other message: pending -> pending (a lease) is no change');
 });
 
-t.test('stream - a refresh and an upstream fault arrive as updates; unsubscribe stops them (docs/push.md, "Messages")', async (t) => {
+t.test('stream - a refresh and an upstream fault arrive as updates; unsubscribe stops them (docs/push.md#messages)', async (t) => {
   const { url, tokenFor, service } = await startTestService(t, { policy: { freshForMs: 1_000, retryBaseMs: 1_000, retryCapMs: 1_000 } });
   const token = await tokenFor('alice', { plan: 'paid' });
   const client = await StreamClient.open(t, url, token);

@@ -1,4 +1,4 @@
-// The stream on real server processes (docs/push.md, "Threads"): with two edge threads every
+// The stream on real server processes (docs/push.md#threads): with two edge threads every
 // edge forwards the views the resource thread posts, tickets and revocations hold across
 // edges, a slow consumer is cut on any edge; SIGTERM closes with 1001; kill -9 loses nothing.
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,4 +1,4 @@
-// Two writers on one data directory (docs/storage.md, "Conditional commits"): a commit
+// Two writers on one data directory (docs/storage.md#conditional-commits): a commit
 // computed from a snapshot another writer has since replaced writes nothing, whether the
 // writers are two stores in one process or two processes.
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 // Per-day request counts, written with the quota ledger's reservations and give-backs
-// (docs/storage.md, "Daily usage").
+// (docs/storage.md#daily-usage).
 import t, { type Test } from 'tap';
 import { reserveUnits, returnUnits } from '../../src/seams/quotaLedger/reservations.js';
 import { AccountStore } from '../../src/store/accountStore.js';

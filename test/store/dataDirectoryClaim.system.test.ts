@@ -1,4 +1,4 @@
-// One server per data directory (docs/storage.md, "One server per data directory"): the claim
+// One server per data directory (docs/storage.md#one-server-per-data-directory): the claim
 // in one process, then real `datapoints serve` processes on one directory, killed with -9.
 import { spawn, spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The in-place upgrade of a format-1 data directory (docs/storage.md, "Upgrading a data directory").
+// The in-place upgrade of a format-1 data directory (docs/storage.md#upgrading-a-data-directory).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
-// The data directory's format (docs/storage.md, "Format version") and opening a directory
-// without creating one (docs/storage.md, "What the command line may do while a server runs").
+// The data directory's format (docs/storage.md#format-version) and opening a directory
+// without creating one (docs/storage.md#what-the-command-line-may-do-while-a-server-runs).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';

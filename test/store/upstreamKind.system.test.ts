@@ -1,4 +1,4 @@
-// Emulator counts are never served as real (docs/storage.md, "Where the counts came from").
+// Emulator counts are never served as real (docs/storage.md#where-the-counts-came-from).
 import t, { type Test } from 'tap';
 import { DataDirectoryError } from '../../src/store/dataDirectoryError.js';
 import { openDatabases, type Databases, type UpstreamKind } from '../../src/store/environment.js';

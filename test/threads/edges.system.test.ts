@@ -1,4 +1,4 @@
-// A server with two edge threads (docs/guarantees.md, "Threads"), as real processes: quota
+// A server with two edge threads (docs/guarantees.md#threads), as real processes: quota
 // exact across threads, views only ever move forward on every edge, CLI changes reach every
 // edge, and SIGTERM under keep-alive load answers 503 with Connection: close.
 import { setTimeout as sleep } from 'node:timers/promises';

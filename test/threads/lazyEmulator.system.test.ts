@@ -1,5 +1,4 @@
-// A production server runs no emulator code (docs/operations-endpoints.md, "The emulator stays
-// out"): with `--upstream real` no module of src/emulator/ is loaded by any thread; with
+// A production server runs no emulator code (docs/operations-endpoints.md#the-emulator-stays-out): with `--upstream real` no module of src/emulator/ is loaded by any thread; with
 // `--upstream emulator` the emulator is loaded, which shows the check sees loads at all.
 import t from 'tap';
 import { tempDataDir } from '../helpers/service.js';

@@ -1,5 +1,5 @@
 // The public routes and metrics of a server with two edge threads, over real HTTP
-// (docs/operations-endpoints.md, "With threads"): every edge answers /readyz for the resource
+// (docs/operations-endpoints.md#with-threads): every edge answers /readyz for the resource
 // thread's health and for its own stop; the metrics listener adds up what the edges counted.
 import { spawnSync } from 'node:child_process';
 import t from 'tap';

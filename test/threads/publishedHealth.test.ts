@@ -1,5 +1,4 @@
-// The resource thread's Health as the edges hear it (docs/operations-endpoints.md, "Readiness
-// with threads"): the whole list at once and at each change, nothing for a clear that changes nothing.
+// The resource thread's Health as the edges hear it (docs/operations-endpoints.md#readiness-with-threads): the whole list at once and at each change, nothing for a clear that changes nothing.
 import t from 'tap';
 import type { ToEdge } from '../../src/threads/edgeMessages.js';
 import { Health } from '../../src/health.js';

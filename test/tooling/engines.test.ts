@@ -1,6 +1,6 @@
 // The Node versions package.json promises must be ones every installed package supports:
 // otherwise `npm ci` warns (EBADENGINE) on a Node the README says is fine, or a package
-// breaks on it. docs/dependencies.md, "Node versions".
+// breaks on it. docs/dependencies.md#node-versions.
 import { readFileSync } from 'node:fs';
 import semver from 'semver';
 import t from 'tap';

@@ -14,7 +14,7 @@ import { jsonBody, unparsable } from '../upstream.js';
 /** The lexicons' maxLength for `actors` and `uris`. */
 export const maxActorsPerRequest = 25;
 
-// The lexicons make every count optional (docs/platforms.md, "Missing fields").
+// The lexicons make every count optional (docs/platforms.md#missing-fields).
 const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const profileSchema = Type.Object({
   did: Type.String(),

@@ -9,7 +9,7 @@ import { reportedCounts } from '../reported.js';
 import { oneAtATime, refusal, type StatusRules } from '../lookups.js';
 import { jsonBody, unparsable } from '../upstream.js';
 
-// Any count may be left out (docs/platforms.md, "Missing fields").
+// Any count may be left out (docs/platforms.md#missing-fields).
 const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const userBody = jsonBody(Type.Object({ followers: count, following: count, public_repos: count }));
 const repositoryBody = jsonBody(Type.Object({ stargazers_count: count, forks_count: count }));

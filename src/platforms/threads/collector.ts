@@ -5,7 +5,7 @@
 // www.threads.net/@<handle>/post/<code> (postPage.ts). Posts named by their API media id
 // (`<handle>:<media_id>`): the author is looked up first, then
 // GET /v1.0/{media-id}/insights?metric=likes,reposts, which Meta answers only for posts of
-// the token's own account. docs/platforms.md, "threads".
+// the token's own account. docs/platforms.md#threads.
 import Type from 'typebox';
 import { found, notFound, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import { oneAtATime, refusal } from '../lookups.js';

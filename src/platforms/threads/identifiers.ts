@@ -2,7 +2,7 @@
 // `<handle>:<code>`, the code users copy from threads.net/@<handle>/post/<code> (letters,
 // digits, `_` and `-`, case-sensitive), or `<handle>:<media_id>`, the Threads API's numeric
 // id. The two forms name the same post in two id spaces that cannot be converted into each
-// other, so they are two resources (docs/platforms.md, "threads").
+// other, so they are two resources (docs/platforms.md#threads).
 import { instagramUsername, instagramUsernameRule } from '../metaGraph/username.js';
 import type { IdentifierRule } from '../types.js';
 import { handlePart, idPart, lowerHandlePart, postHint } from '../identifiers.js';

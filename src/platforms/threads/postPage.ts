@@ -2,7 +2,7 @@
 // logged-out reader: its data rides in `<script type="application/json" data-sjs>` blocks,
 // where the post is an object carrying its `code`, `like_count`, the author's `user.username`
 // and `text_post_app_info.repost_count`. The blocks nest the post at no fixed depth, so the
-// post is found by its code. docs/platforms.md, "threads".
+// post is found by its code. docs/platforms.md#threads.
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { scriptTexts } from '../upstream.js';

@@ -115,7 +115,7 @@ t.test('threads collector - maps errors of both steps to distinct outcomes', asy
     reason: 'graph error 10: (#10) Application does not have permission for this action',
   });
   t.same(await insights(reply(200, '{"data":[]}')), unparsable);
-  // A metric left out of the answer is null; the one present is kept (docs/platforms.md, "Missing fields").
+  // A metric left out of the answer is null; the one present is kept (docs/platforms.md#missing-fields).
   t.same(await insights(reply(200, '{"data":[{"name":"likes","values":[{"value":3}]}]}')), postFound(3, null));
   t.same(await insights(reply(200, '{"data":')), unparsable);
 });

@@ -10,7 +10,7 @@ import { jsonBody, scriptText, unparsable } from '../upstream.js';
 
 export const rehydrationScript = 'id="__UNIVERSAL_DATA_FOR_REHYDRATION__"';
 
-// Any count may be left out (docs/platforms.md, "Missing fields").
+// Any count may be left out (docs/platforms.md#missing-fields).
 const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const userDetail = jsonBody(
   Type.Object({

@@ -21,7 +21,7 @@ const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const problems = Type.Optional(
   Type.Array(Type.Object({ value: Type.Optional(Type.String()), type: Type.String(), detail: Type.String() })),
 );
-// Every count may be left out (docs/platforms.md, "Missing fields"); the ids are what the
+// Every count may be left out (docs/platforms.md#missing-fields); the ids are what the
 // answer is matched on, so those must be there.
 const userSchema = Type.Object({
   id: Type.String(),
@@ -43,7 +43,7 @@ type Tweet = Static<typeof tweetSchema>;
 /**
  * X counts views only from December 2022 on, and answers `impression_count: 0` for older
  * posts: there a zero means "not counted" (null), while a positive count, which X's own
- * sample shows for such posts, is a count and is kept. docs/platforms.md, "x".
+ * sample shows for such posts, is a count and is kept. docs/platforms.md#x.
  */
 export function viewsOf(tweetId: string, impressions: number | undefined): number | null | undefined {
   if (impressions === 0 && snowflakeTime(tweetId) < viewCountingSince) return null;

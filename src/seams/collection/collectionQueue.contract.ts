@@ -1,4 +1,4 @@
-// What every CollectionQueue must do (docs/architecture.md, "The seams"), run against each
+// What every CollectionQueue must do (docs/architecture.md#the-seams), run against each
 // implementation as abstract-level's suite runs against every LevelDB backend.
 import type { Test } from 'tap';
 import type { CollectionQueue, Lease } from './ports.js';

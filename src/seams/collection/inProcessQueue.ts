@@ -1,4 +1,4 @@
-// The collection queue of one process (docs/architecture.md, "The seams"): requests wait in
+// The collection queue of one process (docs/architecture.md#the-seams): requests wait in
 // memory in arrival order; a taken request is leased for `leaseMs` and comes back first if it is
 // neither acknowledged nor released by then. It survives nothing: after a crash the resources'
 // persisted leases bring the work back through the due index.

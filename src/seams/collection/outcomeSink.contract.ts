@@ -1,4 +1,4 @@
-// What every OutcomeSink must do (docs/architecture.md, "The seams"), run against each
+// What every OutcomeSink must do (docs/architecture.md#the-seams), run against each
 // implementation.
 import type { Test } from 'tap';
 import type { OutcomeSink } from './ports.js';

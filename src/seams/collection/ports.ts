@@ -1,4 +1,4 @@
-// The two seams of collection (docs/architecture.md, "The seams"): the resource side asks for
+// The two seams of collection (docs/architecture.md#the-seams): the resource side asks for
 // collections through a CollectionQueue and receives their results through an OutcomeSink.
 // Wiring chooses the implementations; the collection loop knows only these interfaces. Both are
 // shaped so that a durable, redelivering queue (a JetStream work queue) fits them: work is
@@ -43,7 +43,7 @@ export interface OutcomeSink {
 }
 
 /**
- * The collection side's view of the work registry (docs/architecture.md, "The work registry"):
+ * The collection side's view of the work registry (docs/architecture.md#the-work-registry):
  * a resource is claimed while it is being collected, so that it is never collected twice at once.
  */
 export interface CollectionClaims {

@@ -1,5 +1,4 @@
-// A quota ledger that answers at once while NATS is unreachable (docs/cluster.md, "NATS
-// outage"). The client keeps a request sent while it is disconnected until its timeout (5 s), so
+// A quota ledger that answers at once while NATS is unreachable (docs/cluster.md#nats-outage). The client keeps a request sent while it is disconnected until its timeout (5 s), so
 // a reservation would hold its request that long only to fail: while the connection is down a
 // call is refused at once, and a call under way when it goes down fails at that moment.
 import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';

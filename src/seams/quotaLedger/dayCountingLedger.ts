@@ -1,4 +1,4 @@
-// The cluster's quota ledger, counting per day as well (docs/dashboard.md, "In a cluster"): a
+// The cluster's quota ledger, counting per day as well (docs/dashboard.md#in-a-cluster): a
 // decorator over the NATS KV ledger that tells every granted change to the cluster's per-day
 // counts (clusterDailyUsage.ts), as the LMDB ledger tells its own in the same transaction. A
 // swap names a revision, not the count it replaces, so the decorator remembers the last counts

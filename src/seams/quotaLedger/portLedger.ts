@@ -1,5 +1,5 @@
 // A ledger of the resource thread (the quota's; in a cluster also the rate windows'), lent to an
-// edge thread over a MessagePort (portCalls.ts; docs/cluster.md, "Edge threads in a cluster"). A
+// edge thread over a MessagePort (portCalls.ts; docs/cluster.md#edge-threads-in-a-cluster). A
 // NATS connection cannot cross threads; rather than one connection per edge, edges send their few
 // ledger calls (one per reserved block, not one per request) to the resource thread, which makes
 // them on the node's one connection.

@@ -1,5 +1,4 @@
-// A node's replica of the cluster's accounts and tokens (docs/cluster.md, "Accounts and
-// tokens"): it follows both KV buckets (bucketReplica.ts) and writes every change into the node's
+// A node's replica of the cluster's accounts and tokens (docs/cluster.md#accounts-and-tokens): it follows both KV buckets (bucketReplica.ts) and writes every change into the node's
 // LMDB, where the authenticators read them, so that authenticating never waits on NATS. The
 // buckets are small, and records it has already are not written again.
 import type { KvWatchEntry } from '@nats-io/kv';
@@ -11,7 +10,7 @@ export type { ReplicaOptions } from './bucketReplica.js';
 
 /**
  * The replica is also how the dashboard and console of a node change accounts and tokens
- * (docs/dashboard.md, "In a cluster"): each change is written to the cluster's buckets and
+ * (docs/dashboard.md#in-a-cluster): each change is written to the cluster's buckets and
  * resolves once this node's LMDB has it, so that the page answered next shows it.
  */
 export class AccountReplica implements AccountChangeWrites {

@@ -1,4 +1,4 @@
-// The mechanics every replica of a KV bucket shares (docs/cluster.md, "Accounts and tokens"): a
+// The mechanics every replica of a KV bucket shares (docs/cluster.md#accounts-and-tokens): a
 // watch that starts with the last value of every key (deleted ones as their delete markers), so a
 // node that starts, restarts or was cut off catches up in full, and then follows every change.
 // Entries are applied in order, one at a time, into the node's LMDB; the watch follows reconnects

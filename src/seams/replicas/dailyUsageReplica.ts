@@ -1,4 +1,4 @@
-// A node's replica of the cluster's requests per day (docs/dashboard.md, "In a cluster"): it
+// A node's replica of the cluster's requests per day (docs/dashboard.md#in-a-cluster): it
 // follows the KV bucket (bucketReplica.ts) into the node's LMDB, where the usage page reads the
 // chart and the month's count, so that the page never waits on NATS.
 import type { KvWatchEntry } from '@nats-io/kv';

@@ -1,4 +1,4 @@
-// What every view-change feed must do (docs/push.md, "Where changes come from"), run against
+// What every view-change feed must do (docs/push.md#where-changes-come-from), run against
 // each implementation: the in-process one now, a cluster one later. A feed may deliver later
 // than it is told (across nodes); `delivered()` waits until everything told has arrived.
 import type { Test } from 'tap';

@@ -1,5 +1,4 @@
-// The dashboard's invites, passwords and sessions in a cluster (docs/dashboard.md, "In a
-// cluster"): three NATS KV buckets, the cluster's one copy, which every node follows into its
+// The dashboard's invites, passwords and sessions in a cluster (docs/dashboard.md#in-a-cluster): three NATS KV buckets, the cluster's one copy, which every node follows into its
 // LMDB (webReplica.ts) so that signing in and checking a session read only the LMDB. Invites and
 // sessions are kept under the SHA-256 digest of their secret, as in the LMDB; the buckets expire
 // them by age too (an invite after its lifetime, a session after the longest one), besides the

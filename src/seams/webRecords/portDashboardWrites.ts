@@ -1,6 +1,6 @@
 // The dashboard's writes of the resource thread, lent to an edge thread over MessagePorts
 // (portCalls.ts): in a cluster its invites, passwords, sessions, accounts and tokens are written
-// to NATS, which only the resource thread is connected to (docs/dashboard.md, "In a cluster").
+// to NATS, which only the resource thread is connected to (docs/dashboard.md#in-a-cluster).
 // Each resolves once the change is in the LMDB the edge reads.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { AccountChangeWrites } from '../../store/accountStore.js';

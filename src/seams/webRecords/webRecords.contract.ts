@@ -1,4 +1,4 @@
-// The contract of WebRecords (docs/dashboard.md, "Sign-in", "In a cluster"): what every way of
+// The contract of WebRecords (docs/dashboard.md#sign-in, "In a cluster"): what every way of
 // writing the dashboard's invites, passwords and sessions must do, each change readable from the
 // node's WebStore once it resolves. Run on the LMDB alone (test/web/webRecords.test.ts) and on
 // the cluster's buckets (test/cluster/webReplica.system.test.ts).

@@ -1,4 +1,4 @@
-// A node's side of the dashboard's records in a cluster (docs/dashboard.md, "In a cluster"): it
+// A node's side of the dashboard's records in a cluster (docs/dashboard.md#in-a-cluster): it
 // follows the three KV buckets into the node's LMDB (bucketReplica.ts), where sign-in and every
 // session check read them, and it writes changes to the buckets, resolving each once this node's
 // replica has applied it, so that the next page this node answers sees it. Other nodes see it as

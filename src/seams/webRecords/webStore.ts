@@ -1,10 +1,10 @@
-// What the dashboard keeps (docs/dashboard.md, "Sign-in"): password hashes, invites and
+// What the dashboard keeps (docs/dashboard.md#sign-in): password hashes, invites and
 // sessions, each invite and session under the SHA-256 digest of its secret, never the secret
 // itself; and the sign-in attempts the throttle counts. Every record is written in one
 // transaction, so every thread and process sees the same sessions and attempts. The writes of
 // invites, passwords and sessions go through `WebRecords`: this LMDB for a node alone, the
 // cluster's KV buckets with `--nats`, which every node replicates into its LMDB
-// (docs/dashboard.md, "In a cluster"); reads are always this LMDB's.
+// (docs/dashboard.md#in-a-cluster); reads are always this LMDB's.
 import type { Database } from 'lmdb';
 import type { AccountChangeWrites } from '../../store/accountStore.js';
 import type { Databases } from '../../store/environment.js';
@@ -13,7 +13,7 @@ import type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from 
 export type { AttemptRecord, InviteRecord, PasswordRecord, SessionRecord } from '../../store/records.js';
 
 /**
- * How invites, passwords and sessions are changed (docs/dashboard.md, "In a cluster"). Each
+ * How invites, passwords and sessions are changed (docs/dashboard.md#in-a-cluster). Each
  * change is in this thread's LMDB by the time its promise resolves, so the next read sees it.
  */
 export interface WebRecords {
@@ -21,7 +21,7 @@ export interface WebRecords {
   /**
    * Takes an invite once: when the invite of `digest` exists and is unexpired at `now` and its
    * account exists, sets the account's password to `password` and ends the account's sessions
-   * (docs/dashboard.md, "Sign-in"). The account, or undefined (and nothing changed).
+   * (docs/dashboard.md#sign-in). The account, or undefined (and nothing changed).
    */
   redeemInvite(digest: string, now: number, password: PasswordRecord): Promise<string | undefined>;
   /** Writes `session` and removes `replaced` (the session it rotates). */
@@ -29,7 +29,7 @@ export interface WebRecords {
   removeSession(digest: string): Promise<unknown>;
 }
 
-/** Every write the dashboard and console make, when they are not this LMDB's (docs/dashboard.md, "In a cluster"). */
+/** Every write the dashboard and console make, when they are not this LMDB's (docs/dashboard.md#in-a-cluster). */
 export interface DashboardWrites {
   records: WebRecords;
   accounts: AccountChangeWrites;
@@ -37,7 +37,7 @@ export interface DashboardWrites {
 
 /**
  * A dashboard write that the store it goes to cannot take now (the cluster's NATS is out of
- * reach): the page answers 503 and asks to try again (docs/dashboard.md, "In a cluster"). Known
+ * reach): the page answers 503 and asks to try again (docs/dashboard.md#in-a-cluster). Known
  * by its name, which survives the trip from the resource thread to an edge.
  */
 export class WritesUnavailable extends Error {

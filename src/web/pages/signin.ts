@@ -1,4 +1,4 @@
-// Sign-in, sign-out and the invite page (docs/dashboard.md, "Sign-in"). A wrong name and a
+// Sign-in, sign-out and the invite page (docs/dashboard.md#sign-in). A wrong name and a
 // wrong password get the same answer after the same work, so the page does not tell which
 // accounts exist; failures are throttled per name and per address.
 import { webLimits } from '../../config.js';

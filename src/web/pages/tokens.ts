@@ -1,4 +1,4 @@
-// The dashboard's API tokens (docs/dashboard.md, "API tokens"): the CLI's rules through the
+// The dashboard's API tokens (docs/dashboard.md#api-tokens): the CLI's rules through the
 // same code (src/access/provisioning.ts issues, the account store revokes and bumps the auth
 // version, so a change is in force on every edge within a second). A secret is shown once:
 // the form redirects (so a reload never creates a second token) to the tokens page, which

@@ -1,4 +1,4 @@
-// The dashboard's usage page (docs/dashboard.md, "Usage"): this month's requests against the
+// The dashboard's usage page (docs/dashboard.md#pages): this month's requests against the
 // quota (the count `datapoints accounts show` prints), the rate limit, the reset date, and
 // requests per day for the last 90 days as a chart and as a table.
 import { monthOf, nextMonthStart } from '../../access/calendar.js';

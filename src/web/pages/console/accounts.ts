@@ -1,4 +1,4 @@
-// The console's accounts (docs/dashboard.md, "Operator console"): create, change plan, quota
+// The console's accounts (docs/dashboard.md#operator-console): create, change plan, quota
 // and rate, suspend and resume, and invite, through the same code and rules as `datapoints
 // accounts` (suspension: docs/api.md#a-53). A refused value changes nothing and says why, in the CLI's words.
 import { monthOf } from '../../../access/calendar.js';

@@ -1,4 +1,4 @@
-// The console's platforms (docs/dashboard.md, "Operator console"): enabled or not and why,
+// The console's platforms (docs/dashboard.md#operator-console): enabled or not and why,
 // breaker, budget in use, queue depth, collections per minute by outcome and the last errors,
 // as the resource thread's platform status board last reported them (docs/operations.md,
 // "Platform status"). The live part is rendered here both for the page and for its

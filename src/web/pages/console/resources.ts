@@ -1,4 +1,4 @@
-// The resource inspector (docs/dashboard.md, "Resource inspector"): a reference looked up as
+// The resource inspector (docs/dashboard.md#resource-inspector): a reference looked up as
 // the API looks it up (its platform and type's identifier syntax, then normalized), and its
 // machine state, context, next due time and last transitions, beside the machine drawn from
 // its definition with the current state marked.
