@@ -26,7 +26,14 @@ t.test('usage shown - five counted searches show as 5 everywhere while the serve
   await ts.service.accounts.updateAccount('acme', { operator: true });
   for (let index = 0; index < 5; index++) t.equal((await ts.search(token, octocat)).status, 200);
 
-  t.equal(await eventually(() => shownUsed(ts.dataDir), (used) => used === 5), 5, 'accounts show: requests counted');
+  t.equal(
+    await eventually(
+      () => shownUsed(ts.dataDir),
+      (used) => used === 5,
+    ),
+    5,
+    'accounts show: requests counted',
+  );
   const today = new Date().toISOString().slice(0, 10);
   t.same(JSON.parse(await accounts(ts.dataDir, ['usage', 'acme', '--days', '1'])), { day: today, requests: 5 }, 'accounts usage: per day');
 
