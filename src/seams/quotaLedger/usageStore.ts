@@ -28,7 +28,7 @@ export class UsageStore implements QuotaLedger {
 
   /**
    * Requests counted in the month, as every display shows them (docs/operations.md#accounts):
-   * the units reserved less those the running server holds in hand, at most a second behind.
+   * the units reserved less those the running server holds in hand, as recorded at most about a second ago.
    */
   counted(account: string, month: string): number {
     return Math.max(0, this.used(account, month) - this.inHand.of(account, month));
