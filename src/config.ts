@@ -85,6 +85,8 @@ export const limits = {
    * `waitMs` is answered 500.
    */
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
+  /** How often the server records the units it holds in hand, so displays show requests counted (docs/operations.md#usage-shown). */
+  inHandRecordMs: 1_000,
   /** The WebSocket stream of resource changes (docs/push.md#limits). */
   push: {
     /** Distinct references one connection may follow at once. */

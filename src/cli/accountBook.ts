@@ -26,7 +26,7 @@ export async function withAccountBook<T>(
       const usage = new UsageStore(dbs);
       return work({
         book: new AccountStore(dbs),
-        used: (account, now) => Promise.resolve(usage.used(account, monthOf(now))),
+        used: (account, now) => Promise.resolve(usage.counted(account, monthOf(now))),
         forget: () => Promise.resolve(),
         invites: new WebStore(dbs),
       });

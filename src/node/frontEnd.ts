@@ -4,6 +4,7 @@
 import { Admissions } from '../access/admission.js';
 import { AccountTable } from '../access/accountTable.js';
 import { Authenticator } from '../access/authenticator.js';
+import { InHandRecorder } from '../access/inHandRecorder.js';
 import { limits } from '../config.js';
 import type { CorsOrigins } from '../http/cors.js';
 import { healthCheck, storageCheck } from '../http/readiness.js';
@@ -14,6 +15,7 @@ import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 import { ConnectionCounts, createConnectionCountsBuffer } from '../push/connectionCounts.js';
 import { createTicketState, StreamTickets } from '../push/tickets.js';
 import { InProcessViewChanges } from '../seams/viewChanges/viewChanges.js';
+import { InHandUnits } from '../store/inHandUnits.js';
 import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { startEdges } from '../threads/edges.js';
 import { webPages } from '../web/webPages.js';
@@ -51,6 +53,9 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   // Every thread admits against the one shared table; this thread's Admissions gives back what is
   // left at the stop, and admits too when this thread serves.
   const admissions = new Admissions({ table: accountTable, ledger: seams.ledger, rateLedger: seams.rateLedger, log, now: Date.now });
+  // Displays show requests counted: the ledger less what this server holds in hand (docs/operations.md#accounts).
+  const inHand = new InHandRecorder(accountTable, new InHandUnits(core.dbs), log);
+  inHand.start(limits.inHandRecordMs);
   const streamState = { tickets: createTicketState(), connections: createConnectionCountsBuffer(accountTable) };
   const http =
     options.threads > 0
@@ -80,7 +85,11 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   return {
     port: http.port,
     // docs/guarantees.md#quota-and-rate-across-threads: once no thread admits any more.
-    stop: () => http.close().then(() => admissions.returnUnspent()),
+    stop: () =>
+      http
+        .close()
+        .then(() => admissions.returnUnspent())
+        .then(() => inHand.stop()),
   };
 
   // One server thread: it authenticates itself, with an authenticator that lives as long as it,

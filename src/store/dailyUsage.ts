@@ -3,6 +3,8 @@
 // transaction (usageStore.ts): a reservation adds its units to the day it lands on, a give-back
 // takes its units from the latest days of the month, which is where they were added. So no
 // search costs a write of its own, and the days of a month add up to its count in `usage`.
+// Read back, the units the running server holds in hand come off the latest days of their month,
+// as a give-back would take them, so that a day shows the requests counted on it.
 import { limits } from '../config.js';
 import type { Databases } from './environment.js';
 
@@ -41,9 +43,22 @@ export class DailyUsage {
     if (Number.isNaN(from) || Number.isNaN(to)) throw new RangeError(`days are written YYYY-MM-DD: got '${fromDay}' to '${toDay}'`);
     if (to < from) throw new RangeError(`the range ${fromDay} to ${toDay} runs backwards`);
     if ((to - from) / dayMs >= limits.dailyUsageDays) throw new RangeError(`at most ${limits.dailyUsageDays} days are kept`);
+    // To the month's end: units in hand come off its latest days first, even those after `toDay`.
+    const latestFirst = [
+      ...this.dbs.dailyUsage.getRange({
+        start: [account, `${toDay.slice(0, 7)}-32`],
+        end: [account, `${dayOf(from - dayMs)}~`],
+        reverse: true,
+      }),
+    ];
     const stored = new Map<string, number>();
-    for (const { key, value } of this.dbs.dailyUsage.getRange({ start: [account, fromDay], end: [account, `${toDay}~`] })) {
-      stored.set(key[1], value);
+    const owed = new Map<string, number>();
+    for (const { key, value } of latestFirst) {
+      const month = key[1].slice(0, 7);
+      const inHand = owed.get(month) ?? this.dbs.inHand.get([account, month]) ?? 0;
+      const taken = Math.min(inHand, value);
+      owed.set(month, inHand - taken);
+      stored.set(key[1], value - taken);
     }
     const days: DayCount[] = [];
     for (let time = from; time <= to; time += dayMs) {

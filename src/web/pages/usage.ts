@@ -16,7 +16,7 @@ export function showUsage(context: WebContext, viewer: Viewer): WebAnswer {
   const now = context.now();
   context.accounts.refresh();
   const account = context.accounts.account(viewer.account)!;
-  const used = context.usage.used(account.name, monthOf(now));
+  const used = context.usage.counted(account.name, monthOf(now));
   const standing =
     account.quota === null
       ? html`<p class="figure"><strong id="used">${used}</strong> requests this month (no monthly limit)</p>`

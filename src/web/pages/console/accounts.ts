@@ -33,7 +33,7 @@ function settingValues(form: URLSearchParams) {
 }
 
 function accountRow(context: WebContext, viewer: Viewer, account: AccountRecord, now: number): SafeHtml {
-  const used = context.usage.used(account.name, monthOf(now));
+  const used = context.usage.counted(account.name, monthOf(now));
   const suspension = account.suspended;
   const form = (action: string, label: string, extra: SafeHtml = html``, buttonClass = '') =>
     html`<form method="post" action="${consoleAccountsPath}/${action}" class="inline">${csrfField(viewer.session)}<input type="hidden" name="name" value="${account.name}">${extra}<button type="submit" class="${buttonClass}">${label}</button></form>`;

@@ -1,0 +1,70 @@
+// Records, about once a second, the units of the running month this server reserved and has not
+// spent yet, from its shared account table into the data directory (src/store/inHandUnits.ts), so
+// that every display, in this process or another, shows requests counted rather than reserved
+// (docs/operations.md#accounts). Off the request path: the table is read without its locks (a
+// figure a moment old is fine), and nothing is written while nothing changed.
+import type { Logger } from '../log.js';
+import type { InHand, InHandUnits } from '../store/inHandUnits.js';
+import { type AccountTable, field } from './accountTable.js';
+import { monthIndexOf, monthOfIndex } from './calendar.js';
+
+export class InHandRecorder {
+  /** What was last written, as one comparable string; undefined before the first write, which clears what a crash left. */
+  private written: string | undefined;
+  private writing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly table: AccountTable,
+    private readonly units: InHandUnits,
+    private readonly log: Pick<Logger, 'error'>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records now, then every `everyMs`. */
+  start(everyMs: number): void {
+    void this.record();
+    this.timer = setInterval(() => void this.record(), everyMs);
+    this.timer.unref();
+  }
+
+  /** Stops recording, after one last record (after a clean stop's give-back: none in hand). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.writing;
+    await this.record();
+  }
+
+  /** Writes the table's units in hand if they changed since the last write; one write at a time. */
+  record(): Promise<void> {
+    this.writing ??= this.write().finally(() => {
+      this.writing = undefined;
+    });
+    return this.writing;
+  }
+
+  private async write(): Promise<void> {
+    const held = this.inHand();
+    const seen = JSON.stringify(held);
+    if (seen === this.written) return;
+    try {
+      await this.units.replace(held);
+      this.written = seen;
+    } catch (error) {
+      this.log.error({ err: error }, 'units in hand not recorded');
+    }
+  }
+
+  /** Units in hand of the running month, per account. Units of a month that ended stay counted in it (quotaMeter.ts). */
+  private inHand(): InHand[] {
+    const { ints } = this.table;
+    const month = monthIndexOf(this.now());
+    const held: InHand[] = [];
+    for (const base of this.table.claimed()) {
+      if (ints[base + field.month] !== month) continue;
+      const units = ints[base + field.granted]! - ints[base + field.spent]!;
+      if (units > 0) held.push({ account: this.table.nameOf(base), month: monthOfIndex(month), units });
+    }
+    return held;
+  }
+}

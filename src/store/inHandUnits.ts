@@ -1,0 +1,38 @@
+// Units in hand: what the running server reserved of each account's month and has not spent yet
+// (docs/storage.md#units-in-hand). The quota ledger (`usage`) holds units reserved, spent or
+// not; taking these away from it gives the requests counted, which is what every display shows
+// (docs/operations.md#accounts). The server rewrites them from its shared account table about
+// once a second (src/access/inHandRecorder.ts), never on a request's path.
+import type { Databases } from './environment.js';
+
+/** Units in hand of one account and month ('YYYY-MM'). */
+export interface InHand {
+  account: string;
+  month: string;
+  units: number;
+}
+
+export class InHandUnits {
+  constructor(private readonly dbs: Databases) {}
+
+  /** Units in hand of `account` for `month`; 0 when none were recorded. */
+  of(account: string, month: string): number {
+    return this.dbs.inHand.get([account, month]) ?? 0;
+  }
+
+  /** Makes `held` the whole record, in one write transaction: an entry not in it is removed. */
+  replace(held: readonly InHand[]): Promise<void> {
+    return this.dbs.root.transaction(() => {
+      const kept = new Set(held.map((entry) => entryOf(entry.account, entry.month)));
+      const stale = [...this.dbs.inHand.getKeys()].filter(([account, month]) => !kept.has(entryOf(account, month)));
+      for (const key of stale) this.dbs.inHand.remove(key);
+      for (const { account, month, units } of held) {
+        if (this.dbs.inHand.get([account, month]) !== units) this.dbs.inHand.put([account, month], units);
+      }
+    });
+  }
+}
+
+function entryOf(account: string, month: string): string {
+  return `${account}\n${month}`;
+}
