@@ -94,7 +94,9 @@ t.test('the dashboard across two nodes', async (t) => {
   );
   t.match(tokensOnB.text, 'acme', "the session made on A is accepted on B, as acme's");
 
-  const created = await onA.submit('/dashboard/tokens', '/dashboard/tokens', { note: 'made on A' });
+  // Post, then redirect: the secret is shown on the page the form redirects to (docs/dashboard.md#a-new-tokens-secret-post-redirect-show-once).
+  t.equal((await onA.submit('/dashboard/tokens', '/dashboard/tokens', { note: 'made on A' })).status, 303);
+  const created = await onA.get('/dashboard/tokens');
   const fromDashboard = /id="secret" readonly value="(dp_[A-Za-z0-9_-]+)"/.exec(created.text)?.[1];
   t.ok(fromDashboard, 'a token made on the dashboard of A');
   let counted = 0;
