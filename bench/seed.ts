@@ -69,7 +69,7 @@ function seedResources(dbs: Databases, plan: SeedPlan, now: number): void {
     dbs.root.transactionSync(() => {
       for (let index = start; index < Math.min(plan.count, start + seedChunk); index++) {
         const { key, change } = changes.next().value!;
-        store.stage(key, undefined, undefined, change.resource, change.view, change.event);
+        store.stage(key, undefined, change);
       }
     });
   }

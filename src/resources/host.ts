@@ -110,7 +110,7 @@ export class ResourceHost implements ResourceDemand {
 
   private commit(key: string, stored: VersionedResource | undefined, next: StoredResource, cause: TransitionCause): Promise<boolean> {
     const view = renderView(next.value, next.context);
-    return this.options.store.commit(key, stored?.version, stored?.resource, next, view, dueEventFor[next.value], cause);
+    return this.options.store.commit(key, stored, { resource: next, view, event: dueEventFor[next.value], cause });
   }
 
   private act(key: string, actions: ReadonlyArray<{ type: string }>): void {

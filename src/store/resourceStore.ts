@@ -129,29 +129,19 @@ export class ResourceStore {
   }
 
   /**
-   * Writes snapshot, view, due entry, the transition `cause` made and the datapoints it collected
-   * (docs/history.md#what-is-recorded) in one transaction only if
-   * the stored version is still `expectedVersion` (undefined: only if the resource does not
-   * exist yet). Resolves false, having written nothing, when another writer got there first.
-   * LMDB checks the version inside the write transaction, which every process on the directory
-   * takes in turn.
+   * Writes the change's snapshot, view, due entry, the transition its `cause` made and the
+   * datapoints it collected (docs/history.md#what-is-recorded) in one transaction only if the
+   * stored version is still the one of `base`, the snapshot it was computed from (undefined: only
+   * if the resource does not exist yet). Resolves false, having written nothing, when another
+   * writer got there first. LMDB checks the version inside the write transaction, which every
+   * process on the directory takes in turn.
    */
-  async commit(
-    key: string,
-    expectedVersion: number | undefined,
-    previous: StoredResource | undefined,
-    next: StoredResource,
-    view: ResourceView,
-    event: DueEventType,
-    cause: TransitionCause,
-  ): Promise<boolean> {
-    if (this.log) return this.commitThroughLog(this.log, key, expectedVersion, { resource: next, view, event, cause });
-    const writes = () => this.stage(key, expectedVersion, previous, next, view, event, cause);
+  async commit(key: string, base: VersionedResource | undefined, change: ResourceChange): Promise<boolean> {
+    if (this.log) return this.commitThroughLog(this.log, key, base?.version, change);
+    const writes = () => this.stage(key, base, change);
     const { resources } = this.dbs;
-    const won = await (expectedVersion === undefined
-      ? resources.ifNoExists(key, writes)
-      : resources.ifVersion(key, expectedVersion, writes));
-    if (won) this.remember(key, nextVersion(expectedVersion), next, view);
+    const won = await (base === undefined ? resources.ifNoExists(key, writes) : resources.ifVersion(key, base.version, writes));
+    if (won) this.remember(key, nextVersion(base), change.resource, change.view);
     else this.forget(key);
     return won;
   }
@@ -164,12 +154,12 @@ export class ResourceStore {
    */
   async applyLogged(change: LoggedChange, advanceCursor: boolean): Promise<boolean> {
     const { root, resources, meta } = this.dbs;
-    const { key, revision, resource, view, event, cause } = change;
+    const { key, revision, resource, view } = change;
     const written = await root.transaction(() => {
       const stored = resources.getEntry(key);
       const newer = !stored || (stored.version ?? 0) < revision;
       // A resource's revisions in the log are not consecutive: its history is bounded by reading it.
-      if (newer) this.write(key, revision, stored?.value, resource, view, event, cause, false);
+      if (newer) this.write(key, change, { version: revision, previous: stored?.value, consecutive: false });
       if (advanceCursor) void meta.put('resourceLogRevision', revision);
       // A commit through the log marks the directory as a replica, even before its follower runs.
       else if (meta.get('resourceLogRevision') === undefined) void meta.put('resourceLogRevision', 0);
@@ -261,33 +251,18 @@ export class ResourceStore {
   }
 
   /**
-   * The writes of one resource change, unconditionally, for a caller that runs them in its own
-   * transaction (the benchmark seeder, before any server runs on the directory). Without a
+   * The writes of one resource change over `base`, unconditionally, for a caller that runs them in
+   * its own transaction (the benchmark seeder, before any server runs on the directory). Without a
    * `cause` no transition is recorded: the seeder's resources never made one.
    */
-  stage(
-    key: string,
-    expectedVersion: number | undefined,
-    previous: StoredResource | undefined,
-    next: StoredResource,
-    view: ResourceView,
-    event: DueEventType,
-    cause?: TransitionCause,
-  ): void {
-    this.write(key, nextVersion(expectedVersion), previous, next, view, event, cause);
+  stage(key: string, base: VersionedResource | undefined, change: ResourceChange): void {
+    this.write(key, change, { version: nextVersion(base), previous: base?.resource, consecutive: true });
   }
 
-  private write(
-    key: string,
-    version: number,
-    previous: StoredResource | undefined,
-    next: StoredResource,
-    view: ResourceView,
-    event: DueEventType,
-    cause: TransitionCause | undefined,
-    consecutive = true,
-  ): void {
+  private write(key: string, change: ResourceChange, over: ChangeWrite): void {
     const { resources, views, due } = this.dbs;
+    const { resource: next, view, event, cause } = change;
+    const { version, previous, consecutive } = over;
     if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
       due.remove([previous.context.nextDueAt, key]);
     }
@@ -315,7 +290,15 @@ export class ResourceStore {
   }
 }
 
+/** Where a change is written: as which version of the resource, over which snapshot. */
+interface ChangeWrite {
+  version: number;
+  previous: StoredResource | undefined;
+  /** Whether `version` follows the previous one by one, for the transition history (a replica's revisions do not). */
+  consecutive: boolean;
+}
+
 /** Versions count a resource's commits: 1 for its creation, one more for every change. */
-function nextVersion(expectedVersion: number | undefined): number {
-  return (expectedVersion ?? 0) + 1;
+function nextVersion(base: VersionedResource | undefined): number {
+  return (base?.version ?? 0) + 1;
 }

@@ -117,9 +117,11 @@ t.test('resource replica - a directory with resources from outside a cluster, or
   const server = await startNatsServer(t);
   const single = tempDataDir(t);
   const dbs = openDatabases(single);
-  await new ResourceStore(dbs).commit(key, undefined, undefined, pendingResource(), viewOf(pendingResource()), dueEventFor.pending, {
-    event: 'CREATED',
-    at: Date.now(),
+  await new ResourceStore(dbs).commit(key, undefined, {
+    resource: pendingResource(),
+    view: viewOf(pendingResource()),
+    event: dueEventFor.pending,
+    cause: { event: 'CREATED', at: Date.now() },
   });
   await dbs.root.close();
   const outsider = await openClusterNode(t, server.url, 'outsider', single);

@@ -43,5 +43,6 @@ export function commitResource(
   next: StoredResource,
   cause: TransitionCause = { event: version === undefined ? 'CREATED' : 'COLLECTED', at: Date.now() },
 ) {
-  return store.commit(key, version, previous, next, viewOf(next), dueEventFor[next.value], cause);
+  const base = version === undefined ? undefined : { version, resource: previous! };
+  return store.commit(key, base, { resource: next, view: viewOf(next), event: dueEventFor[next.value], cause });
 }
