@@ -1,7 +1,7 @@
 // The resource inspector (docs/dashboard.md#resource-inspector): a reference looked up as
 // the API looks it up (its platform and type's identifier syntax, then normalized), and its
-// machine state, context, next due time and last transitions, beside the machine drawn from
-// its definition with the current state marked.
+// machine state, context, next due time, datapoints with their history and last transitions,
+// beside the machine drawn from its definition with the current state marked.
 import { dueEventFor } from '../../../../machines/resource.js';
 import { identifierSyntax } from '../../../api/schema.js';
 import { platformCodes, platforms } from '../../../platforms/registry.js';
