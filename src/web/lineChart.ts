@@ -37,8 +37,12 @@ export function valueTicks(values: readonly number[]): { ticks: number[]; step: 
   return { ticks, step };
 }
 
-/** The time axis: UTC midnights a whole number of days apart (at most 6), or both ends when under two days. */
+/**
+ * The time axis: UTC midnights a whole number of days apart (at most 6); both ends when under
+ * two days; the one time when the series was seen within a minute (a single collection).
+ */
 export function timeTicks(start: number, end: number, now: number): Array<{ at: number; label: string }> {
+  if (end - start < 60_000) return [{ at: start, label: dayAndTime(start, now) }];
   if (end - start < 2 * dayMs)
     return [
       { at: start, label: dayAndTime(start, now) },
@@ -73,7 +77,7 @@ export function lineChart(title: string, points: readonly TimePoint[], end: numb
   const times = timeTicks(start, finish, now);
   const timeLabels = times.map(
     (tick, index) =>
-      html`<text class="tick" x="${x(tick.at)}" y="${height - 8}" text-anchor="${times.length === 2 ? (index === 0 ? 'start' : 'end') : 'middle'}">${tick.label}</text>`,
+      html`<text class="tick" x="${x(tick.at)}" y="${height - 8}" text-anchor="${times.length > 2 ? 'middle' : index === 0 ? 'start' : 'end'}">${tick.label}</text>`,
   );
   return html`<svg class="chart line-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${title}">
 ${valueLabels}<line class="axis" x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}"></line>

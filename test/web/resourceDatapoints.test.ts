@@ -125,8 +125,10 @@ t.test('resource inspector - says so when nothing is recorded or recording is of
   t.match(resourceDatapoints({ key, groups: {}, history: off.series, now }).text, 'History is not recorded');
 });
 
-t.test('line chart - a series within two days is labelled with its two ends, date and time', async (t) => {
+t.test('line chart - a series within two days is labelled with its two ends, a single collection with its time', async (t) => {
   const now = Date.UTC(2026, 10, 26, 12);
+  const single = lineChart('x', [{ at: now, value: 50_691 }], now, now).text;
+  t.same(texts(single, /<text class="tick"[^>]*>([^<]*)<\/text>/g), ['50k', '52k', '26 Nov 12:00 UTC']);
   const markup = lineChart('x', [{ at: Date.UTC(2026, 10, 26, 8, 5), value: 3 }], now, now).text;
   t.same(texts(markup, /<text class="tick"[^>]*>([^<]*)<\/text>/g), ['3', '4', '26 Nov 08:05 UTC', '26 Nov 12:00 UTC']);
 });
