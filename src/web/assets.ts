@@ -41,6 +41,8 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
 .figure { font-size: 20px; } progress { width: 100%; max-width: 420px; height: 16px; }
 svg.chart { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); }
 svg .axis { stroke: #99a; } svg .tick { font-size: 12px; fill: var(--muted); }
+svg .grid { stroke: #e4e6ee; } svg .series { fill: none; stroke: var(--accent); stroke-width: 2; } svg .point { fill: var(--accent); }
+section.series svg.line-chart, section.series table { max-width: 640px; } td.number { text-align: right; font-variant-numeric: tabular-nums; }
 .empty { padding: 24px; background: #fff; border: 1px dashed var(--line); color: var(--muted); }
 svg .requests { fill: var(--accent); }
 .outcome-found { fill: #1e7b34; background: #1e7b34; } .outcome-notFound { fill: #7a869a; background: #7a869a; }

@@ -38,3 +38,27 @@ export function duration(ms: number): string {
 export function relative(ms: number, now: number): string {
   return ms >= now ? `in ${duration(ms - now)}` : `${duration(now - ms)} ago`;
 }
+
+/** "12 Nov"; the year is added when it is not `now`'s: "12 Nov 2025". */
+export function dayOfMonth(ms: number, now: number): string {
+  const at = new Date(ms);
+  const year = at.getUTCFullYear() === new Date(now).getUTCFullYear() ? '' : ` ${at.getUTCFullYear()}`;
+  return `${at.getUTCDate()} ${months[at.getUTCMonth()]}${year}`;
+}
+
+const scales: ReadonlyArray<readonly [number, string]> = [
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
+
+/**
+ * A count for an axis: "950", "1.2k", "3M". `step`, the distance between an axis' ticks, sets
+ * the decimals that tell neighbouring ticks apart ("12.34k" beside "12.36k").
+ */
+export function compactNumber(value: number, step?: number): string {
+  const [scale, suffix] = scales.find(([size]) => Math.abs(value) >= size) ?? [1, ''];
+  const decimals =
+    step === undefined || step <= 0 ? (scale > 1 && Math.abs(value) < 100 * scale ? 1 : 0) : Math.ceil(-Math.log10(step / scale));
+  return `${Number((value / scale).toFixed(Math.min(3, Math.max(0, decimals))))}${suffix}`;
+}

@@ -200,8 +200,10 @@ t.test('browser - newcomer and operator paths', async (t) => {
   await console.waitForSelector('#transitions');
   t.equal(await console.textContent('#state'), 'available');
   const rows = await console.locator('#transitions tbody tr').allTextContents();
-  t.match(rows[0], /^\d{4}-\d\d-\d\dT[\d:.]+ZCOLLECTEDpendingavailable$/, 'newest first: collected');
-  t.match(rows.at(-1), /^\d{4}-\d\d-\d\dT[\d:.]+ZCREATED—pending$/, 'oldest: created');
+  t.match(rows[0], /^\d{1,2} [A-Z][a-z]{2} \d\d:\d\d UTCCOLLECTEDpendingavailable$/, 'newest first: collected');
+  t.match(rows.at(-1), /^\d{1,2} [A-Z][a-z]{2} \d\d:\d\d UTCCREATED—pending$/, 'oldest: created');
+  t.ok((await console.locator('#datapoints tbody tr').count()) > 0, 'the current datapoints are listed');
+  t.ok((await console.locator('section.series svg.line-chart').count()) > 0, 'a numeric datapoint is charted');
   t.equal(await console.locator('svg.machine .state.current').count(), 1, 'the current state is marked');
   await shot(console, '09-console-resource');
 

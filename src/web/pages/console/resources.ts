@@ -1,7 +1,7 @@
 // The resource inspector (docs/dashboard.md#resource-inspector): a reference looked up as
 // the API looks it up (its platform and type's identifier syntax, then normalized), and its
-// machine state, context, next due time and last transitions, beside the machine drawn from
-// its definition with the current state marked.
+// machine state, context, next due time, datapoints with their history and last transitions,
+// beside the machine drawn from its definition with the current state marked.
 import { dueEventFor } from '../../../../machines/resource.js';
 import { identifierSyntax } from '../../../api/schema.js';
 import { platformCodes, platforms } from '../../../platforms/registry.js';
@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { layout, notice, type Viewer } from '../../layout.js';
 import { machineDiagram, type MachineShape } from '../../machineDiagram.js';
 import { dayAndTime, relative } from '../../peopleUnits.js';
+import { resourceDatapoints } from './resourceDatapoints.js';
 
 export const consoleResourcesPath = '/console/resources';
 
@@ -61,18 +62,19 @@ export function showResource(context: WebContext, request: WebRequest, viewer: V
   const history =
     transitions.length === 0
       ? html`<p>No transitions recorded yet.</p>`
-      : html`<table id="transitions"><caption>Last ${transitions.length} transition(s), newest first</caption><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">From</th><th scope="col">To</th></tr></thead>
+      : html`<table id="transitions"><caption>Last ${transitions.length} transition(s), newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">From</th><th scope="col">To</th></tr></thead>
 <tbody>${[...transitions]
           .reverse()
           .map(
             (transition) =>
-              html`<tr><td><time datetime="${isoOf(transition.at)}">${isoOf(transition.at)}</time></td><td>${transition.event}</td><td>${transition.from ?? '—'}</td><td>${transition.to}</td></tr>`,
+              html`<tr><td><time datetime="${isoOf(transition.at)}">${dayAndTime(transition.at, now)}</time></td><td>${transition.event}</td><td>${transition.from ?? '—'}</td><td>${transition.to}</td></tr>`,
           )}</tbody></table>`;
   return answer(html`<h2>${key}</h2>
 <dl class="facts"><dt>State</dt><dd id="state">${stored.value}</dd>
 <dt>Next due</dt><dd><time datetime="${isoOf(due)}">${dayAndTime(due, now)}</time> (${due <= now ? 'overdue' : relative(due, now)}), event ${dueEventFor[stored.value]}</dd>
 <dt>Failures in a row</dt><dd>${stored.context.failures}${stored.context.lastFailure ? ` (last: ${stored.context.lastFailure})` : ''}</dd>
-<dt>Last success</dt><dd>${stored.context.lastSuccessAt === null ? 'never' : isoOf(stored.context.lastSuccessAt)}</dd></dl>
+<dt>Last success</dt><dd>${stored.context.lastSuccessAt === null ? 'never' : html`<time datetime="${isoOf(stored.context.lastSuccessAt)}">${dayAndTime(stored.context.lastSuccessAt, now)}</time>`}</dd></dl>
+${resourceDatapoints({ key, groups: stored.context, history: resources.series, now })}
 <h2>Machine</h2>${machineDiagram(shape, stored.value)}
 <h2>Transitions</h2>${history}
 <details><summary>Context as stored</summary><pre>${JSON.stringify(stored.context, null, 2)}</pre></details>`);
