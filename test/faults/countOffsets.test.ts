@@ -59,7 +59,10 @@ t.test('emulator counts - a bad body is answered 400 with what is wrong', async 
 });
 
 t.test('emulator counts - a moved count shows in the history once the resource is collected again', async (t) => {
-  const ts = await startTestService(t, { policy: { freshForMs: 1_000 } });
+  // A stopped clock: the hourly drift cannot add a point while the test runs.
+  const emulator = await startEmulator(0, () => Date.UTC(2026, 10, 26, 12));
+  t.teardown(() => emulator.close());
+  const ts = await startTestService(t, { upstream: emulator.url, policy: { freshForMs: 1_000 } });
   const token = await ts.tokenFor('acme', { plan: 'paid' });
   const history = async () => {
     const response = await fetch(`${ts.url}/api/v1/resources/history`, {
@@ -74,7 +77,7 @@ t.test('emulator counts - a moved count shows in the history once the resource i
     (entry) => entry.status === 'available',
   );
   const first = collected.metrics.followers.value;
-  await post(ts.service.emulator!.url, { platform: 'github', identifier: 'octocat', add: { followers: 250 } });
+  await post(emulator.url, { platform: 'github', identifier: 'octocat', add: { followers: 250 } });
   // The next collection comes when the resource is no longer fresh (1 s here); searching asks for it.
   const moved = await eventually(
     async () => {
