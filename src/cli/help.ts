@@ -49,7 +49,10 @@ are answered so. Faults are switched at run time (GET /_emulator/faults lists th
   curl -X POST http://127.0.0.1:PORT/_emulator/faults \\
     -d '{"platform":"github","identifier":"octo","mode":"error"}'
 "identifier": "*" applies to the whole platform. Modes:
-${faultModes.map((mode) => `  ${mode.padEnd(18)}${faultDescriptions[mode]}`).join('\n')}`,
+${faultModes.map((mode) => `  ${mode.padEnd(18)}${faultDescriptions[mode]}`).join('\n')}
+Counts are moved at run time too (GET /_emulator/counts lists what was added):
+  curl -X POST http://127.0.0.1:PORT/_emulator/counts \\
+    -d '{"platform":"github","identifier":"octo","add":{"followers":250}}'`,
 
   accounts: `usage:
   datapoints accounts create NAME [--plan free|paid] [--quota N|none] [--rate N/DURATION] [--operator]

@@ -1,13 +1,15 @@
 // The platform emulator (docs/operations.md#emulator): one loopback HTTP server speaking every
 // platform's API under `/<platform>`, plus the fault switch at POST /_emulator/faults and
-// the list of faults in force at GET /_emulator/faults.
+// the list of faults in force at GET /_emulator/faults, and the count offsets at
+// POST /_emulator/counts and GET /_emulator/counts (docs/operations.md#moving-counts).
 import type { PlatformCode } from '../model.js';
 import { platforms } from '../platforms/registry.js';
 import { loadHandlers } from './handlers.js';
 import { readBody } from '../http/body.js';
 import uWS, { type HttpResponse, type us_listen_socket } from '../http/uws.js';
 import type { EmulatorReply } from './types.js';
-import { EmulatorWorld, faultModes, type FaultMode } from './world.js';
+import { countNames, EmulatorWorld, faultModes, type CountOffset, type FaultMode } from './world.js';
+import type { CountName } from './types.js';
 
 export interface RunningEmulator {
   port: number;
@@ -45,6 +47,26 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
         .writeStatus('200 OK')
         .writeHeader('content-type', 'application/json')
         .end(JSON.stringify({ faults: world.listFaults() })),
+    );
+  });
+
+  app.post('/_emulator/counts', (res) => {
+    res.onAborted(() => undefined);
+    readBody(res, maxFaultBody, (result) => {
+      const moved = result.kind === 'complete' ? applyCounts(world, result.text) : 'body too large';
+      res.cork(() => {
+        res.writeStatus(typeof moved === 'string' ? '400 Bad Request' : '200 OK').writeHeader('content-type', 'application/json');
+        res.end(JSON.stringify(typeof moved === 'string' ? { error: moved } : moved));
+      });
+    });
+  });
+
+  app.get('/_emulator/counts', (res) => {
+    res.cork(() =>
+      res
+        .writeStatus('200 OK')
+        .writeHeader('content-type', 'application/json')
+        .end(JSON.stringify({ counts: world.listCounts() })),
     );
   });
 
@@ -123,4 +145,25 @@ function applyFault(world: EmulatorWorld, body: string): string | undefined {
   if (!faultModes.includes(mode as FaultMode)) return `mode must be one of ${faultModes.join(', ')}`;
   world.setFault(platform, identifier, mode as FaultMode);
   return undefined;
+}
+
+/** The offset now in force for the resource, or the problem with the body. */
+function applyCounts(world: EmulatorWorld, body: string): CountOffset | string {
+  let request: unknown;
+  try {
+    request = JSON.parse(body);
+  } catch {
+    return 'body must be JSON';
+  }
+  const { platform, identifier, add } = (request ?? {}) as Record<string, unknown>;
+  if (typeof platform !== 'string' || !isPlatformCode(platform)) return `unknown platform '${String(platform)}'`;
+  if (typeof identifier !== 'string' || identifier === '' || identifier === '*')
+    return 'identifier must be a non-empty string naming one resource';
+  const entries = typeof add === 'object' && add !== null && !Array.isArray(add) ? Object.entries(add) : [];
+  if (entries.length === 0) return `add must be an object of counts to add, e.g. {"followers": 100}`;
+  for (const [name, amount] of entries) {
+    if (!countNames.includes(name as CountName)) return `add names unknown count '${name}': use ${countNames.join(', ')}`;
+    if (!Number.isSafeInteger(amount)) return `add.${name} must be an integer`;
+  }
+  return world.addCounts(platform, identifier, add as Partial<Record<CountName, number>>);
 }

@@ -25,6 +25,9 @@ export interface EmulatedCounts {
   verified: boolean;
 }
 
+/** The numeric counts, which POST /_emulator/counts can move. */
+export type CountName = Exclude<keyof EmulatedCounts, 'verified'>;
+
 /**
  * How the handler must answer for one resource. Faults the server answers by itself
  * (HTTP 503, no answer, the 3 s delay) never reach the handler as a mode.

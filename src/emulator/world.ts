@@ -1,9 +1,9 @@
-// The emulator's state: the fault switch, and the resolution of one request's lookups into
-// what the platform handler must render and what the server must do (503, hang, delay).
+// The emulator's state: the fault switch, the count offsets, and the resolution of one request's
+// lookups into what the platform handler must render and what the server must do (503, hang, delay).
 import type { PlatformCode, ResourceType } from '../model.js';
 import type { PlatformDefinition } from '../platforms/types.js';
 import { emulatedCounts } from './counts.js';
-import type { EmulatedResource, EmulatorContext } from './types.js';
+import type { CountName, EmulatedCounts, EmulatedResource, EmulatorContext } from './types.js';
 import type { FaultMode } from '../faultModes.js';
 
 export { faultModes, type FaultMode } from '../faultModes.js';
@@ -25,8 +25,18 @@ export interface RequestFaults {
   delayMs: number;
 }
 
+/** Counts moved by POST /_emulator/counts (docs/operations.md#moving-counts). */
+export interface CountOffset {
+  platform: PlatformCode;
+  identifier: string;
+  add: Partial<Record<CountName, number>>;
+}
+
+export const countNames: readonly CountName[] = ['followers', 'following', 'posts', 'views', 'likes', 'reposts'];
+
 export class EmulatorWorld {
   private readonly faults = new Map<string, Fault>();
+  private readonly offsets = new Map<string, CountOffset>();
 
   constructor(private readonly platforms: ReadonlyMap<PlatformCode, PlatformDefinition>) {}
 
@@ -35,6 +45,21 @@ export class EmulatorWorld {
     const key = `${platform}/${normalized}`;
     this.faults.delete(key);
     if (mode !== 'none') this.faults.set(key, { platform, identifier: normalized, mode });
+  }
+
+  /** Adds to a resource's counts from now on; offsets accumulate, a count never goes below 0. */
+  addCounts(platform: PlatformCode, identifier: string, add: Partial<Record<CountName, number>>): CountOffset {
+    const normalized = this.normalizeAny(platform, identifier);
+    const key = `${platform}/${normalized}`;
+    const offset = this.offsets.get(key) ?? { platform, identifier: normalized, add: {} };
+    for (const [name, amount] of Object.entries(add) as [CountName, number][]) offset.add[name] = (offset.add[name] ?? 0) + amount;
+    this.offsets.set(key, offset);
+    return offset;
+  }
+
+  /** The count offsets in force, in the order they were first made (identifiers normalized). */
+  listCounts(): CountOffset[] {
+    return [...this.offsets.values()];
   }
 
   /** The faults in force, in the order they were switched on (identifiers normalized). */
@@ -49,8 +74,9 @@ export class EmulatorWorld {
     const lookup = (type: ResourceType, identifier: string): EmulatedResource => {
       const rule = definition.identifiers[type];
       const normalized = rule?.pattern.test(identifier) ? rule.normalize(identifier) : undefined;
-      const counts = emulatedCounts(platform, type, normalized ?? identifier, now);
-      if (!rule || normalized === undefined) return { mode: 'missing', rounded: false, counts };
+      const drifted = emulatedCounts(platform, type, normalized ?? identifier, now);
+      if (!rule || normalized === undefined) return { mode: 'missing', rounded: false, counts: drifted };
+      const counts = withOffset(drifted, this.offsets.get(`${platform}/${normalized}`));
       const name = rule.namePart(normalized);
       let mode: EmulatedResource['mode'] = name.startsWith('missing') ? 'missing' : 'normal';
       if (name.startsWith('flaky')) faults.error = true;
@@ -88,4 +114,11 @@ export class EmulatorWorld {
     const rule = rules.find((candidate) => candidate.pattern.test(identifier));
     return rule ? rule.normalize(identifier) : identifier;
   }
+}
+
+function withOffset(counts: EmulatedCounts, offset: CountOffset | undefined): EmulatedCounts {
+  if (!offset) return counts;
+  const moved = { ...counts };
+  for (const [name, amount] of Object.entries(offset.add) as [CountName, number][]) moved[name] = Math.max(0, moved[name] + amount);
+  return moved;
 }

@@ -1,0 +1,204 @@
+// `npm run bench:history`: what history costs (docs/history.md), as ratios measured in one run.
+// Read: `POST /api/v1/resources/history` of the 10 warm references over 90 days (one point a
+// day for each of their 3 counts) against the warm 10-resource search, alternating wrk runs on
+// one server pinned to the server core (target >= 0.5 x). Commit: collected commits of 2,000
+// resources, each moving its 3 counts, on a store recording history against one that does not
+// (`days: 0`), alternating rounds in this process (target <= +10 %).
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { transition } from 'xstate';
+import { createResourceMachine, dueEventFor } from '../machines/resource.js';
+import { defaultPolicy, historyDefaults } from '../src/config.js';
+import { renderView } from '../src/resources/view.js';
+import { openDatabases } from '../src/store/environment.js';
+import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
+import { freshDataSet, scratchDir } from './datasets.js';
+import { everyEntry, preflight } from './preflight.js';
+import { startServer } from './processes.js';
+import { bearer, searchBody, tenSeeded } from './requests.js';
+import { seededChanges } from './seed.js';
+import { ensureWrk, runWrk, type LoadShape } from './wrk.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '3' },
+    commits: { type: 'string', default: '2000' },
+  },
+});
+const seconds = Number(flags.seconds);
+const runs = Number(flags.runs);
+const commitCount = Number(flags.commits);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const dayMs = 86_400_000;
+const days = 90;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** 90 days of one point a day for each count of the 10 warm references, written beside the seed. */
+async function seedSeries(dir: string, now: number): Promise<void> {
+  const dbs = openDatabases(dir);
+  try {
+    const warm = new Set(tenSeeded());
+    const today = now - (now % dayMs);
+    await dbs.series.transaction(() => {
+      for (const { key, change } of seededChanges({ count: 10 }, now)) {
+        if (!warm.has(key.split('/')[2]!)) continue;
+        for (const [name, point] of Object.entries(change.resource.context.metrics ?? {}))
+          for (let day = 0; day < days; day++)
+            dbs.series.put([key, 'metrics', name, today - (days - 1 - day) * dayMs + 1_000], (point.value as number) - days + day);
+      }
+    });
+  } finally {
+    await dbs.root.close();
+  }
+}
+
+async function readRatio(): Promise<{ search: number[]; history: number[]; historyBytes: number }> {
+  const set = await freshDataSet('history', { count: 1_000 });
+  try {
+    const now = Date.now();
+    await seedSeries(set.dir, now);
+    const search: LoadShape = { path: '/api/v1/resources/search', headers: bearer(set.token), bodies: [searchBody(tenSeeded())] };
+    const from = new Date(now - (days - 1) * dayMs).toISOString().slice(0, 10);
+    const body = { ...JSON.parse(searchBody(tenSeeded())), from, interval: 'day' };
+    const history: LoadShape = { path: '/api/v1/resources/history', headers: bearer(set.token), bodies: [JSON.stringify(body)] };
+    const server = await startServer({ data: set.dir, threads: 1 });
+    try {
+      await preflight(server.url, search, 200, everyEntry('available'));
+      const answer = await preflight(server.url, history, 200, (text) => {
+        const entries = JSON.parse(text).data as Array<{ status: string; metrics?: Record<string, { series: unknown[] }> }>;
+        const short = entries.find((entry) => entry.status !== 'available' || entry.metrics?.followers?.series.length !== days);
+        return short ? `an entry has not ${days} daily points: ${JSON.stringify(short).slice(0, 200)}` : undefined;
+      });
+      await runWrk(server.url, search, 2, 'sw');
+      await runWrk(server.url, history, 2, 'hw');
+      const result = { search: [] as number[], history: [] as number[], historyBytes: answer.bytes };
+      for (let run = 0; run < runs; run++) {
+        for (const [label, shape] of [
+          ['search', search],
+          ['history', history],
+        ] as const) {
+          const measured = await runWrk(server.url, shape, seconds, `${label}${run}`);
+          if (measured.non2xx + measured.socketErrors > 0) throw new Error(`${label}: ${measured.non2xx} non-2xx answers`);
+          result[label].push(measured.requestsPerSecond);
+          log(`${label} run ${run + 1}: ${measured.requestsPerSecond.toFixed(0)} req/s, p99 ${measured.p99Ms} ms`);
+        }
+      }
+      return result;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(set.dir, { recursive: true, force: true });
+  }
+}
+
+const machine = createResourceMachine(defaultPolicy);
+
+/** A store of `commitCount` available resources and a function committing one more collection of each. */
+async function commitRound(recording: boolean) {
+  const dir = scratchDir(recording ? 'history-on' : 'history-off');
+  const dbs = openDatabases(dir);
+  const store = new ResourceStore(dbs, undefined, recording ? historyDefaults : { ...historyDefaults, days: 0 });
+  const now = Date.now();
+  const resources = [...seededChanges({ count: commitCount }, now)].map(({ key, change }) => ({
+    key,
+    version: undefined as number | undefined,
+    resource: change.resource as StoredResource,
+  }));
+  let at = now;
+  const collectAll = async () => {
+    at += 1_000;
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await Promise.all(
+      resources.map(async (entry, index) => {
+        const [next] = transition(machine, machine.resolveState(entry.resource), {
+          type: 'COLLECTED',
+          at,
+          datapoints: {
+            metrics: {
+              followers: { value: at + index, semantic: 'followers' },
+              following: { value: at + index + 1, semantic: 'following' },
+              posts: { value: at + index + 2, semantic: 'posts' },
+            },
+          },
+        });
+        const stored: StoredResource = { value: 'available', context: next.context };
+        const view = renderView(stored.value, stored.context);
+        const cause = { event: entry.version === undefined ? ('CREATED' as const) : ('COLLECTED' as const), at };
+        if (
+          !(await store.commit(
+            entry.key,
+            entry.version,
+            entry.version === undefined ? undefined : entry.resource,
+            stored,
+            view,
+            dueEventFor.available,
+            cause,
+          ))
+        )
+          throw new Error(`commit of ${entry.key} lost`);
+        entry.version = (entry.version ?? 0) + 1;
+        entry.resource = stored;
+      }),
+    );
+    const spent = process.cpuUsage(cpu);
+    return { wallUs: ((performance.now() - started) * 1_000) / resources.length, cpuUs: (spent.user + spent.system) / resources.length };
+  };
+  await collectAll(); // creates them
+  return {
+    collectAll,
+    async close() {
+      await dbs.root.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function commitRatio() {
+  const on = await commitRound(true);
+  const off = await commitRound(false);
+  const result = { on: { wall: [] as number[], cpu: [] as number[] }, off: { wall: [] as number[], cpu: [] as number[] } };
+  try {
+    await on.collectAll();
+    await off.collectAll();
+    for (let run = 0; run < runs * 2; run++) {
+      for (const [label, round] of [
+        ['on', on],
+        ['off', off],
+      ] as const) {
+        const measured = await round.collectAll();
+        result[label].wall.push(measured.wallUs);
+        result[label].cpu.push(measured.cpuUs);
+        log(
+          `commit, history ${label}, round ${run + 1}: ${measured.wallUs.toFixed(1)} µs wall, ${measured.cpuUs.toFixed(1)} µs CPU a commit`,
+        );
+      }
+    }
+    return result;
+  } finally {
+    await on.close();
+    await off.close();
+  }
+}
+
+ensureWrk();
+const loadBefore = loadavg()[0]!;
+const read = await readRatio();
+const commit = await commitRatio();
+const fmt = (value: number) => value.toFixed(2);
+const searchRate = median(read.search);
+const historyRate = median(read.history);
+console.log(`load average ${fmt(loadBefore)} before, ${fmt(loadavg()[0]!)} after`);
+console.log(
+  `read:   history 10 x ${days} days ${historyRate.toFixed(0)} req/s (${read.historyBytes} B), warm search ${searchRate.toFixed(0)} req/s: ${fmt(historyRate / searchRate)} x (target >= 0.5 x)`,
+);
+const wallOn = median(commit.on.wall);
+const wallOff = median(commit.off.wall);
+const cpuOn = median(commit.on.cpu);
+const cpuOff = median(commit.off.cpu);
+console.log(
+  `commit: recording on ${fmt(wallOn)} µs wall / ${fmt(cpuOn)} µs CPU, off ${fmt(wallOff)} / ${fmt(cpuOff)}: wall ${fmt((wallOn / wallOff - 1) * 100)} %, CPU ${fmt((cpuOn / cpuOff - 1) * 100)} % (target <= +10 %)`,
+);
