@@ -129,15 +129,12 @@ async function commitRound(recording: boolean) {
         const view = renderView(stored.value, stored.context);
         const cause = { event: entry.version === undefined ? ('CREATED' as const) : ('COLLECTED' as const), at };
         if (
-          !(await store.commit(
-            entry.key,
-            entry.version,
-            entry.version === undefined ? undefined : entry.resource,
-            stored,
+          !(await store.commit(entry.key, entry.version === undefined ? undefined : { version: entry.version, resource: entry.resource }, {
+            resource: stored,
             view,
-            dueEventFor.available,
+            event: dueEventFor.available,
             cause,
-          ))
+          }))
         )
           throw new Error(`commit of ${entry.key} lost`);
         entry.version = (entry.version ?? 0) + 1;

@@ -25,9 +25,11 @@ async function collectedOver(store: ResourceStore, counts: Array<[number, number
   let state = pending;
   let previous: StoredResource = { value: 'pending', context: pending.context };
   const committed = [
-    await store.commit(key, undefined, undefined, previous, renderView('pending', pending.context), dueEventFor.pending, {
-      event: 'CREATED',
-      at: createdAt,
+    await store.commit(key, undefined, {
+      resource: previous,
+      view: renderView('pending', pending.context),
+      event: dueEventFor.pending,
+      cause: { event: 'CREATED', at: createdAt },
     }),
   ];
   for (const [index, [at, followers]] of counts.entries()) {
@@ -41,7 +43,10 @@ async function collectedOver(store: ResourceStore, counts: Array<[number, number
     });
     const next: StoredResource = { value: 'available', context: state.context };
     const view = renderView(next.value, next.context);
-    committed.push(await store.commit(key, index + 1, previous, next, view, dueEventFor.available, { event: 'COLLECTED', at }));
+    const base = { version: index + 1, resource: previous };
+    committed.push(
+      await store.commit(key, base, { resource: next, view, event: dueEventFor.available, cause: { event: 'COLLECTED', at } }),
+    );
     previous = next;
   }
   return { last: previous, committed };
