@@ -1,7 +1,7 @@
 // When a platform may be called next: its request budget spaces calls out evenly, a
 // rate-limit answer pauses the whole platform until the platform's own reset time, and its
 // circuit breaker pauses it after repeated failures. In a cluster each call also takes its turn
-// in the platform's budget shared by every node (docs/cluster.md#upstream-budgets-cluster-wide).
+// in the platform's budget shared by every node (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
 import { defer, mergeMap, Observable, of, timer, type SchedulerLike } from 'rxjs';
 import type { PlatformCode } from '../src/model.js';
 import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';

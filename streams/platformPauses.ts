@@ -1,4 +1,4 @@
-// Where a platform's rate-limit pauses are told and heard (docs/cluster.md#upstream-budgets-cluster-wide). A platform's limit belongs to its token or address, not to the node that ran
+// Where a platform's rate-limit pauses are told and heard (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). A platform's limit belongs to its token or address, not to the node that ran
 // into it, so the pause a rate-limit answer calls for is announced through this seam and every
 // node sharing it pauses the platform. A seam: the in-process board below is a node alone (it
 // hears only itself); src/seams/platformPauses/natsPlatformPauses.ts shares one among the nodes of a cluster.

@@ -3,7 +3,7 @@
 // and counts happen under its slot's lock in the table every thread shares, so they hold for
 // the whole server however many threads admit at once (docs/guarantees.md#quota-and-rate-across-threads). An account with no reserved unit in hand waits for its next reservation.
 // In a cluster the rate window is reserved too, from the cluster's ledger, so that it holds
-// across nodes (docs/cluster.md#rate-limit-across-nodes); alone it is the shared table's.
+// across nodes (docs/design/cluster-mechanics.md#rate-limit-across-nodes); alone it is the shared table's.
 import { limits } from '../config.js';
 import type { AccountRecord } from '../store/accountStore.js';
 import type { Logger } from '../log.js';
@@ -30,7 +30,7 @@ export interface AdmissionsDeps {
   table: AccountTable;
   ledger: QuotaLedger;
   /**
-   * In a cluster, the ledger of rate windows every node reserves from (docs/cluster.md#rate-limit-across-nodes); absent, the window is this server's alone and no ledger is waited on.
+   * In a cluster, the ledger of rate windows every node reserves from (docs/design/cluster-mechanics.md#rate-limit-across-nodes); absent, the window is this server's alone and no ledger is waited on.
    */
   rateLedger?: QuotaLedger | undefined;
   log: Logger;
@@ -100,7 +100,7 @@ export class Admissions {
       this.quota.roll(base, now);
       const window = this.rate.peek(base, account.rate, now);
       // In a cluster, what the window has left as this node last learned from the ledger
-      // (docs/cluster.md#rate-limit-across-nodes); alone, exactly what it has left.
+      // (docs/design/cluster-mechanics.md#rate-limit-across-nodes); alone, exactly what it has left.
       const remaining = this.window ? Math.max(0, window.limit - this.window.used(base)) : window.remaining;
       const rate: Standing = this.window ? this.window.standing(base, window.limit) : remaining === 0 ? 'exhausted' : 'inHand';
       const standing = this.quota.standing(base, account.quota);

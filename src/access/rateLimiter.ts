@@ -2,7 +2,7 @@
 // X-RateLimit-Reset is the same for every token of the account (docs/api.md#a-48). The window
 // lives in the account's slot of the shared table, so it is one window for every thread;
 // callers hold the slot's lock (src/access/accountTable.ts). In a cluster the window's requests
-// are also units reserved from the cluster's ledger, `windowCount` below (docs/cluster.md#rate-limit-across-nodes).
+// are also units reserved from the cluster's ledger, `windowCount` below (docs/design/cluster-mechanics.md#rate-limit-across-nodes).
 import type { RatePolicy } from '../config.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
 import type { MeteredCount } from './unitMeter.js';
@@ -43,7 +43,7 @@ export class RateLimiter {
 }
 
 /**
- * The rate window as a reserved count (docs/cluster.md#rate-limit-across-nodes): its requests
+ * The rate window as a reserved count (docs/design/cluster-mechanics.md#rate-limit-across-nodes): its requests
  * are `rateCount`, and its ledger entry is named by the window's length and start.
  */
 export const windowCount: MeteredCount = {

@@ -1,6 +1,6 @@
 // Counts a server spends only from units it reserved in a ledger first (docs/guarantees.md,
 // "Quota and rate across threads"): the month's quota, and in a cluster also the rate window
-// (docs/cluster.md#rate-limit-across-nodes). One mechanism for both: a block is sized by the
+// (docs/design/cluster-mechanics.md#rate-limit-across-nodes). One mechanism for both: a block is sized by the
 // account's recent rate and the requests waiting, the next one is reserved before the current
 // one runs out, and a slow account reserves one unit at a time. A count lives in the account's
 // slot of the shared table; the methods below that take a slot are called with its lock held,

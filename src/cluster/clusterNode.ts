@@ -2,10 +2,10 @@
 // embedded ones (the in-process collection queue, the LMDB quota ledger, no rate ledger); with it
 // the cluster's (the JetStream queue and the NATS KV ledgers of quota and rate windows on one
 // connection per node), the resource log the
-// node's store commits through and replicates (docs/cluster.md#resource-replication), plus the
+// node's store commits through and replicates (docs/design/cluster-mechanics.md#resource-replication), plus the
 // replication of accounts and tokens, and of the dashboard's records and daily counts
 // (docs/dashboard.md#in-a-cluster), into the node's LMDB, and the platforms' call budgets and
-// rate-limit pauses shared by the collecting nodes (docs/cluster.md#upstream-budgets-cluster-wide). Wiring only: the service takes what this returns.
+// rate-limit pauses shared by the collecting nodes (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). Wiring only: the service takes what this returns.
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { SharedCallBudget } from '../../streams/platformGate.js';
@@ -44,7 +44,7 @@ export interface NodeSeams {
   queueDepth: (() => number) | undefined;
   ledger: QuotaLedger;
   /**
-   * The ledger of rate windows, in a cluster (docs/cluster.md#rate-limit-across-nodes); a node
+   * The ledger of rate windows, in a cluster (docs/design/cluster-mechanics.md#rate-limit-across-nodes); a node
    * alone keeps its windows in memory and has none.
    */
   rateLedger: QuotaLedger | undefined;
@@ -52,12 +52,12 @@ export interface NodeSeams {
   remoteLedger: boolean;
   /**
    * In a cluster: the log every resource commit goes through, which the node's store replicates,
-   * and the name that spreads due work among nodes (docs/cluster.md#due-work-exactly-once).
+   * and the name that spreads due work among nodes (docs/design/cluster-mechanics.md#due-work-exactly-once).
    */
   resources: { log: ResourceLog; node: string } | undefined;
   /**
    * Where rate-limit pauses are announced and heard: this node alone, or every node of the
-   * cluster (docs/cluster.md#upstream-budgets-cluster-wide).
+   * cluster (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
    */
   pauses: PlatformPauses;
   /** In a cluster: the platforms' call budgets shared by every collecting node. */

@@ -1,4 +1,4 @@
-// Due work in a cluster (docs/cluster.md#due-work-exactly-once). Every collecting node scans the
+// Due work in a cluster (docs/design/cluster-mechanics.md#due-work-exactly-once). Every collecting node scans the
 // due index of its own replica and steps what is due through its resource host, whose commit is
 // an append on the resource's revision in the cluster's log: of nodes stepping one due resource,
 // one appends the lease and asks the collection queue for the collection; the others lose, read

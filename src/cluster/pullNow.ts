@@ -1,5 +1,5 @@
 // One pull from a JetStream pull consumer that takes what is there now and never waits for a
-// full batch (docs/cluster.md#taking-work). The client library's fetch waits at least 1 s
+// full batch (docs/design/cluster-mechanics.md#taking-work). The client library's fetch waits at least 1 s
 // for a full batch; a taker that asks for ten and finds three must get the three at once, so
 // this sends the pull request itself, with `no_wait` and a short `expires`, as nats-server 2.9
 // defines them: the server sends what it has for the consumer and ends the pull with a 408 when

@@ -2,7 +2,7 @@
 // written together in one transaction so that no reader ever sees a torn resource, and only
 // if the snapshot is still the one the change was computed from (docs/storage.md,
 // "Conditional commits"). In a cluster the condition is decided by a log every node shares,
-// and this store is the node's replica of it (docs/cluster.md#resource-replication).
+// and this store is the node's replica of it (docs/design/cluster-mechanics.md#resource-replication).
 import type { DueEventType } from '../../machines/resource.js';
 import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
 import { DatapointSeries } from './datapointSeries.js';
@@ -55,7 +55,7 @@ export interface LoggedChange extends ResourceChange {
 export type AppendResult = { appended: true; revision: number } | { appended: false; current: LoggedChange | undefined };
 
 /**
- * The part of a cluster's resource log that decides commits (docs/cluster.md#one-writer-per-resource): a change is appended only if the key's last revision is still the one it was
+ * The part of a cluster's resource log that decides commits (docs/design/cluster-mechanics.md#one-writer-per-resource): a change is appended only if the key's last revision is still the one it was
  * computed from (0: the key has none). A refusal carries the change that won.
  */
 export interface ResourceCommitLog {
@@ -150,7 +150,7 @@ export class ResourceStore {
    * Writes a change from the cluster's log into this replica, in one transaction, if it is newer
    * than the resource's stored revision; `advanceCursor` also records its revision as the last
    * one applied in log order, in the same transaction, so that a restart resumes after it
-   * (docs/cluster.md#resource-replication). Resolves whether the change was written.
+   * (docs/design/cluster-mechanics.md#resource-replication). Resolves whether the change was written.
    */
   async applyLogged(change: LoggedChange, advanceCursor: boolean): Promise<boolean> {
     const { root, resources, meta } = this.dbs;
@@ -179,7 +179,7 @@ export class ResourceStore {
    * from, given the revision the log ends at. Refused: a directory that holds resources committed
    * outside a cluster (their versions count local commits, not revisions of the log), and one
    * that applied more of the log than the log holds (NATS lost its store, and its revisions
-   * start again below this replica's) (docs/cluster.md#resource-replication).
+   * start again below this replica's) (docs/design/cluster-mechanics.md#resource-replication).
    */
   async openReplica(logHead: number): Promise<number> {
     const { root, meta, dataDir } = this.dbs;
@@ -220,7 +220,7 @@ export class ResourceStore {
    * A commit in a cluster: appended to the log on condition of the revision it was computed from,
    * then written here at once, so that this node's next step of the resource starts from it. A
    * lost append writes the winner's change here instead, so that the step computed again starts
-   * from it even while this replica's follower lags behind (docs/cluster.md#one-writer-per-resource).
+   * from it even while this replica's follower lags behind (docs/design/cluster-mechanics.md#one-writer-per-resource).
    */
   private async commitThroughLog(
     log: ResourceCommitLog,

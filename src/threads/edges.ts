@@ -49,7 +49,7 @@ export interface EdgeOptions {
    * lent to each over a MessagePort. Absent: each edge opens the LMDB ledger of the data directory.
    */
   ledger?: QuotaLedger | undefined;
-  /** The cluster's ledger of rate windows, lent likewise (docs/cluster.md#rate-limit-across-nodes); none alone. */
+  /** The cluster's ledger of rate windows, lent likewise (docs/design/cluster-mechanics.md#rate-limit-across-nodes); none alone. */
   rateLedger?: QuotaLedger | undefined;
   /** Where the dashboard writes when not the data directory's LMDB (the cluster's): lent likewise. */
   dashboard?: DashboardWrites | undefined;

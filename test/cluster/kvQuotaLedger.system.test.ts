@@ -108,7 +108,7 @@ t.test('NATS KV quota ledger - the units granted survive nats-server killed -9 a
   await reserveUnits(ledger, 'acme', '2026-11', 40, 500);
   await reserveUnits(ledger, 'acme', '2026-11', 2, 500);
   // As with every stream, a write confirmed in the last milliseconds before a kill may be lost
-  // (docs/cluster.md#durability); this one had time to reach the OS.
+  // (docs/design/cluster-mechanics.md#durability); this one had time to reach the OS.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const reconnected = untilReconnected(connection);
   await server.kill();

@@ -1,4 +1,4 @@
-// Each node's LMDB replica of the resource log (docs/cluster.md#resource-replication): what one
+// Each node's LMDB replica of the resource log (docs/design/cluster-mechanics.md#resource-replication): what one
 // node commits reaches the others' LMDB, in order, with the revision applied recorded alongside;
 // a node resumes after that revision, a new node reads the whole log, and a lost commit leaves the
 // winner's change in the loser's replica.
@@ -150,7 +150,7 @@ t.test('resource replica - it follows on after nats-server is killed -9 and rest
   await commitOn(a, 'gh/account/1', pendingResource());
   await replica.untilApplied(1);
   // As with every stream, a write confirmed in the last milliseconds before a kill may be lost
-  // (docs/cluster.md#durability); this one had time to reach the OS.
+  // (docs/design/cluster-mechanics.md#durability); this one had time to reach the OS.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const reconnected = Promise.all([untilReconnected(a.connection), untilReconnected(b.connection)]);
   await server.kill();

@@ -1,4 +1,4 @@
-// A platform's calls shared by the nodes of a cluster (docs/cluster.md#upstream-budgets-cluster-wide). Time is cut into windows of the same length on every node; a window's calls
+// A platform's calls shared by the nodes of a cluster (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). Time is cut into windows of the same length on every node; a window's calls
 // are counted in the budget ledger (a QuotaLedger on its own KV bucket, one entry per platform
 // and window), from which a node reserves blocks with the quota's own revision-checked
 // reservations, never past the window's cap. A node calls only on units it holds for the

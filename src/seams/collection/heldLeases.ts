@@ -1,5 +1,5 @@
 // The leases a node holds from the cluster's collection queue and when each may still be
-// answered (docs/cluster.md#leases). The consumer's ack wait is short: a live holder sends an
+// answered (docs/design/cluster-mechanics.md#leases). The consumer's ack wait is short: a live holder sends an
 // in-progress acknowledgement every third of it, so a node that dies gives its work back within
 // one ack wait, while a live one keeps a lease up to the queue's lease length.
 import type { Lease } from './ports.js';

@@ -1,11 +1,11 @@
-// The collection queue of a cluster (docs/cluster.md#the-collection-queue): a JetStream
+// The collection queue of a cluster (docs/design/cluster-mechanics.md#the-collection-queue): a JetStream
 // work-queue stream holding one message per requested resource, taken through one durable pull
 // consumer that every node shares. A message stays in the stream until it is acknowledged, and
 // the stream refuses a second message on a subject that holds one, so a key is not queued again
 // while it waits or is leased. The consumer's ack wait is the lease: NATS delivers an
 // unacknowledged message again once it runs out, to whichever node pulls next. The ack wait is
 // short and a live holder extends it (src/seams/collection/heldLeases.ts), so a dead node's work comes
-// back within seconds (docs/cluster.md#leases).
+// back within seconds (docs/design/cluster-mechanics.md#leases).
 import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
@@ -53,7 +53,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
   readonly waiting: Observable<void> = this.signal.asObservable();
   /** Leases this queue handed out and has not yet answered. */
   private readonly held: HeldLeases;
-  /** Sends the in-progress acknowledgements of the leases held (docs/cluster.md#leases). */
+  /** Sends the in-progress acknowledgements of the leases held (docs/design/cluster-mechanics.md#leases). */
   private readonly extender: NodeJS.Timeout;
   /** Tells this queue's own announcements from other nodes'. */
   private readonly announcer = randomUUID();
@@ -141,7 +141,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
    * Sends the lease's answer and waits for the server to confirm it. A lease past its expiry, or
    * taken before a reconnect, is dropped unanswered, as the in-process queue drops an expired
    * one: NATS may have delivered it again, and an answer now would acknowledge or redeliver the
-   * other holder's work (docs/cluster.md#leases). Returns whether the answer was sent.
+   * other holder's work (docs/design/cluster-mechanics.md#leases). Returns whether the answer was sent.
    */
   private async answer(lease: Lease, verb: '+ACK' | '-NAK'): Promise<boolean> {
     const ackSubject = this.held.answerable(lease, performance.now(), this.reconnects);
@@ -164,7 +164,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
 
   /**
    * After a reconnect the server may be a restarted one, whose consumer (kept in memory) is gone:
-   * every node sets it up again, which is idempotent (docs/cluster.md#durability).
+   * every node sets it up again, which is idempotent (docs/design/cluster-mechanics.md#durability).
    */
   private async followReconnects(): Promise<void> {
     for await (const status of this.connection.status()) {

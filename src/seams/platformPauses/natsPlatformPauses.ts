@@ -1,4 +1,4 @@
-// Rate-limit pauses shared by the nodes of a cluster (docs/cluster.md#upstream-budgets-cluster-wide). One KV entry per platform holds the time its pause ends; announcing raises it
+// Rate-limit pauses shared by the nodes of a cluster (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). One KV entry per platform holds the time its pause ends; announcing raises it
 // with a revision-checked write (never lowers it), and every node watches the bucket, so a pause
 // one node ran into reaches every node's pipeline as fast as KV updates are pushed, and a node
 // that starts, or comes back from an outage, hears the pauses still in force from the watch's

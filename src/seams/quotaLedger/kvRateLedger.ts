@@ -1,4 +1,4 @@
-// The ledger of rate windows of a cluster (docs/cluster.md#rate-limit-across-nodes): one NATS
+// The ledger of rate windows of a cluster (docs/design/cluster-mechanics.md#rate-limit-across-nodes): one NATS
 // KV entry per account and window holding the units granted in it, reserved and revision-checked
 // exactly as the quota's months (src/seams/quotaLedger/kvQuotaLedger.ts). Only its keeping differs: a
 // window's entry is of no use once the window ended, so entries expire (the bucket's max_age;

@@ -1,6 +1,6 @@
 // The durable record of units handed out per account and period, shared by every server on it
 // (docs/guarantees.md#quota-and-rate-across-threads): the quota's months ('YYYY-MM') and, in a
-// cluster, the rate windows (docs/cluster.md#rate-limit-across-nodes). A seam: the LMDB
+// cluster, the rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes). A seam: the LMDB
 // implementation is src/seams/quotaLedger/usageStore.ts; a cluster plugs in a key-value store with
 // revision-checked updates. Every implementation passes src/seams/quotaLedger/quotaLedger.contract.ts;
 // reserving and giving back on top of it is src/seams/quotaLedger/reservations.ts.

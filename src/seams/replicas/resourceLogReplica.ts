@@ -1,4 +1,4 @@
-// A node's replica of the cluster's resource log (docs/cluster.md#resource-replication): it
+// A node's replica of the cluster's resource log (docs/design/cluster-mechanics.md#resource-replication): it
 // follows the log from the last revision its LMDB applied and writes each change there, in log
 // order, recording that revision in the same transaction. A node that restarts resumes after it;
 // a new node reads the whole log, which holds one change per resource. Searches read the replica

@@ -1,4 +1,4 @@
-// The resource log of a cluster (docs/cluster.md#resource-replication): every committed change
+// The resource log of a cluster (docs/design/cluster-mechanics.md#resource-replication): every committed change
 // of every resource, in one order, keeping only the last change of each resource. Commits are
 // appended on condition of the resource's last revision, which makes one writer per resource
 // cluster-wide; every node follows the log into its own LMDB replica. The in-process log here is

@@ -1,4 +1,4 @@
-// The resource log on JetStream (docs/cluster.md#resource-replication): a limits stream with one
+// The resource log on JetStream (docs/design/cluster-mechanics.md#resource-replication): a limits stream with one
 // subject per resource that keeps only its last message, so the stream is the last change of
 // every resource in revision order, and its sequence numbers are the revisions. An append is a
 // publish with `Nats-Expected-Last-Subject-Sequence`: the server refuses it when the resource's
@@ -21,7 +21,7 @@ import type { AppendResult, LoggedChange, ResourceChange } from '../../store/res
 import { isTransitionCause, type TransitionCause } from '../../store/transitionHistory.js';
 import type { LogFollower, ResourceLog } from './resourceLog.js';
 
-/** Names every node of a cluster shares (docs/cluster.md#streams-consumers-subjects). */
+/** Names every node of a cluster shares (docs/design/cluster-mechanics.md#streams-consumers-subjects). */
 export const resourceLogNames = {
   stream: 'DATAPOINTS_RESOURCES',
   /** One subject per resource: `datapoints.resource.<base64url of the key>`. */
@@ -40,7 +40,7 @@ export interface JetStreamResourceLogOptions {
   /**
    * How long each pull of a follower lasts. The client library also waits this long between
    * attempts to find its consumer again after a reconnect, so it bounds how long a follower stays
-   * stalled after nats-server restarts (docs/cluster.md#resource-replication).
+   * stalled after nats-server restarts (docs/design/cluster-mechanics.md#resource-replication).
    */
   followPullMs: number;
 }
