@@ -10,7 +10,17 @@ import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CollectionProgress, collectionsPerSecond } from './collectionProgress.js';
-import { busiestProfile, file, monotonicMicros, otherJs, perUnit, profilingFlags, threadCpu, type ProfileItem } from './cpuProfile.js';
+import {
+  busiestProfile,
+  file,
+  mainThreadProfile,
+  monotonicMicros,
+  otherJs,
+  perUnit,
+  profilingFlags,
+  threadCpu,
+  type ProfileItem,
+} from './cpuProfile.js';
 import { cachedDataSet, copyOf, freshDataSet, scratchDir, type DataSet } from './datasets.js';
 import { preflight } from './preflight.js';
 import { cliEntry, loadCore, serverCore, startPinned, startServer } from './processes.js';
@@ -36,6 +46,11 @@ const items: ProfileItem[] = [
   { name: 'due index and scheduler', claims: (_f, u) => /\/src\/(resources\/dueScheduler|store\/dueIndex)/.test(u) },
   { name: 'transition history', claims: file('/src/store/transitionHistory.js') },
   { name: 'view posting to edges', claims: file('/src/threads/publishingStore.js') },
+  { name: 'edge messages and ports', claims: (_f, u) => /\/src\/(threads|seams\/quotaLedger\/portLedger)/.test(u) },
+  {
+    name: 'quota and usage (LMDB ledger)',
+    claims: (_f, u) => /\/src\/(access|seams\/quotaLedger|store\/(usageStore|inHandUnits|dailyUsage))/.test(u),
+  },
   { name: 'view change feed and push', claims: (_f, u) => u.includes('/src/push/') },
   { name: 'resource log', claims: file('/src/cluster/resourceLog') },
   { name: 'conditional commit (store)', claims: file('/src/store/resourceStore.js') },
@@ -59,6 +74,9 @@ interface CollectingFigures {
   during: number;
   searchDuring: number;
   perItem: Map<string, number>;
+  /** While searches run: the resource thread's CPU ms per second, by item. */
+  duringPerSecond: Map<string, number>;
+  duringThreadMs: number;
   threadMicros: number;
   processMicros: number;
   top: Map<string, number>;
@@ -77,6 +95,7 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
     let during: number;
     let searchDuring: number;
     let window: { from: number; to: number; cpu: number; process: number; collected: number };
+    let searchWindow: { from: number; to: number; cpu: number };
     try {
       await sleep(3_000);
       const cpuBefore = threadCpu(server.pid);
@@ -97,7 +116,12 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
       await preflight(server.url, shape, 200);
       await runWrk(server.url, shape, 2, `${label}w`);
       const start = progress.count();
+      const searchCpuBefore = threadCpu(server.pid);
+      const searchFrom = monotonicMicros();
       const run = await runWrk(server.url, shape, seconds, `${label}m`);
+      const searchTo = monotonicMicros();
+      const resourceThreadCpu = threadCpu(server.pid).get(String(server.pid))! - searchCpuBefore.get(String(server.pid))!;
+      searchWindow = { from: searchFrom, to: searchTo, cpu: resourceThreadCpu };
       const end = progress.count();
       during = collectionsPerSecond(start, end);
       searchDuring = run.requestsPerSecond;
@@ -107,12 +131,17 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
     }
     const account = busiestProfile(profiles, items, window.from, window.to);
     if (!account) throw new Error(`${label}: no profile samples in the collection window`);
+    const searchAccount = mainThreadProfile(profiles, items, searchWindow.from, searchWindow.to);
+    const searchSeconds = (searchWindow.to - searchWindow.from) / 1e6;
     return {
       label,
       collectOnly,
       during,
       searchDuring,
       perItem: perUnit(account, window.cpu, window.collected),
+      // µs per second / 1000: ms of the resource thread's CPU per second of searching.
+      duringPerSecond: searchAccount ? perUnit(searchAccount, searchWindow.cpu / 1000, searchSeconds) : new Map(),
+      duringThreadMs: searchWindow.cpu / 1000 / searchSeconds,
       threadMicros: window.cpu / window.collected,
       processMicros: window.process / window.collected,
       top: account.unclaimed,
@@ -161,6 +190,10 @@ async function main(): Promise<void> {
     out(`${'  x searches alone'.padEnd(34)}${cells((f) => (f.searchDuring / searchAlone).toFixed(2).padStart(10))}`);
     out(`${'collections/s meanwhile'.padEnd(34)}${cells((f) => f.during.toFixed(0).padStart(10))}`);
     out(`searches alone (the current build, same run): ${searchAlone.toFixed(0)} req/s`);
+    out(`\n${'while searches run'.padEnd(34)}${cells((f) => f.label.padStart(10))}   (resource thread CPU ms per second)`);
+    for (const name of [...items.map((item) => item.name), otherJs])
+      out(`  ${name.padEnd(32)}${cells((f) => micros(f.duringPerSecond.get(name)))}`);
+    out(`${'resource thread, total'.padEnd(34)}${cells((f) => micros(f.duringThreadMs))}`);
     if (topCount > 0) {
       for (const figures of columns) {
         out(`\n${figures.label}: self time by function (samples)`);

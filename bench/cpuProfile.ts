@@ -91,13 +91,24 @@ export function threadCpu(pid: number): Map<string, number> {
 
 export const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
+const profileNames = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
+const readProfile = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Profile;
+
 /** The account of the profile in `dir` (one per thread) busiest in the window; undefined when none has samples there. */
 export function busiestProfile(dir: string, items: readonly ProfileItem[], from: number, to: number): ThreadAccount | undefined {
-  const accounts = readdirSync(dir)
-    .filter((name) => name.endsWith('.cpuprofile'))
-    .map((name) => account(JSON.parse(readFileSync(join(dir, name), 'utf8')) as Profile, items, from, to));
+  const accounts = profileNames(dir).map((name) => account(readProfile(dir, name), items, from, to));
   const busiest = accounts.sort((a, b) => b.busy - a.busy)[0];
   return busiest && busiest.busy > 0 ? busiest : undefined;
+}
+
+/**
+ * The account of the main thread's profile (Node names it `CPU.<date>.<time>.<pid>.0.<n>.cpuprofile`,
+ * thread 0), for a window where another thread is the busiest; undefined when it has no samples there.
+ */
+export function mainThreadProfile(dir: string, items: readonly ProfileItem[], from: number, to: number): ThreadAccount | undefined {
+  const name = profileNames(dir).find((candidate) => candidate.split('.')[4] === '0');
+  const main = name === undefined ? undefined : account(readProfile(dir, name), items, from, to);
+  return main && main.busy > 0 ? main : undefined;
 }
 
 /** µs per unit of work, per item: `cpuMicros` of the thread divided as its samples are. */

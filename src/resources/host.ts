@@ -48,9 +48,11 @@ export class ResourceHost implements ResourceDemand {
     }
   }
 
-  /** Applies a due event (or any other); failures go to onError. */
+  /** Applies a due event (or any other); failures go to onError. Due work starts collections: it waits for work that finishes them. */
   send(key: string, event: ResourceEvent): Promise<void> {
-    return this.options.work.step(key, () => this.apply(key, event)).catch((error: unknown) => this.options.onError(key, error));
+    return this.options.work
+      .step(key, () => this.apply(key, event), 'starting')
+      .catch((error: unknown) => this.options.onError(key, error));
   }
 
   /** OutcomeSink: resolves once the outcome is persisted, rejects if it could not be. */

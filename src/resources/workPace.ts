@@ -7,7 +7,10 @@
 // (docs/architecture.md#searches-first): when the edge threads are busy, a slice is followed by a
 // pause that leaves them the core, down to `minShare` of it for all this thread does (the slice
 // and what it set off since the last one); when they are idle, a
-// loop with nothing else to do comes straight back for the next slice and catches up.
+// loop with nothing else to do comes straight back for the next slice and catches up. Work that
+// finishes what was started (a collection's outcome, a search's first step) goes before work
+// that starts more (a due refresh): under that share, starting work first would lease
+// collections whose outcomes then wait behind the next due steps.
 import { performance } from 'node:perf_hooks';
 
 export interface PaceLimits {
@@ -51,9 +54,38 @@ export function pauseAfter(usedMs: number, share: number): number {
   return pause < shortestPauseMs ? 0 : pause;
 }
 
-export class WorkPace {
-  private readonly queued: Array<() => void> = [];
+/** Pieces in arrival order; taken from the head without shifting the array each time. */
+class PieceQueue {
+  private readonly pieces: Array<() => void> = [];
   private head = 0;
+
+  get length(): number {
+    return this.pieces.length - this.head;
+  }
+
+  push(piece: () => void): void {
+    this.pieces.push(piece);
+  }
+
+  take(): () => void {
+    const piece = this.pieces[this.head++]!;
+    if (this.head === this.pieces.length) {
+      this.pieces.length = 0;
+      this.head = 0;
+    } else if (this.head > 1_024) {
+      this.pieces.splice(0, this.head);
+      this.head = 0;
+    }
+    return piece;
+  }
+}
+
+/** Which queue a piece waits in: `finishing` pieces run before every `starting` one. */
+export type WorkKind = 'finishing' | 'starting';
+
+export class WorkPace {
+  private readonly finishing = new PieceQueue();
+  private readonly starting = new PieceQueue();
   private running = 0;
   private turnScheduled = false;
   /** No slice starts before this time: the pause the last slice owes the searches. */
@@ -80,9 +112,9 @@ export class WorkPace {
   }
 
   /** Runs `work` in a later turn, inside that turn's slice; settles as the work does. */
-  run(work: () => Promise<void> | void): Promise<void> {
+  run(work: () => Promise<void> | void, kind: WorkKind = 'finishing'): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queued.push(() => {
+      (kind === 'finishing' ? this.finishing : this.starting).push(() => {
         this.running++;
         let result: Promise<void>;
         try {
@@ -99,7 +131,7 @@ export class WorkPace {
 
   /** Pieces waiting for a slice. */
   get waiting(): number {
-    return this.queued.length - this.head;
+    return this.finishing.length + this.starting.length;
   }
 
   private readonly finished = (): void => {
@@ -120,23 +152,14 @@ export class WorkPace {
     const started = this.clock();
     // At least one piece a turn, however long pieces take.
     do {
-      this.queued[this.head++]!();
-    } while (this.head < this.queued.length && this.running < this.limits.maxRunning && this.clock() - started < this.limits.sliceMs);
+      (this.finishing.length > 0 ? this.finishing : this.starting).take()();
+    } while (this.waiting > 0 && this.running < this.limits.maxRunning && this.clock() - started < this.limits.sliceMs);
     // The pause answers for everything the thread did since the last slice ended, this slice included.
     const busy = this.busyMs();
     const active = Math.max(busy - this.busyAtLastSlice, this.clock() - started);
     this.busyAtLastSlice = busy;
     this.resumeAt = this.clock() + pauseAfter(active, workShare(this.edgeLoad(), this.limits.minShare ?? 1));
     this.turnScheduled = false;
-    if (this.head === this.queued.length) {
-      this.queued.length = 0;
-      this.head = 0;
-      return;
-    }
-    if (this.head > 1_024) {
-      this.queued.splice(0, this.head);
-      this.head = 0;
-    }
-    this.scheduleTurn();
+    if (this.waiting > 0) this.scheduleTurn();
   };
 }

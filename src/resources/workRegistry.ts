@@ -3,7 +3,7 @@
 // run one after another, steps for different resources freely, paced by the WorkPace.
 // The resource's persisted lease (its due time while a collection is asked for) is the durable
 // twin of this record: after a crash, the due index brings the work back when the lease ends.
-import type { WorkPace } from './workPace.js';
+import type { WorkKind, WorkPace } from './workPace.js';
 
 interface Entry {
   /** Steps queued or running. */
@@ -37,10 +37,10 @@ export class WorkRegistry {
   }
 
   /** Runs `work` after every step already queued for `key`; settles as the work does. */
-  step(key: string, work: () => Promise<void> | void): Promise<void> {
+  step(key: string, work: () => Promise<void> | void, kind?: WorkKind): Promise<void> {
     const entry = this.entryFor(key);
     entry.steps++;
-    const run = entry.tail.then(() => this.pace.run(work));
+    const run = entry.tail.then(() => this.pace.run(work, kind));
     entry.tail = run.then(ignore, ignore);
     return run.finally(() => {
       entry.steps--;

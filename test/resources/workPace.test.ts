@@ -1,6 +1,6 @@
 // The pace of resource work: queued pieces run in slices of at most `sliceMs` per turn of the
 // event loop (at least one piece a turn), at most `maxRunning` unfinished at once, in the order
-// they came, settling as the work does.
+// they came (work that finishes before work that starts), settling as the work does.
 import t from 'tap';
 import { WorkPace } from '../../src/resources/workPace.js';
 
@@ -58,6 +58,28 @@ t.test('work pace - a piece longer than the slice still runs, one a turn', async
   t.same(ran, ['a']);
   loop.turn();
   t.same(ran, ['a', 'b']);
+});
+
+t.test('work pace - finishing work runs before starting work queued earlier; each kind in the order it came', async (t) => {
+  const loop = manualLoop();
+  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
+  const ran: string[] = [];
+  const piece = (name: string) => () => {
+    ran.push(name);
+    loop.spend(0.6);
+  };
+  void pace.run(piece('due 1'), 'starting');
+  void pace.run(piece('due 2'), 'starting');
+  void pace.run(piece('outcome 1'));
+  void pace.run(piece('outcome 2'), 'finishing');
+  loop.turn();
+  t.same(ran, ['outcome 1', 'outcome 2'], 'the first slice takes both outcomes, though the due steps came first');
+  void pace.run(piece('outcome 3'));
+  loop.turn();
+  t.same(ran.slice(2), ['outcome 3', 'due 1'], 'an outcome queued meanwhile still goes first');
+  loop.turn();
+  t.same(ran.slice(4), ['due 2']);
+  t.equal(pace.waiting, 0);
 });
 
 t.test('work pace - each run settles as its work does', async (t) => {
