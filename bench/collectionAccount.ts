@@ -80,6 +80,8 @@ interface CollectingFigures {
   threadMicros: number;
   processMicros: number;
   top: Map<string, number>;
+  /** The same while searches run, on the resource thread. */
+  topDuring: Map<string, number>;
 }
 
 /** One server of the build whose CLI is `cli` on a fresh copy of the due set: collection alone, then searches beside it. */
@@ -145,6 +147,7 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
       threadMicros: window.cpu / window.collected,
       processMicros: window.process / window.collected,
       top: account.unclaimed,
+      topDuring: searchAccount?.unclaimed ?? new Map(),
     };
   } finally {
     await progress.close();
@@ -194,12 +197,16 @@ async function main(): Promise<void> {
     for (const name of [...items.map((item) => item.name), otherJs])
       out(`  ${name.padEnd(32)}${cells((f) => micros(f.duringPerSecond.get(name)))}`);
     out(`${'resource thread, total'.padEnd(34)}${cells((f) => micros(f.duringThreadMs))}`);
-    if (topCount > 0) {
+    const printTop = (title: string, top: (figures: CollectingFigures) => Map<string, number>) => {
       for (const figures of columns) {
-        out(`\n${figures.label}: self time by function (samples)`);
-        for (const [name, count] of [...figures.top].sort((a, b) => b[1] - a[1]).slice(0, topCount))
+        out(`\n${figures.label}: ${title}: self time by function (samples)`);
+        for (const [name, count] of [...top(figures)].sort((a, b) => b[1] - a[1]).slice(0, topCount))
           out(`  ${String(count).padStart(6)}  ${name}`);
       }
+    };
+    if (topCount > 0) {
+      printTop('collecting alone', (figures) => figures.top);
+      printTop('while searches run, resource thread', (figures) => figures.topDuring);
     }
   } finally {
     await emulator.stop();
