@@ -6,9 +6,9 @@ import type { PlatformCode } from '../model.js';
 import { platforms } from '../platforms/registry.js';
 import { loadHandlers } from './handlers.js';
 import { readBody } from '../http/body.js';
-import uWS, { type HttpResponse, type us_listen_socket } from '../http/uws.js';
+import uWS, { type HttpResponse, type TemplatedApp, type us_listen_socket } from '../http/uws.js';
 import type { EmulatorReply } from './types.js';
-import { countNames, EmulatorWorld, faultModes, type CountOffset, type FaultMode } from './world.js';
+import { countNames, EmulatorWorld, faultModes, type FaultMode } from './world.js';
 import type { CountName } from './types.js';
 
 export interface RunningEmulator {
@@ -18,7 +18,8 @@ export interface RunningEmulator {
   close(): void;
 }
 
-const maxFaultBody = 4096;
+/** Control bodies are a few fields; anything larger is a mistake. */
+const maxControlBody = 4096;
 
 export async function startEmulator(port = 0, now: () => number = Date.now): Promise<RunningEmulator> {
   const handlers = await loadHandlers();
@@ -26,20 +27,7 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
   const hanging = new Set<HttpResponse>();
   const app = uWS.App();
 
-  app.post('/_emulator/faults', (res) => {
-    res.onAborted(() => undefined);
-    readBody(res, maxFaultBody, (result) => {
-      const problem = result.kind === 'complete' ? applyFault(world, result.text) : 'body too large';
-      res.cork(() => {
-        if (problem)
-          res
-            .writeStatus('400 Bad Request')
-            .writeHeader('content-type', 'application/json')
-            .end(JSON.stringify({ error: problem }));
-        else res.writeStatus('204 No Content').endWithoutBody();
-      });
-    });
-  });
+  controlRoute(app, '/_emulator/faults', (request) => applyFault(world, request));
 
   app.get('/_emulator/faults', (res) => {
     res.cork(() =>
@@ -50,16 +38,7 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
     );
   });
 
-  app.post('/_emulator/counts', (res) => {
-    res.onAborted(() => undefined);
-    readBody(res, maxFaultBody, (result) => {
-      const moved = result.kind === 'complete' ? applyCounts(world, result.text) : 'body too large';
-      res.cork(() => {
-        res.writeStatus(typeof moved === 'string' ? '400 Bad Request' : '200 OK').writeHeader('content-type', 'application/json');
-        res.end(JSON.stringify(typeof moved === 'string' ? { error: moved } : moved));
-      });
-    });
-  });
+  controlRoute(app, '/_emulator/counts', (request) => applyCounts(world, request));
 
   app.get('/_emulator/counts', (res) => {
     res.cork(() =>
@@ -132,38 +111,60 @@ function send(res: HttpResponse, reply: EmulatorReply): void {
 const codes: ReadonlySet<string> = new Set(platforms.keys());
 const isPlatformCode = (code: string): code is PlatformCode => codes.has(code);
 
-function applyFault(world: EmulatorWorld, body: string): string | undefined {
-  let fault: unknown;
-  try {
-    fault = JSON.parse(body);
-  } catch {
-    return 'body must be JSON';
-  }
-  const { platform, identifier, mode } = (fault ?? {}) as Record<string, unknown>;
-  if (typeof platform !== 'string' || !isPlatformCode(platform)) return `unknown platform '${String(platform)}'`;
-  if (typeof identifier !== 'string' || identifier === '') return 'identifier must be a non-empty string';
-  if (!faultModes.includes(mode as FaultMode)) return `mode must be one of ${faultModes.join(', ')}`;
-  world.setFault(platform, identifier, mode as FaultMode);
-  return undefined;
+/** What a control request did: the JSON to answer (none: 204 No Content), or what is wrong with it (400). */
+type ControlResult = { answer?: unknown } | { problem: string };
+
+/** A control request's fields, its `platform` checked to be one of the nine. */
+type ControlRequest = Record<string, unknown> & { platform: PlatformCode };
+
+/** POST `path`: a small JSON object naming a platform, handed to `apply`; every problem is a 400 `{error}`. */
+function controlRoute(app: TemplatedApp, path: string, apply: (request: ControlRequest) => ControlResult): void {
+  app.post(path, (res) => {
+    res.onAborted(() => undefined);
+    readBody(res, maxControlBody, (body) => {
+      const result = body.kind === 'complete' ? readControl(body.text, apply) : { problem: 'body too large' };
+      res.cork(() => {
+        if ('problem' in result)
+          res
+            .writeStatus('400 Bad Request')
+            .writeHeader('content-type', 'application/json')
+            .end(JSON.stringify({ error: result.problem }));
+        else if (result.answer === undefined) res.writeStatus('204 No Content').endWithoutBody();
+        else res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(JSON.stringify(result.answer));
+      });
+    });
+  });
 }
 
-/** The offset now in force for the resource, or the problem with the body. */
-function applyCounts(world: EmulatorWorld, body: string): CountOffset | string {
+function readControl(text: string, apply: (request: ControlRequest) => ControlResult): ControlResult {
   let request: unknown;
   try {
-    request = JSON.parse(body);
+    request = JSON.parse(text);
   } catch {
-    return 'body must be JSON';
+    return { problem: 'body must be JSON' };
   }
-  const { platform, identifier, add } = (request ?? {}) as Record<string, unknown>;
-  if (typeof platform !== 'string' || !isPlatformCode(platform)) return `unknown platform '${String(platform)}'`;
+  const fields = (typeof request === 'object' && request !== null ? request : {}) as Record<string, unknown>;
+  const { platform } = fields;
+  if (typeof platform !== 'string' || !isPlatformCode(platform)) return { problem: `unknown platform '${String(platform)}'` };
+  return apply({ ...fields, platform });
+}
+
+function applyFault(world: EmulatorWorld, { platform, identifier, mode }: ControlRequest): ControlResult {
+  if (typeof identifier !== 'string' || identifier === '') return { problem: 'identifier must be a non-empty string' };
+  if (!faultModes.includes(mode as FaultMode)) return { problem: `mode must be one of ${faultModes.join(', ')}` };
+  world.setFault(platform, identifier, mode as FaultMode);
+  return {};
+}
+
+/** Answers the offset now in force for the resource. */
+function applyCounts(world: EmulatorWorld, { platform, identifier, add }: ControlRequest): ControlResult {
   if (typeof identifier !== 'string' || identifier === '' || identifier === '*')
-    return 'identifier must be a non-empty string naming one resource';
+    return { problem: 'identifier must be a non-empty string naming one resource' };
   const entries = typeof add === 'object' && add !== null && !Array.isArray(add) ? Object.entries(add) : [];
-  if (entries.length === 0) return `add must be an object of counts to add, e.g. {"followers": 100}`;
+  if (entries.length === 0) return { problem: `add must be an object of counts to add, e.g. {"followers": 100}` };
   for (const [name, amount] of entries) {
-    if (!countNames.includes(name as CountName)) return `add names unknown count '${name}': use ${countNames.join(', ')}`;
-    if (!Number.isSafeInteger(amount)) return `add.${name} must be an integer`;
+    if (!countNames.includes(name as CountName)) return { problem: `add names unknown count '${name}': use ${countNames.join(', ')}` };
+    if (!Number.isSafeInteger(amount)) return { problem: `add.${name} must be an integer` };
   }
-  return world.addCounts(platform, identifier, add as Partial<Record<CountName, number>>);
+  return { answer: world.addCounts(platform, identifier, add as Partial<Record<CountName, number>>) };
 }

@@ -58,6 +58,23 @@ t.test('emulator counts - a bad body is answered 400 with what is wrong', async 
   t.same((await (await fetch(`${emulator.url}/_emulator/counts`)).json()).counts, [], 'nothing refused was applied');
 });
 
+t.test('emulator control routes - a body that is not JSON, too large or names no platform is a 400 on both', async (t) => {
+  const emulator = await startEmulator(0);
+  t.teardown(() => emulator.close());
+  for (const route of ['faults', 'counts']) {
+    const refused = async (body: string) => {
+      const response = await fetch(`${emulator.url}/_emulator/${route}`, { method: 'POST', body });
+      t.equal(response.status, 400, `${route}: ${body.slice(0, 20)}`);
+      return (await response.json()).error;
+    };
+    t.equal(await refused('{"platform": '), 'body must be JSON');
+    t.equal(await refused('null'), "unknown platform 'undefined'");
+    t.equal(await refused('{"identifier": "octocat"}'), "unknown platform 'undefined'");
+    t.equal(await refused(JSON.stringify({ platform: 'github', padding: 'x'.repeat(5_000) })), 'body too large');
+  }
+  t.same((await (await fetch(`${emulator.url}/_emulator/faults`)).json()).faults, [], 'no fault was switched on');
+});
+
 t.test('emulator counts - a moved count shows in the history once the resource is collected again', async (t) => {
   // A stopped clock: the hourly drift cannot add a point while the test runs.
   const emulator = await startEmulator(0, () => Date.UTC(2026, 10, 26, 12));
