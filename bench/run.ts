@@ -2,6 +2,7 @@
 // server process pinned to one core with wrk on the other (bench/README.md).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { monthOf } from '../src/access/calendar.js';
 import { openDatabases } from '../src/store/environment.js';
 import { UsageStore } from '../src/seams/quotaLedger/usageStore.js';
@@ -17,6 +18,8 @@ import { runScenario, runWithBaselines } from './serverRuns.js';
 import { standingRows, targetRows, targetTable, threadsNote, type Figures } from './targets.js';
 import { threadsScenario } from './threads.js';
 import { ensureWrk } from './wrk.js';
+
+const costAccountEntry = fileURLToPath(new URL('./costAccount.js', import.meta.url));
 
 const millionCount = 1_000_000;
 
@@ -152,6 +155,9 @@ async function main(): Promise<void> {
   out(`quota durability: ${usage} requests persisted for the bench account >= ${counted} measured responses: ${usage >= counted}`);
   if (quick) out('--quick: one run of 2 s per scenario; check that everything runs, do not quote these figures.');
   out(`finished in ${elapsedSeconds.toFixed(0)} s; record: ${file}`);
+  // The cost account beside the table: where a warm search's CPU goes, floor against service.
+  out('\ncost account (npm run bench:cost): CPU µs per warm 10-resource search, by item');
+  execFileSync(process.execPath, [costAccountEntry, '--seconds', quick ? '2' : '5'], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 main().catch((error: unknown) => {
