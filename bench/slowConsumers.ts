@@ -91,9 +91,11 @@ function queues(serverPort: number, clientPorts: ReadonlySet<number>): Map<numbe
   const lines = execFileSync('ss', ['-tanH'], { encoding: 'utf8' }).split('\n');
   const found = new Map<number, Queues>();
   const entry = (port: number) => {
-    let queuesOf = found.get(port);
-    if (!queuesOf) found.set(port, (queuesOf = { established: false, serverSend: 0, clientReceive: 0 }));
-    return queuesOf;
+    const known = found.get(port);
+    if (known) return known;
+    const fresh = { established: false, serverSend: 0, clientReceive: 0 };
+    found.set(port, fresh);
+    return fresh;
   };
   for (const line of lines) {
     const [state, recvQ, sendQ, local, peer] = line.trim().split(/\s+/);

@@ -1,4 +1,4 @@
-// What the resource thread and its edge threads tell each other (src/threads/edges.ts).
+// Every message between the node's thread and its edge threads, typed once (src/threads/edges.ts).
 import type { HistoryPolicy } from '../config.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { CorsOrigins } from '../http/cors.js';
@@ -8,6 +8,7 @@ import type { TicketState } from '../push/tickets.js';
 import type { PlatformStatusSnapshot } from '../operations/platformStatus.js';
 import type { DashboardPorts } from '../seams/webRecords/portDashboardWrites.js';
 
+/** An edge thread's workerData. */
 export interface EdgeSetup {
   index: number;
   dataDir: string;
@@ -19,26 +20,32 @@ export interface EdgeSetup {
   authVersions: SharedArrayBuffer;
   /** How busy each edge is, read by the resource thread's pace (src/threads/edgeLoad.ts). */
   edgeLoad: SharedArrayBuffer;
-  /** Committed views, from the resource thread. */
+  /** The node's link, lent (src/threads/portLink.ts). */
+  link: LinkPorts;
+  logLevel: string;
+  cors: CorsOrigins | undefined;
+  /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
+  secureCookies: boolean;
+  /** What every edge's resource stream shares (docs/push.md#threads). */
+  stream: EdgeStreamState;
+}
+
+/** The edge's ends of a lent link, and what it needs to open the rest from the data directory. */
+export interface LinkPorts {
+  /** Committed views, from the resource thread, as PostedViews. */
   views: MessagePort;
-  /** Resources wanted by searches, to the resource thread. */
+  /** Resources wanted by searches, to the resource thread, as DemandMessages. */
   demand: MessagePort;
-  /** The resource thread's quota ledger, when it is not this thread's to open (src/seams/quotaLedger/portLedger.ts). */
+  /** The resource thread's quota ledger, when it is not the edge's to open (src/seams/quotaLedger/portLedger.ts). */
   ledger: MessagePort | undefined;
   /** The resource thread's ledger of rate windows, in a cluster only (docs/design/cluster-mechanics.md#rate-limit-across-nodes). */
   rateLedger: MessagePort | undefined;
   /** The resource thread's dashboard writes, when they go to the cluster (src/seams/webRecords/portDashboardWrites.ts). */
   dashboard: DashboardPorts | undefined;
-  logLevel: string;
-  cors: CorsOrigins | undefined;
-  /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
-  secureCookies: boolean;
   /** Edges read history from the data directory themselves, under this retention (docs/history.md#threads). */
   history: HistoryPolicy;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */
   metrics: boolean;
-  /** What every edge's resource stream shares (docs/push.md#threads). */
-  stream: EdgeStreamState;
 }
 
 /** Stream tickets (src/push/tickets.ts) and per-account stream connections (src/push/connectionCounts.ts). */
@@ -47,10 +54,18 @@ export interface EdgeStreamState {
   connections: SharedArrayBuffer;
 }
 
+/** [key, tail, refreshAfter]: a committed view as posted to the edges. */
+export type PostedView = [key: string, tail: string, refreshAfter: number];
+/** The views of one message, flat (one PostedView is a batch of one): [key, tail, refreshAfter, key, tail, refreshAfter, ...]. */
+export type PostedViews = Array<string | number>;
+
+/** Keys a search found unknown or due a refresh, and when (ResourceDemand.wanted). */
+export type DemandMessage = [keys: readonly string[], at: number];
+
 /** From the resource thread to an edge. */
 export type ToEdge =
   | { type: 'stop' }
-  /** The resource thread's health problems, each time they change (src/threads/publishedHealth.ts). */
+  /** The resource thread's health problems, each time they change (publishHealth, src/threads/portLink.ts). */
   | { type: 'health'; problems: ReadinessProblem[] }
   /** What each platform's collection is doing, every `limits.platformStatus.postMs` (src/operations/platformStatus.ts). */
   | { type: 'platformStatus'; snapshot: PlatformStatusSnapshot };

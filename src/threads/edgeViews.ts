@@ -2,7 +2,7 @@
 // resource thread posted since this edge started (several in a message), and otherwise what the shared LMDB
 // environment holds. A committed view reaches the edge as soon as its message is read (the
 // next turn of the edge's loop), and the edge never goes back to an older view of a resource:
-//  - posted views arrive in commit order per resource (src/threads/publishingStore.ts);
+//  - posted views arrive in commit order per resource (publishViews, src/threads/portLink.ts);
 //  - after a read from disk, every message already posted is taken at once. A view older than
 //    the one read was posted before the one read was committed, so it is among them, and
 //    what the edge keeps for the resource is then the newest it has seen.
@@ -11,7 +11,7 @@ import type { ResourceView, ViewSource } from '../resources/view.js';
 import type { Databases } from '../store/environment.js';
 import { RecentMap } from '../store/recentMap.js';
 import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
-import type { PostedViews } from './publishingStore.js';
+import type { PostedViews } from './edgeMessages.js';
 
 export class EdgeViews implements ViewSource {
   private readonly recent: RecentMap<string, ResourceView>;

@@ -4,28 +4,19 @@
 // port 0 without SO_REUSEPORT, so threads could not share the port the kernel picked. Keeping
 // other processes off the port is the port guard's job, done once before any thread binds.
 import { createServer } from 'node:net';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { AccountTable } from '../access/accountTable.js';
 import type { AuthVersionBoard } from '../access/authVersionBoard.js';
-import type { Health } from '../health.js';
 import type { CorsOrigins } from '../http/cors.js';
 import type { Logger } from '../log.js';
 import { limits } from '../config.js';
-import type { EdgeCounts } from '../metrics/edgeMetrics.js';
-import type { PlatformStatusSource } from '../operations/platformStatus.js';
-import type { ResourceDemand } from '../resources/demand.js';
-import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
-import type { ResourceStore } from '../store/resourceStore.js';
-import { receiveDemand } from './demandMessenger.js';
 import type { EdgeLoadBoard } from './edgeLoad.js';
+import type { NodeLink } from './edgeLink.js';
 import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
-import { lendLedger } from '../seams/quotaLedger/portLedger.js';
-import type { DashboardWrites } from '../seams/webRecords/webStore.js';
-import { lendDashboardWrites } from '../seams/webRecords/portDashboardWrites.js';
-import { publishHealth } from './publishedHealth.js';
-import { publishViews } from './publishingStore.js';
+import { lendLink } from './portLink.js';
 
-export interface EdgeOptions {
+/** The node's side of N edge threads; each gets the node's link lent over ports. */
+export interface EdgeThreadSettings {
   threads: number;
   host: string;
   port: number;
@@ -36,28 +27,10 @@ export interface EdgeOptions {
   accountTable: AccountTable;
   /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
   authVersions: AuthVersionBoard;
-  store: ResourceStore;
   /** Where each edge writes how busy it is (one slot per thread). */
   edgeLoad: EdgeLoadBoard;
-  demand: ResourceDemand;
-  log: Logger;
-  logLevel: string;
-  /** The resource thread's health, told to every edge for its /readyz. */
-  health: Health;
-  /**
-   * A ledger the edges cannot open themselves (the cluster's, on this thread's NATS connection):
-   * lent to each over a MessagePort. Absent: each edge opens the LMDB ledger of the data directory.
-   */
-  ledger?: QuotaLedger | undefined;
-  /** The cluster's ledger of rate windows, lent likewise (docs/design/cluster-mechanics.md#rate-limit-across-nodes); none alone. */
-  rateLedger?: QuotaLedger | undefined;
-  /** Where the dashboard writes when not the data directory's LMDB (the cluster's): lent likewise. */
-  dashboard?: DashboardWrites | undefined;
-  /** Adds up what the edges counted; the edges count nothing when absent. */
-  metrics?: { addEdgeCounts(counts: EdgeCounts): void } | undefined;
   stream: EdgeStreamState;
-  /** Posted to every edge every `limits.platformStatus.postMs`, so that any edge can show it. */
-  platformStatus: PlatformStatusSource;
+  log: Logger;
 }
 
 export interface RunningEdges {
@@ -71,12 +44,12 @@ interface Edge {
   next(): Promise<FromEdge>;
 }
 
-export async function startEdges(options: EdgeOptions): Promise<RunningEdges> {
+export async function startEdges(link: NodeLink, options: EdgeThreadSettings): Promise<RunningEdges> {
   const edges: Edge[] = [];
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   try {
     for (let index = 0; index < options.threads; index++) {
-      const edge = startEdge(options, index, port);
+      const edge = startEdge(link, options, index, port);
       edges.push(edge);
       const started = await edge.next();
       if (started.type !== 'listening')
@@ -89,7 +62,7 @@ export async function startEdges(options: EdgeOptions): Promise<RunningEdges> {
     throw error;
   }
   const postStatus = () => {
-    const snapshot = options.platformStatus.snapshot();
+    const snapshot = link.platformStatus.snapshot();
     if (!snapshot) return;
     const message: ToEdge = { type: 'platformStatus', snapshot };
     for (const edge of edges) edge.worker.postMessage(message);
@@ -130,12 +103,8 @@ function freePort(host: string): Promise<number> {
   });
 }
 
-function startEdge(options: EdgeOptions, index: number, port: number): Edge {
-  const views = new MessageChannel();
-  const demand = new MessageChannel();
-  const ledger = options.ledger ? new MessageChannel() : undefined;
-  const rateLedger = options.rateLedger ? new MessageChannel() : undefined;
-  const dashboard = options.dashboard ? lendDashboardWrites(options.dashboard) : undefined;
+function startEdge(link: NodeLink, options: EdgeThreadSettings, index: number, port: number): Edge {
+  const lent = lendLink(link);
   const setup: EdgeSetup = {
     index,
     dataDir: options.dataDir,
@@ -144,32 +113,13 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     accountTable: options.accountTable.buffer,
     authVersions: options.authVersions.buffer,
     edgeLoad: options.edgeLoad.buffer,
-    views: views.port2,
-    demand: demand.port2,
-    ledger: ledger?.port2,
-    rateLedger: rateLedger?.port2,
-    dashboard,
-    logLevel: options.logLevel,
+    link: lent.ports,
+    logLevel: options.log.level,
     cors: options.cors,
     secureCookies: options.secureCookies,
-    history: options.store.series.policy,
-    metrics: options.metrics !== undefined,
     stream: options.stream,
   };
-  const worker = new Worker(new URL('./edgeThread.js', import.meta.url), {
-    workerData: setup,
-    transferList: [
-      views.port2,
-      demand.port2,
-      ...(ledger ? [ledger.port2] : []),
-      ...(rateLedger ? [rateLedger.port2] : []),
-      ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
-    ],
-  });
-  if (ledger && options.ledger) lendLedger(ledger.port1, options.ledger);
-  if (rateLedger && options.rateLedger) lendLedger(rateLedger.port1, options.rateLedger);
-  publishViews(options.store, views.port1);
-  receiveDemand(demand.port1, options.demand);
+  const worker = new Worker(new URL('./edgeThread.js', import.meta.url), { workerData: setup, transferList: lent.transfer });
   // Messages and the thread's end, in order, for whoever waits on the next one.
   const inbox: FromEdge[] = [];
   const waiting: Array<(message: FromEdge) => void> = [];
@@ -178,13 +128,9 @@ function startEdge(options: EdgeOptions, index: number, port: number): Edge {
     if (waiter) waiter(message);
     else inbox.push(message);
   };
-  publishHealth(options.health, worker);
+  lent.attach(worker);
   worker.on('message', (message: FromEdge) => {
-    if (message.type === 'metrics') options.metrics?.addEdgeCounts(message.counts);
-    else if (message.type === 'problem') {
-      if (message.message === null) options.health.clear(message.component);
-      else options.health.report(message.component, message.message);
-    } else deliver(message);
+    if (message.type !== 'metrics' && message.type !== 'problem') deliver(message);
   });
   worker.on('error', (error) => {
     options.log.error({ err: error, thread: index }, 'edge thread failed');

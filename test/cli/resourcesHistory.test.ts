@@ -11,8 +11,12 @@ t.test('resources history - prints the daily series as CSV, and refuses what it 
   const data = tempDataDir(t);
   const dbs = openDatabases(data);
   const store = new ResourceStore(dbs);
-  await commitResource(store, 'github/account/octocat', undefined, undefined, pendingResource());
-  await commitResource(store, 'github/account/octocat', 1, pendingResource(), availableResource(7));
+  await commitResource(store, { key: 'github/account/octocat', next: pendingResource() });
+  await commitResource(store, {
+    key: 'github/account/octocat',
+    base: { version: 1, resource: pendingResource() },
+    next: availableResource(7),
+  });
   await dbs.root.close();
   const lines: string[] = [];
   await resourcesCommand(['history', 'github', 'account', 'OctoCat', '--days', '3650', '--csv', '--data', data], (line) =>

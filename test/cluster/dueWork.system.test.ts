@@ -122,7 +122,7 @@ t.test('due work - two nodes scanning the same due resources at once ask for one
   const [a, b] = await Promise.all([collectingNode(t, server.url, 'a', longLeaseMs), collectingNode(t, server.url, 'b', longLeaseMs)]);
   const dueNow = Array.from({ length: 40 }, (_, n) => `github/account/now${n}`);
   const dueLater = Array.from({ length: 20 }, (_, n) => `github/account/later${n}`);
-  for (const key of dueNow) await commitResource(a.store, key, undefined, undefined, dueResource(Date.now() - 1_000));
+  for (const key of dueNow) await commitResource(a.store, { key, next: dueResource(Date.now() - 1_000) });
   const [, replicaOfB] = await Promise.all([a.startReplica(), b.startReplica()]);
   await replicaOfB.caughtUp();
 
@@ -132,7 +132,7 @@ t.test('due work - two nodes scanning the same due resources at once ask for one
   await until(() => a.requested.length + b.requested.length >= dueNow.length, 10_000, 'every resource due now asked for');
   // Resources a records, due only after it has died.
   const laterDueAt = Date.now() + 1_500;
-  for (const key of dueLater) await commitResource(a.store, key, undefined, undefined, dueResource(laterDueAt));
+  for (const key of dueLater) await commitResource(a.store, { key, next: dueResource(laterDueAt) });
   await replicaOfB.caughtUp();
   await a.die();
   t.ok(Date.now() < laterDueAt, 'a died before the later ones fell due');
@@ -157,7 +157,7 @@ t.test('due work - a node that dies between recording a lease and asking for it:
   const dying = await collectingNode(t, server.url, 'dying', shortLeaseMs, false);
   const survivor = await collectingNode(t, server.url, 'survivor', shortLeaseMs);
   const keys = Array.from({ length: 10 }, (_, n) => `github/account/user${n}`);
-  for (const key of keys) await commitResource(dying.store, key, undefined, undefined, dueResource(Date.now() - 1_000));
+  for (const key of keys) await commitResource(dying.store, { key, next: dueResource(Date.now() - 1_000) });
   const replica = await survivor.startReplica();
   await replica.caughtUp();
 

@@ -33,7 +33,7 @@ async function measure(t: Test, changes: number, inFlight: number) {
     while (next < changes) {
       const key = `github/account/user${next++}`;
       const begun = performance.now();
-      await commitResource(a.store, key, undefined, undefined, pendingResource());
+      await commitResource(a.store, { key, next: pendingResource() });
       const revision = a.store.snapshotEntry(key)?.version ?? -1;
       started.set(revision, begun);
     }

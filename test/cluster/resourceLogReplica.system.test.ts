@@ -28,7 +28,7 @@ function dueEntriesOf(dbs: Databases, resource: string): Array<[number, string]>
 /** Commits `next` on `node` as the successor of what its replica holds. */
 async function commitOn(node: ClusterNode, resource: string, next: StoredResource): Promise<boolean> {
   const stored = node.store.snapshotEntry(resource);
-  return commitResource(node.store, resource, stored?.version, stored?.resource, next);
+  return commitResource(node.store, { key: resource, base: stored, next });
 }
 
 t.test('resource replica - a change committed on one node reaches the other: snapshot at its revision, view, one due entry', async (t) => {

@@ -14,7 +14,7 @@ process.stdout.write(`ready ${read?.version}\n`);
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   if (line !== 'go') continue;
-  const won = await commitResource(store, key!, read?.version, read?.resource, availableResource(Number(followers)));
+  const won = await commitResource(store, { key: key!, base: read, next: availableResource(Number(followers)) });
   process.stdout.write(won ? 'won\n' : 'lost\n');
   break;
 }

@@ -40,7 +40,7 @@ t.test('conditional commit - two stores racing from one version: exactly one win
   const dataDir = tempDataDir(t);
   const first = openStore(t, dataDir);
   const second = openStore(t, dataDir);
-  t.equal(await commitResource(first.store, key, undefined, undefined, pendingResource()), true, 'created');
+  t.equal(await commitResource(first.store, { key, next: pendingResource() }), true, 'created');
   const readByFirst = first.store.snapshotEntry(key)!;
   const readBySecond = second.store.snapshotEntry(key)!;
   t.same([readByFirst.version, readBySecond.version], [1, 1], 'both read version 1');
@@ -48,8 +48,8 @@ t.test('conditional commit - two stores racing from one version: exactly one win
   const firstNext = availableResource(10);
   const secondNext = availableResource(20);
   const outcomes = await Promise.all([
-    commitResource(first.store, key, readByFirst.version, readByFirst.resource, firstNext),
-    commitResource(second.store, key, readBySecond.version, readBySecond.resource, secondNext),
+    commitResource(first.store, { key, base: readByFirst, next: firstNext }),
+    commitResource(second.store, { key, base: readBySecond, next: secondNext }),
   ]);
   t.same([...outcomes].sort(), [false, true], 'exactly one commit wins');
   const winner = outcomes[0] ? firstNext : secondNext;
@@ -65,20 +65,32 @@ t.test('conditional commit - a commit from an outdated snapshot loses, and its s
   const slow = openStore(t, dataDir);
   const fast = openStore(t, dataDir);
   const created = pendingResource();
-  t.equal(await commitResource(slow.store, key, undefined, undefined, created), true);
+  t.equal(await commitResource(slow.store, { key, next: created }), true);
   t.same(slow.store.view(key), viewOf(created), 'the creator serves its view from memory');
 
   const winner = availableResource(10);
-  t.equal(await commitResource(fast.store, key, 1, created, winner), true, 'the other writer moves the resource to version 2');
+  t.equal(
+    await commitResource(fast.store, { key, base: { version: 1, resource: created }, next: winner }),
+    true,
+    'the other writer moves the resource to version 2',
+  );
   t.same(slow.store.snapshotEntry(key), { resource: created, version: 1 }, 'the creator still remembers version 1');
 
   const late = availableResource(20);
-  t.equal(await commitResource(slow.store, key, 1, created, late), false, 'a commit computed from version 1 loses');
+  t.equal(
+    await commitResource(slow.store, { key, base: { version: 1, resource: created }, next: late }),
+    false,
+    'a commit computed from version 1 loses',
+  );
   expectOnly(t, slow.dbs, winner, 2);
   t.same(slow.store.snapshotEntry(key), { resource: winner, version: 2 }, 'the loser forgot version 1 and reads version 2');
   t.same(slow.store.view(key), viewOf(winner), "and serves the winner's view, not its own");
 
-  t.equal(await commitResource(slow.store, key, 2, winner, late), true, 'recomputed from version 2, the commit goes through');
+  t.equal(
+    await commitResource(slow.store, { key, base: { version: 2, resource: winner }, next: late }),
+    true,
+    'recomputed from version 2, the commit goes through',
+  );
   expectOnly(t, fast.dbs, late, 3);
 });
 
@@ -89,8 +101,8 @@ t.test('conditional commit - two stores creating one resource: the second creati
   const firstResource = availableResource(10);
   const secondResource = availableResource(20);
   const outcomes = await Promise.all([
-    commitResource(first.store, key, undefined, undefined, firstResource),
-    commitResource(second.store, key, undefined, undefined, secondResource),
+    commitResource(first.store, { key, next: firstResource }),
+    commitResource(second.store, { key, next: secondResource }),
   ]);
   t.same([...outcomes].sort(), [false, true], 'exactly one creation wins');
   expectOnly(t, first.dbs, outcomes[0] ? firstResource : secondResource, 1);
@@ -139,7 +151,7 @@ function spawnWriter(t: Test, dataDir: string, followers: number): RaceWriter {
 t.test('conditional commit - two processes racing from one version: exactly one wins, the loser writes nothing', async (t) => {
   const dataDir = tempDataDir(t);
   const { dbs, store } = openStore(t, dataDir);
-  t.equal(await commitResource(store, key, undefined, undefined, pendingResource()), true, 'created');
+  t.equal(await commitResource(store, { key, next: pendingResource() }), true, 'created');
 
   const writers = [spawnWriter(t, dataDir, 10), spawnWriter(t, dataDir, 20)];
   t.same(await Promise.all(writers.map((writer) => writer.ready)), ['ready 1', 'ready 1'], 'both processes read version 1');

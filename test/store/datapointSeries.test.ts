@@ -35,14 +35,14 @@ function openStore(t: Test, history?: { detailMs: number; days: number }) {
 t.test('history - a commit records its collected values; an unchanged value records nothing', async (t) => {
   const { store } = openStore(t);
   const created = pendingResource();
-  await commitResource(store, key, undefined, undefined, created);
+  await commitResource(store, { key, next: created });
   t.same(store.series.read(key, 0, Number.MAX_SAFE_INTEGER), [], 'a creation collected nothing');
   const first = collected(created, at + 1_000, 10);
-  t.equal(await commitResource(store, key, 1, created, first), true);
+  t.equal(await commitResource(store, { key, base: { version: 1, resource: created }, next: first }), true);
   const same = collected(first, at + 2_000, 10);
-  t.equal(await commitResource(store, key, 2, first, same), true);
+  t.equal(await commitResource(store, { key, base: { version: 2, resource: first }, next: same }), true);
   const moved = collected(same, at + 3_000, 12);
-  t.equal(await commitResource(store, key, 3, same, moved), true);
+  t.equal(await commitResource(store, { key, base: { version: 3, resource: same }, next: moved }), true);
   t.same(store.series.read(key, 0, Number.MAX_SAFE_INTEGER), [
     {
       group: 'metrics',
@@ -60,23 +60,27 @@ t.test('history - a commit records its collected values; an unchanged value reco
 t.test('history - a failed conditional commit records nothing', async (t) => {
   const { store } = openStore(t);
   const created = pendingResource();
-  await commitResource(store, key, undefined, undefined, created);
-  t.equal(await commitResource(store, key, 1, created, collected(created, at + 1_000, 10)), true);
-  t.equal(await commitResource(store, key, 1, created, collected(created, at + 2_000, 99)), false, 'computed from a replaced version');
+  await commitResource(store, { key, next: created });
+  t.equal(await commitResource(store, { key, base: { version: 1, resource: created }, next: collected(created, at + 1_000, 10) }), true);
+  t.equal(
+    await commitResource(store, { key, base: { version: 1, resource: created }, next: collected(created, at + 2_000, 99) }),
+    false,
+    'computed from a replaced version',
+  );
   t.same(store.series.read(key, 0, Number.MAX_SAFE_INTEGER)[0]!.points, [{ at: at + 1_000, value: 10 }]);
 });
 
 t.test('history - a failure commits without a point; the range read carries the value in force', async (t) => {
   const { store } = openStore(t);
   const created = pendingResource();
-  await commitResource(store, key, undefined, undefined, created);
+  await commitResource(store, { key, next: created });
   const first = collected(created, at + 1_000, 10);
-  await commitResource(store, key, 1, created, first);
+  await commitResource(store, { key, base: { version: 1, resource: created }, next: first });
   const [failed] = transition(machine, machine.resolveState(first), { type: 'FAILED', at: at + 2_000, reason: 'timeout', jitter: 0 });
   const stale = { value: failed.value as StoredResource['value'], context: failed.context };
-  t.equal(await commitResource(store, key, 2, first, stale), true);
+  t.equal(await commitResource(store, { key, base: { version: 2, resource: first }, next: stale }), true);
   const later = collected(stale, at + 5_000, 11);
-  await commitResource(store, key, 3, stale, later);
+  await commitResource(store, { key, base: { version: 3, resource: stale }, next: later });
   const [followers] = store.series.read(key, at + 2_000, at + 9_000);
   t.same(followers, {
     group: 'metrics',
@@ -89,8 +93,8 @@ t.test('history - a failure commits without a point; the range read carries the 
 t.test('history - --history-days 0 records nothing', async (t) => {
   const { store } = openStore(t, { detailMs: 86_400_000, days: 0 });
   const created = pendingResource();
-  await commitResource(store, key, undefined, undefined, created);
-  await commitResource(store, key, 1, created, collected(created, at + 1_000, 10));
+  await commitResource(store, { key, next: created });
+  await commitResource(store, { key, base: { version: 1, resource: created }, next: collected(created, at + 1_000, 10) });
   t.same(store.series.read(key, 0, Number.MAX_SAFE_INTEGER), []);
 });
 

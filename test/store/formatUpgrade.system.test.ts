@@ -38,8 +38,16 @@ t.test('upgrade - a format-1 directory opens as format 2 with every resource, ac
 
   const key = 'github/account/user7';
   const next = availableResource(7_007);
-  t.equal(await commitResource(store, key, 0, resources.get(key), next), false, 'a commit naming another version loses');
-  t.equal(await commitResource(store, key, 1, resources.get(key), next), true, 'a commit naming the upgraded version wins');
+  t.equal(
+    await commitResource(store, { key, base: { version: 0, resource: resources.get(key)! }, next }),
+    false,
+    'a commit naming another version loses',
+  );
+  t.equal(
+    await commitResource(store, { key, base: { version: 1, resource: resources.get(key)! }, next }),
+    true,
+    'a commit naming the upgraded version wins',
+  );
   t.same(store.snapshotEntry(key), { resource: next, version: 2 });
 });
 

@@ -5,7 +5,7 @@ import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { renderView } from '../../src/resources/view.js';
 import type { TransitionCause } from '../../src/store/transitionHistory.js';
-import type { ResourceStore, ResourceView, StoredResource } from '../../src/store/resourceStore.js';
+import type { ResourceStore, ResourceView, StoredResource, VersionedResource } from '../../src/store/resourceStore.js';
 
 const machine = createResourceMachine(defaultPolicy);
 export const at = Date.UTC(2026, 10, 23, 12);
@@ -31,18 +31,16 @@ export function availableResource(followers: number): StoredResource {
 
 export const viewOf = (resource: StoredResource): ResourceView => renderView(resource.value, resource.context);
 
-/**
- * Commits `next` as the successor of `previous` at `version` (undefined: a new resource), as the
- * transition `cause` made (by default a creation, or a collection).
- */
-export function commitResource(
-  store: ResourceStore,
-  key: string,
-  version: number | undefined,
-  previous: StoredResource | undefined,
-  next: StoredResource,
-  cause: TransitionCause = { event: version === undefined ? 'CREATED' : 'COLLECTED', at: Date.now() },
-) {
-  const base = version === undefined ? undefined : { version, resource: previous! };
-  return store.commit(key, base, { resource: next, view: viewOf(next), event: dueEventFor[next.value], cause });
+/** One commit of a test: `next` as the successor of `base` (absent: a new resource). */
+export interface TestCommit {
+  key: string;
+  base?: VersionedResource | undefined;
+  next: StoredResource;
+  /** The transition that made it; by default a creation, or a collection. */
+  cause?: TransitionCause;
+}
+
+export function commitResource(store: ResourceStore, { key, base, next, cause }: TestCommit) {
+  const madeBy = cause ?? { event: base === undefined ? 'CREATED' : 'COLLECTED', at: Date.now() };
+  return store.commit(key, base, { resource: next, view: viewOf(next), event: dueEventFor[next.value], cause: madeBy });
 }

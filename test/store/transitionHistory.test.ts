@@ -18,14 +18,16 @@ t.test('history - keeps the last 20 transitions of a resource, oldest first, acr
   const dataDir = tempDataDir(t);
   const dbs = openDatabases(dataDir);
   const store = new ResourceStore(dbs);
-  t.ok(await commitResource(store, key, undefined, undefined, pendingResource(), { event: 'CREATED', at }));
+  t.ok(await commitResource(store, { key, next: pendingResource(), cause: { event: 'CREATED', at } }));
   let previous = pendingResource();
   for (let version = 1; version <= 24; version++) {
     const next = availableResource(version);
-    t.ok(await commitResource(store, key, version, previous, next, { event: 'COLLECTED', at: at + version }));
+    t.ok(
+      await commitResource(store, { key, base: { version, resource: previous }, next, cause: { event: 'COLLECTED', at: at + version } }),
+    );
     previous = next;
   }
-  await commitResource(store, 'github/account/other', undefined, undefined, pendingResource(), { event: 'CREATED', at });
+  await commitResource(store, { key: 'github/account/other', next: pendingResource(), cause: { event: 'CREATED', at } });
   const history = store.history(key);
   t.equal(history.length, limits.resourceHistoryLength, 'bounded');
   t.same(history[0], { at: at + 5, event: 'COLLECTED', from: 'available', to: 'available' }, 'the oldest kept is the 20th from the end');
@@ -45,9 +47,17 @@ t.test('history - a commit that loses to another writer records nothing', async 
   const dbs = openDatabases(tempDataDir(t));
   t.teardown(() => dbs.root.close());
   const store = new ResourceStore(dbs);
-  await commitResource(store, key, undefined, undefined, pendingResource(), { event: 'CREATED', at });
-  t.equal(await commitResource(store, key, undefined, undefined, pendingResource(), { event: 'CREATED', at: at + 1 }), false);
-  t.equal(await commitResource(store, key, 7, pendingResource(), availableResource(1), { event: 'COLLECTED', at: at + 2 }), false);
+  await commitResource(store, { key, next: pendingResource(), cause: { event: 'CREATED', at } });
+  t.equal(await commitResource(store, { key, next: pendingResource(), cause: { event: 'CREATED', at: at + 1 } }), false);
+  t.equal(
+    await commitResource(store, {
+      key,
+      base: { version: 7, resource: pendingResource() },
+      next: availableResource(1),
+      cause: { event: 'COLLECTED', at: at + 2 },
+    }),
+    false,
+  );
   t.same(store.history(key), [{ at, event: 'CREATED', from: null, to: 'pending' }]);
 });
 

@@ -25,7 +25,7 @@ async function directoryFrom(t: Test, kind: UpstreamKind): Promise<string> {
   const dataDir = tempDataDir(t);
   const dbs = openDatabases(dataDir);
   await adoptUpstreamKind(dbs, kind);
-  t.equal(await commitResource(new ResourceStore(dbs), 'github/account/octocat', undefined, undefined, availableResource(1)), true);
+  t.equal(await commitResource(new ResourceStore(dbs), { key: 'github/account/octocat', next: availableResource(1) }), true);
   await dbs.root.close();
   return dataDir;
 }

@@ -5,9 +5,9 @@ import { once } from 'node:events';
 import { MessageChannel } from 'node:worker_threads';
 import t, { type Test } from 'tap';
 import { openDatabases, type StoredView } from '../../src/store/environment.js';
-import { DemandMessenger, receiveDemand } from '../../src/threads/demandMessenger.js';
+import { DemandMessenger, receiveDemand } from '../../src/threads/portLink.js';
 import { EdgeViews } from '../../src/threads/edgeViews.js';
-import type { PostedView, PostedViews } from '../../src/threads/publishingStore.js';
+import type { PostedView, PostedViews } from '../../src/threads/edgeMessages.js';
 import { tempDataDir } from '../helpers/service.js';
 
 const key = 'github/account/octocat';

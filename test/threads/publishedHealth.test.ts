@@ -2,7 +2,7 @@
 import t from 'tap';
 import type { ToEdge } from '../../src/threads/edgeMessages.js';
 import { Health } from '../../src/health.js';
-import { publishHealth } from '../../src/threads/publishedHealth.js';
+import { publishHealth } from '../../src/threads/portLink.js';
 
 t.test('published health - an edge hears the problems when it joins and at each change, never for a clear of nothing', async (t) => {
   let clock = Date.UTC(2026, 10, 23, 12, 0, 0);
