@@ -1,17 +1,14 @@
-// How resource work (machine steps, with their LMDB writes) shares the event loop and the disk
-// with searches (docs/architecture.md#pacing-background-work). Work runs in slices: each turn
-// of the loop starts queued pieces until `sliceMs` of that turn is used, then yields, so sockets
-// are read again before the next slice. And at most `maxRunning` pieces are unfinished at once:
-// a search's usage count is committed in the same LMDB write queue as resource steps, so a burst
-// of hundreds of steps would make every answer wait behind their commit. Searches first
-// (docs/architecture.md#searches-first): when the edge threads are busy, a slice is followed by a
-// pause that leaves them the core, down to `minShare` of it for all this thread does (the slice
-// and what it set off since the last one); when they are idle, a
-// loop with nothing else to do comes straight back for the next slice and catches up.
+// How resource work (machine steps, with their LMDB writes) shares the event loop, the disk
+// and the core with searches (docs/architecture.md#pacing-background-work, #searches-first).
 import { performance } from 'node:perf_hooks';
 
 export interface PaceLimits {
+  /** Each turn of the loop starts queued pieces until this much of it is used, then yields to the sockets. */
   sliceMs: number;
+  /**
+   * Pieces unfinished at once: a search's usage count is committed in the same LMDB write queue as
+   * resource steps, so hundreds of steps at once would make every answer wait behind their commit.
+   */
   maxRunning: number;
   /** The share of the time resource work keeps while searches keep the edges fully busy. */
   minShare?: number;
@@ -51,6 +48,10 @@ export function pauseAfter(usedMs: number, share: number): number {
   return pause < shortestPauseMs ? 0 : pause;
 }
 
+/**
+ * Runs work in slices. While the edge threads are busy a slice is followed by a pause that
+ * leaves them the core; while they are idle the next slice comes straight back and catches up.
+ */
 export class WorkPace {
   private readonly queued: Array<() => void> = [];
   private head = 0;

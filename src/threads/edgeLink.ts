@@ -1,7 +1,5 @@
-// An edge is the HTTP front end (searches, history, the dashboard, push streams) on one thread.
-// What it takes from the node is one EdgeLink: the node's own objects when the edge is the
-// node's thread (src/node/frontEnd.ts), or the same lent over MessagePorts to an edge thread
-// (src/threads/portLink.ts). Either way serveEdge starts the same server on it.
+// What an edge (the HTTP front end on one thread) takes from the node, as one EdgeLink: the node's
+// own objects (src/node/frontEnd.ts) or the same lent to an edge thread (src/threads/portLink.ts).
 import { Admissions } from '../access/admission.js';
 import type { AccountTable } from '../access/accountTable.js';
 import { Authenticator } from '../access/authenticator.js';

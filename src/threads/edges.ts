@@ -1,8 +1,5 @@
 // The edge threads of one server (docs/guarantees.md#threads): N worker threads, each a
-// uWebSockets.js app on the same port (uWS binds with SO_REUSEPORT, so the kernel spreads
-// connections over them). A port asked as 0 ("any free one") is chosen here first: uWS binds
-// port 0 without SO_REUSEPORT, so threads could not share the port the kernel picked. Keeping
-// other processes off the port is the port guard's job, done once before any thread binds.
+// uWebSockets.js app on the same port (SO_REUSEPORT: the kernel spreads connections over them).
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type { AccountTable } from '../access/accountTable.js';
@@ -90,7 +87,11 @@ async function stopAll(edges: Edge[]): Promise<void> {
   );
 }
 
-/** A port free right now on `host`, as the kernel picks one. */
+/**
+ * A port free right now on `host`, as the kernel picks one: uWS binds port 0 without
+ * SO_REUSEPORT, so threads could not share the port it picked. Keeping other processes off the
+ * port is the port guard's job, done once before any thread binds.
+ */
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();

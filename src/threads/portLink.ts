@@ -1,7 +1,5 @@
-// The MessagePort link: the node's EdgeLink lent to an edge thread (lendLink, on the node's
-// thread) and borrowed there (borrowLink). What an edge can read itself it reads from its own
-// handle on the data directory (views not yet posted, history, the embedded ledger); the rest
-// crosses ports as the messages of src/threads/edgeMessages.ts.
+// The node's EdgeLink lent to an edge thread over MessagePorts (lendLink) and borrowed there
+// (borrowLink); the edge reads views, history and the embedded ledger from the LMDB itself.
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { limits } from '../config.js';
 import type { Health } from '../health.js';
@@ -121,7 +119,7 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
  * resource's next step can begin. So an edge receives a resource's views in write order, and a
  * view older than one on disk was always posted before that one landed (EdgeViews relies on
  * this). The views of one LMDB transaction go in one message: a postMessage costs more than the
- * rest of a collection's step (bench/README.md, "Cost account").
+ * rest of a collection's step (bench/README.md#cost-account).
  */
 export function publishViews(changes: ViewChanges, edge: MessagePort): void {
   let batch: PostedViews = [];
