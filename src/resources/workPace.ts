@@ -1,5 +1,5 @@
-// How resource work (machine steps, with their LMDB writes) shares the event loop, the disk
-// and the core with searches (docs/architecture.md#pacing-background-work, #searches-first).
+// How resource work (machine steps, with their LMDB writes) shares the event loop, the disk and
+// the core with searches (docs/architecture.md#pacing-background-work, docs/architecture.md#searches-first).
 import { performance } from 'node:perf_hooks';
 
 export interface PaceLimits {
