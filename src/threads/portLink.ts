@@ -1,6 +1,6 @@
 // The node's EdgeLink lent to an edge thread over MessagePorts (lendLink) and borrowed there
 // (borrowLink); the edge reads views, history and the embedded ledger from the LMDB itself.
-import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { limits } from '../config.js';
 import type { Health } from '../health.js';
 import { healthCheck, type ReadinessProblem } from '../http/readiness.js';
@@ -17,12 +17,18 @@ import type { DemandMessage, FromEdge, LinkPorts, PostedViews, ToEdge } from './
 import type { EdgeLink, NodeLink } from './edgeLink.js';
 import { EdgeViews } from './edgeViews.js';
 
+/** The node's end of an edge thread's control channel: its Worker (or, in a test, a MessagePort). */
+export interface EdgeControl {
+  postMessage(message: ToEdge): void;
+  on(event: 'message', listener: (message: FromEdge) => void): unknown;
+}
+
 /** A link lent: the edge's ends (for its EdgeSetup, to transfer), and what hears the edge once it runs. */
 export interface LentLink {
   ports: LinkPorts;
   transfer: MessagePort[];
-  /** Posts the node's health to `worker` from now on, and takes its metrics and problems. */
-  attach(worker: Worker): void;
+  /** Posts the node's health to the edge from now on, and takes its metrics and problems. */
+  attach(edge: EdgeControl): void;
 }
 
 export function lendLink(link: NodeLink): LentLink {
@@ -52,9 +58,9 @@ export function lendLink(link: NodeLink): LentLink {
       ...(rateLedger ? [rateLedger.port2] : []),
       ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
     ],
-    attach(worker) {
-      publishHealth(link.health, worker);
-      worker.on('message', (message: FromEdge) => {
+    attach(edge) {
+      publishHealth(link.health, edge);
+      edge.on('message', (message) => {
         if (message.type === 'metrics') link.metrics?.addEdgeCounts(message.counts);
         else if (message.type === 'problem') {
           if (message.message === null) link.health.clear(message.component);
