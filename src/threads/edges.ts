@@ -2,32 +2,19 @@
 // uWebSockets.js app on the same port (SO_REUSEPORT: the kernel spreads connections over them).
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import type { AccountTable } from '../access/accountTable.js';
-import type { AuthVersionBoard } from '../access/authVersionBoard.js';
-import type { CorsOrigins } from '../http/cors.js';
-import type { Logger } from '../log.js';
 import { limits } from '../config.js';
 import type { EdgeLoadBoard } from './edgeLoad.js';
-import type { NodeLink } from './edgeLink.js';
-import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
+import type { CommonEdgeSettings, NodeLink } from './edgeLink.js';
+import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { lendLink } from './portLink.js';
 
 /** The node's side of N edge threads; each gets the node's link lent over ports. */
-export interface EdgeThreadSettings {
+export interface EdgeThreadSettings extends CommonEdgeSettings {
   threads: number;
-  host: string;
-  port: number;
+  /** Each edge opens its own handle on it. */
   dataDir: string;
-  cors: CorsOrigins | undefined;
-  /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
-  secureCookies: boolean;
-  accountTable: AccountTable;
-  /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
-  authVersions: AuthVersionBoard;
   /** Where each edge writes how busy it is (one slot per thread). */
   edgeLoad: EdgeLoadBoard;
-  stream: EdgeStreamState;
-  log: Logger;
 }
 
 export interface RunningEdges {
