@@ -119,8 +119,7 @@ export function createResourceMachine(policy: ResourcePolicy) {
       /**
        * A call the platform's circuit breaker refused is no attempt: nothing about the
        * resource was learned, so neither its state nor its failure count nor its backoff
-       * changes; it is simply due again when the platform may be called (docs/platforms.md,
-       * "Circuit breaker").
+       * changes; it is simply due again when the platform may be called (docs/platforms.md#circuit-breaker).
        */
       postpone: assign({
         nextDueAt: ({ context, event }) => (event.type === 'DEFERRED' ? Math.max(event.at, event.until) : context.nextDueAt),

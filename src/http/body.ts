@@ -1,11 +1,5 @@
-// Buffers a request body from uWS with a hard cap, and hands it over as text. uWS lends each
-// chunk only until its callback returns: a body that comes in one chunk (nearly all of them)
-// is decoded straight from the loan; only a body in several chunks is copied to be joined,
-// so a character split between chunks is decoded whole.
-//
-// A body over the cap is still read, and thrown away, up to a bounded amount: a client that
-// sends its whole body without waiting for an answer would otherwise see the connection
-// reset under it and lose the 413 (docs/http.md#request-bodies).
+// Buffers a request body from uWS with a hard cap, and hands it over as text
+// (docs/http.md#request-bodies).
 import { limits } from '../config.js';
 import type { HttpResponse } from './uws.js';
 
@@ -26,6 +20,8 @@ export function readBody(res: HttpResponse, maxBytes: number, done: (result: Bod
   let finished = false;
   res.onData((chunk, isLast) => {
     if (finished) return;
+    // Over the cap, the body is still read and thrown away up to a bound: a client that sends it
+    // all without waiting for an answer would otherwise see a reset and lose the 413.
     size += chunk.byteLength;
     if (tooLarge || size > maxBytes) {
       tooLarge = true;
@@ -36,6 +32,8 @@ export function readBody(res: HttpResponse, maxBytes: number, done: (result: Bod
       }
       return;
     }
+    // uWS lends a chunk only until this callback returns: a body in one chunk (nearly all) is
+    // decoded from the loan; chunks are copied and joined, so a character split between them decodes whole.
     if (isLast && !chunks) {
       finished = true;
       done({ kind: 'complete', text: Buffer.from(chunk).toString('utf8') });

@@ -1,25 +1,21 @@
-// One datapoints process per port (docs/operations.md#ports). uWebSockets.js binds with
-// SO_REUSEPORT, so a second server on a port in use would bind too and the kernel would split
-// the connections between the two. Before the server binds, this guard
-//  1. takes a per-port lock: a Linux abstract unix socket named after the port. Binding it is
-//     atomic, only one process can hold it, and the kernel releases it when the process ends,
-//     even on SIGKILL, so no stale lock file is ever left behind. Two datapoints processes
-//     starting at the same moment cannot both pass;
-//  2. probes the port with a plain node:net listener, which does not set SO_REUSEPORT: if any
-//     program holds the port (a datapoints server, or anything else), the probe fails.
-// Threads of one server then share the port through SO_REUSEPORT: the guard runs once, in the
-// process that starts them, and its lock covers them all.
+// One datapoints process per port (docs/operations.md#ports): uWebSockets.js binds with
+// SO_REUSEPORT, so a second server on a port in use would bind too and take half its connections.
 import { createServer, type Server } from 'node:net';
 
 export type PortGuardResult =
   | { ok: true; release(): void }
   | { ok: false; reason: 'in-use' | 'no-permission' | 'address-unavailable' | 'unknown-host'; detail: string };
 
-/** Takes the port for this process, or says why it cannot be had. Port 0 needs no guard. */
+/**
+ * Takes the port for this process, or says why it cannot be had. Port 0 needs no guard. Run once
+ * in the process that starts the edge threads: its lock covers them all.
+ */
 export async function guardPort(host: string, port: number): Promise<PortGuardResult> {
   if (port === 0) return { ok: true, release: () => undefined };
   let lock: Server;
   try {
+    // A Linux abstract unix socket named after the port: binding it is atomic, one process holds
+    // it, and the kernel frees it when the process ends, even on SIGKILL (no stale lock file).
     lock = await listen(createServer(), { path: `\0datapoints-port-${port}` });
   } catch (error) {
     return refusal(error);
@@ -27,6 +23,7 @@ export async function guardPort(host: string, port: number): Promise<PortGuardRe
   // The lock must not keep the process alive once everything else has stopped.
   lock.unref();
   try {
+    // A plain listener sets no SO_REUSEPORT: it fails if any program holds the port.
     const probe = await listen(createServer(), { host, port, exclusive: true });
     await new Promise((resolve) => probe.close(resolve));
   } catch (error) {

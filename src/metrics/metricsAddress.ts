@@ -1,5 +1,5 @@
-// `--metrics HOST:PORT`: where the metrics listener binds (docs/operations-endpoints.md,
-// "Why metrics have their own address"). Off unless the operator gives one.
+// `--metrics HOST:PORT`: where the metrics listener binds, off unless the operator gives one
+// (docs/operations-endpoints.md#why-metrics-have-their-own-address).
 import { UsageError } from '../cli/usageError.js';
 
 export interface MetricsAddress {

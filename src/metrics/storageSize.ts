@@ -1,5 +1,5 @@
-// The size of the LMDB environment, from its own statistics (docs/operations-endpoints.md,
-// "Metrics"). lmdb-js types those statistics as `{}`, so their fields are checked, not assumed.
+// The size of the LMDB environment, from its own statistics (docs/operations-endpoints.md#metrics).
+// lmdb-js types those statistics as `{}`, so their fields are checked, not assumed.
 
 /** The LMDB root database, as far as its size is concerned. */
 export interface StatsSource {

@@ -12,7 +12,7 @@ import { createConnectionCountsBuffer } from '../push/connectionCounts.js';
 import { createTicketState } from '../push/tickets.js';
 import { InProcessViewChanges } from '../seams/viewChanges/viewChanges.js';
 import { InHandUnits } from '../store/inHandUnits.js';
-import { admissionsOn, type NodeLink, serveEdge } from '../threads/edgeLink.js';
+import { admissionsOn, type CommonEdgeSettings, type NodeLink, serveEdge } from '../threads/edgeLink.js';
 import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { startEdges } from '../threads/edges.js';
 import type { NodeCore } from './nodeCore.js';
@@ -53,7 +53,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   const inHand = new InHandRecorder(accountTable, new InHandUnits(core.dbs), log);
   inHand.start(limits.inHandRecordMs);
   const stream = { tickets: createTicketState(), connections: createConnectionCountsBuffer(accountTable) };
-  const settings = {
+  const settings: CommonEdgeSettings = {
     host: options.host,
     port: options.port,
     cors: options.cors,

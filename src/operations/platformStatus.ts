@@ -1,9 +1,5 @@
-// What each platform's collection is doing, for the operator console (docs/operations.md,
-// "Platform status"): enabled or why not, its circuit breaker, its budget in use, the resources
-// out to it, collections per minute by outcome over the last hour, and its last errors. The
-// resource thread's collection path tells the board as it goes (counters and fixed rings, no
-// allocation per collection but an error's record); `snapshot()` copies it out as plain data,
-// which edge threads receive once a second (src/threads/edges.ts).
+// What each platform's collection is doing, for the operator console
+// (docs/operations.md#platform-status): its breaker, budget, collections by outcome, last errors.
 import { defer, finalize, type Observable, tap } from 'rxjs';
 import { limits } from '../config.js';
 import type { BreakerChange } from '../../streams/circuitBreaker.js';
@@ -156,6 +152,11 @@ class PlatformRecord {
   }
 }
 
+/**
+ * Told by the resource thread's collection path as it goes (counters and fixed rings: nothing
+ * allocated per collection but an error's record); `snapshot()` copies it out as plain data,
+ * which edge threads receive once a second (src/threads/edges.ts).
+ */
 export class PlatformStatusBoard implements PlatformStatusSource {
   private readonly records = new Map<PlatformCode, PlatformRecord>();
   private warnings: FailureWarnings | undefined;

@@ -1,9 +1,5 @@
 // Which resources the connections of one uWebSockets.js app follow, and the forwarding of each
-// change to them (docs/push.md#where-changes-come-from). A connection subscribes to one uWS
-// topic per reference as it sent it: the entry echoes the identifier as sent (docs/api.md#a-8),
-// so `Torvalds` and `torvalds` are two topics of one resource. A change is rendered once per
-// spelling followed on this app, however many connections follow it, and published with uWS's
-// own pub/sub; a change of a resource nobody here follows costs one map lookup.
+// change to them (docs/push.md#where-changes-come-from).
 import type { ResourceView } from '../resources/view.js';
 import type { RequestedResource } from '../api/validation.js';
 import { updatePrefix } from './messages.js';
@@ -26,6 +22,12 @@ export type Publish = (topic: string, message: string) => void;
 /** The topic of one reference as sent: identifiers never hold a space (docs/api.md#a-5). */
 export const topicOf = (resource: RequestedResource): string => `${resource.key} ${resource.identifier}`;
 
+/**
+ * One uWS topic per reference as sent: the entry echoes the identifier as sent (docs/api.md#a-8),
+ * so `Torvalds` and `torvalds` are two topics of one resource. A change is rendered once per
+ * spelling followed here and published with uWS's pub/sub; a change nobody here follows costs
+ * one map lookup.
+ */
 export class SubscriptionRegistry {
   private readonly watched = new Map<string, Watch>();
 

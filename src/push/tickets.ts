@@ -1,9 +1,5 @@
-// Stream tickets (docs/push.md#tickets): a browser cannot set Authorization on a WebSocket,
-// so an authenticated POST hands out a ticket that stands for the token for a short while and
-// once. A ticket is the token's digest, a serial and an expiry, sealed with AES-256-GCM under a
-// key made at each start of the server: nothing is stored per ticket but one Int32 slot in a
-// buffer every thread shares, which the first redemption clears. A ticket issued by one edge
-// thread is redeemed by whichever edge the WebSocket reaches.
+// Stream tickets (docs/push.md#tickets): a browser cannot set Authorization on a WebSocket, so an
+// authenticated POST hands out a ticket that stands for the token, briefly and once.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { limits } from '../config.js';
 
@@ -26,6 +22,11 @@ const plainBytes = 4 + 8 + digestBytes;
 /** Serials run 1 .. 2^31 - 1: 0 marks a free or redeemed slot. */
 const maxSerial = 0x7fffffff;
 
+/**
+ * A ticket is the token's digest, a serial and an expiry, sealed with AES-256-GCM under a key made
+ * at each start: nothing is stored per ticket but one Int32 slot in a buffer every thread shares,
+ * which the first redemption clears, so a ticket one edge issued is redeemed by any edge.
+ */
 export class StreamTickets {
   private readonly slots: Int32Array;
   private readonly key: Buffer;

@@ -1,20 +1,14 @@
-// How resource work (machine steps, with their LMDB writes) shares the event loop and the disk
-// with searches (docs/architecture.md#pacing-background-work). Work runs in slices: each turn
-// of the loop starts queued pieces until `sliceMs` of that turn is used, then yields, so sockets
-// are read again before the next slice. And at most `maxRunning` pieces are unfinished at once:
-// a search's usage count is committed in the same LMDB write queue as resource steps, so a burst
-// of hundreds of steps would make every answer wait behind their commit. Searches first
-// (docs/architecture.md#searches-first): when the edge threads are busy, a slice is followed by a
-// pause that leaves them the core, down to `minShare` of it for all this thread does (the slice
-// and what it set off since the last one); when they are idle, a
-// loop with nothing else to do comes straight back for the next slice and catches up. Work that
-// finishes what was started (a collection's outcome, a search's first step) goes before work
-// that starts more (a due refresh): under that share, starting work first would lease
-// collections whose outcomes then wait behind the next due steps.
+// How resource work (machine steps, with their LMDB writes) shares the event loop, the disk and
+// the core with searches (docs/architecture.md#pacing-background-work, docs/architecture.md#searches-first).
 import { performance } from 'node:perf_hooks';
 
 export interface PaceLimits {
+  /** Each turn of the loop starts queued pieces until this much of it is used, then yields to the sockets. */
   sliceMs: number;
+  /**
+   * Pieces unfinished at once: a search's usage count is committed in the same LMDB write queue as
+   * resource steps, so hundreds of steps at once would make every answer wait behind their commit.
+   */
   maxRunning: number;
   /** The share of the time resource work keeps while searches keep the edges fully busy. */
   minShare?: number;
@@ -83,6 +77,13 @@ class PieceQueue {
 /** Which queue a piece waits in: `finishing` pieces run before every `starting` one. */
 export type WorkKind = 'finishing' | 'starting';
 
+/**
+ * Runs work in slices. While the edge threads are busy a slice is followed by a pause that
+ * leaves them the core; while they are idle the next slice comes straight back and catches up.
+ * Work that finishes what was started (a collection's outcome, a search's first step) runs
+ * before work that starts more (a due refresh): under the searches' share, starting work first
+ * would lease collections whose outcomes then wait behind the next due steps.
+ */
 export class WorkPace {
   private readonly finishing = new PieceQueue();
   private readonly starting = new PieceQueue();

@@ -1,9 +1,5 @@
-// One server per data directory (docs/storage.md#one-server-per-data-directory). The
-// claim is a record in the meta database naming the holder's pid and start time. It is read
-// and written inside an LMDB write transaction, which every process on the directory takes
-// in turn, so two starters can never both find the directory free; a holder that died keeps
-// its record but fails the liveness check, so a kill -9 never blocks the next start, and a
-// claim copied along with the data names another directory and holds nothing there.
+// One server per data directory (docs/storage.md#one-server-per-data-directory): a claim in the
+// meta database naming the holder's pid and start time.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import type { Databases, ServerClaim } from './environment.js';
@@ -13,7 +9,12 @@ export interface DataDirectoryClaim {
   release(): Promise<void>;
 }
 
-/** Claims the directory for this process, or throws a DataDirectoryError naming the live holder. */
+/**
+ * Claims the directory for this process, or throws a DataDirectoryError naming the live holder.
+ * Read and written in one LMDB write transaction, which every process takes in turn, so two
+ * starters never both find it free. A dead holder's claim fails the liveness check (a kill -9
+ * never blocks the next start); a claim copied with the data names another directory.
+ */
 export async function claimDataDirectory(dbs: Databases): Promise<DataDirectoryClaim> {
   const { dev, ino } = statSync(dbs.dataDir);
   const own: ServerClaim = { pid: process.pid, started: startOf(process.pid) ?? null, directory: `${dev}:${ino}` };

@@ -1,7 +1,5 @@
-// An edge is the HTTP front end (searches, history, the dashboard, push streams) on one thread.
-// What it takes from the node is one EdgeLink: the node's own objects when the edge is the
-// node's thread (src/node/frontEnd.ts), or the same lent over MessagePorts to an edge thread
-// (src/threads/portLink.ts). Either way serveEdge starts the same server on it.
+// What an edge (the HTTP front end on one thread) takes from the node, as one EdgeLink: the node's
+// own objects (src/node/frontEnd.ts) or the same lent to an edge thread (src/threads/portLink.ts).
 import { Admissions } from '../access/admission.js';
 import type { AccountTable } from '../access/accountTable.js';
 import { Authenticator } from '../access/authenticator.js';
@@ -64,22 +62,26 @@ export interface NodeLink extends EdgeLink {
   lendLedger: boolean;
 }
 
-/** What an edge has of its own, on its thread. */
-export interface EdgeSettings {
+/** What every edge of a node has alike, on whichever thread. */
+export interface CommonEdgeSettings {
   host: string;
   port: number;
-  /** This thread's handle on the data directory. */
-  dbs: Databases;
-  accounts: AccountStore;
   /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
   authVersions: AuthVersionBoard;
   accountTable: AccountTable;
-  admissions: Admissions;
   stream: EdgeStreamState;
   log: Logger;
   cors: CorsOrigins | undefined;
   /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
   secureCookies: boolean;
+}
+
+/** What an edge has on its own thread. */
+export interface EdgeSettings extends CommonEdgeSettings {
+  /** This thread's handle on the data directory. */
+  dbs: Databases;
+  accounts: AccountStore;
+  admissions: Admissions;
   /** How a throttled sign-in waits; a real timer when absent. */
   signinWait?: ((ms: number) => Promise<void>) | undefined;
   /** False on a collect node (docs/cluster.md#node-roles). */

@@ -1,10 +1,5 @@
-// How busy the edge threads are, for the pace of the resource thread's work
-// (docs/architecture.md#searches-first): every `edgeLoadSampleMs` each edge writes into its
-// slot of a shared buffer the share of that time its thread wanted a core, running or waiting
-// in the run queue (Linux's /proc/thread-self/schedstat), rather than sleeping for sockets; the
-// resource thread reads the busiest edge. Searches waiting keep an edge wanting the core. Not
-// the event-loop utilization: uWebSockets.js waits for sockets out of libuv's sight, so an idle
-// edge's loop reads as fully busy.
+// How busy the edge threads are, which the resource thread paces its work by
+// (docs/architecture.md#searches-first): one slot per edge in a shared buffer.
 import { readFileSync } from 'node:fs';
 
 /** Per slot, the share in parts per million (Int32: whole numbers, written and read atomically). */
@@ -32,7 +27,11 @@ export class EdgeLoadBoard {
   }
 }
 
-/** Nanoseconds the calling thread has run and waited to run so far; undefined where Linux's schedstat is missing. */
+/**
+ * Nanoseconds the calling thread has run and waited to run so far (searches waiting keep an edge
+ * wanting the core); undefined where Linux's schedstat is missing. Not the event-loop
+ * utilization: uWebSockets.js waits for sockets out of libuv's sight, so an idle edge reads as busy.
+ */
 function wantedCoreNs(): number | undefined {
   try {
     const [running, waiting] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');

@@ -1,7 +1,5 @@
-// An edge thread (docs/guarantees.md#threads): a uWebSockets.js app on the server's port that
-// answers searches from its own handle on the shared LMDB environment, on the node's link
-// borrowed over ports. It writes only usage and tokens' last-used times; resources are the
-// resource thread's.
+// An edge thread (docs/guarantees.md#threads): serveEdge on the node's link borrowed over ports,
+// reading the shared LMDB itself; it writes only usage and tokens' last-used times.
 import { parentPort, workerData } from 'node:worker_threads';
 import { AccountTable } from '../access/accountTable.js';
 import { AuthVersionBoard } from '../access/authVersionBoard.js';

@@ -1,11 +1,5 @@
 // The views an edge thread answers searches with (docs/guarantees.md#threads): those the
-// resource thread posted since this edge started (several in a message), and otherwise what the shared LMDB
-// environment holds. A committed view reaches the edge as soon as its message is read (the
-// next turn of the edge's loop), and the edge never goes back to an older view of a resource:
-//  - posted views arrive in commit order per resource (publishViews, src/threads/portLink.ts);
-//  - after a read from disk, every message already posted is taken at once. A view older than
-//    the one read was posted before the one read was committed, so it is among them, and
-//    what the edge keeps for the resource is then the newest it has seen.
+// resource thread posted, and otherwise what the shared LMDB environment holds.
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ResourceView, ViewSource } from '../resources/view.js';
 import type { Databases } from '../store/environment.js';
@@ -13,6 +7,11 @@ import { RecentMap } from '../store/recentMap.js';
 import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
 import type { PostedViews } from './edgeMessages.js';
 
+/**
+ * A committed view reaches the edge as soon as its message is read (the next turn of its loop),
+ * and the edge never goes back to an older view of a resource: posted views arrive in commit
+ * order per resource (publishViews, src/threads/portLink.ts), and see `view` for reads from disk.
+ */
 export class EdgeViews implements ViewSource {
   private readonly recent: RecentMap<string, ResourceView>;
 
@@ -31,6 +30,8 @@ export class EdgeViews implements ViewSource {
     const known = this.recent.get(key);
     if (known) return known;
     const stored = this.dbs.views.get(key);
+    // Every message already posted is taken now. A view older than the one read was posted before
+    // that one was committed, so it is among them, and the newest seen is what the edge keeps.
     for (let message = receiveMessageOnPort(this.posted); message; message = receiveMessageOnPort(this.posted)) {
       this.rememberAll(message.message as PostedViews);
     }

@@ -1,36 +1,20 @@
 // The edge threads of one server (docs/guarantees.md#threads): N worker threads, each a
-// uWebSockets.js app on the same port (uWS binds with SO_REUSEPORT, so the kernel spreads
-// connections over them). A port asked as 0 ("any free one") is chosen here first: uWS binds
-// port 0 without SO_REUSEPORT, so threads could not share the port the kernel picked. Keeping
-// other processes off the port is the port guard's job, done once before any thread binds.
+// uWebSockets.js app on the same port (SO_REUSEPORT: the kernel spreads connections over them).
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import type { AccountTable } from '../access/accountTable.js';
-import type { AuthVersionBoard } from '../access/authVersionBoard.js';
-import type { CorsOrigins } from '../http/cors.js';
-import type { Logger } from '../log.js';
 import { limits } from '../config.js';
 import type { EdgeLoadBoard } from './edgeLoad.js';
-import type { NodeLink } from './edgeLink.js';
-import type { EdgeSetup, EdgeStreamState, FromEdge, ToEdge } from './edgeMessages.js';
+import type { CommonEdgeSettings, NodeLink } from './edgeLink.js';
+import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { lendLink } from './portLink.js';
 
 /** The node's side of N edge threads; each gets the node's link lent over ports. */
-export interface EdgeThreadSettings {
+export interface EdgeThreadSettings extends CommonEdgeSettings {
   threads: number;
-  host: string;
-  port: number;
+  /** Each edge opens its own handle on it. */
   dataDir: string;
-  cors: CorsOrigins | undefined;
-  /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
-  secureCookies: boolean;
-  accountTable: AccountTable;
-  /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
-  authVersions: AuthVersionBoard;
   /** Where each edge writes how busy it is (one slot per thread). */
   edgeLoad: EdgeLoadBoard;
-  stream: EdgeStreamState;
-  log: Logger;
 }
 
 export interface RunningEdges {
@@ -90,7 +74,11 @@ async function stopAll(edges: Edge[]): Promise<void> {
   );
 }
 
-/** A port free right now on `host`, as the kernel picks one. */
+/**
+ * A port free right now on `host`, as the kernel picks one: uWS binds port 0 without
+ * SO_REUSEPORT, so threads could not share the port it picked. Keeping other processes off the
+ * port is the port guard's job, done once before any thread binds.
+ */
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();

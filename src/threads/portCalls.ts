@@ -1,9 +1,5 @@
-// An object of the resource thread lent to an edge thread over a MessagePort (docs/cluster.md,
-// "Edge threads in a cluster"): a NATS connection cannot cross threads, so rather than one
-// connection per edge, edges send their few calls of the cluster's seams (a quota ledger's per
-// reserved block, the dashboard's per sign-in) to the resource thread, which makes them on the
-// node's one connection. Arguments and answers are structured-cloned; a failure comes back as
-// an error with the lender's message and name.
+// Calls of an object on the resource thread, made from an edge thread over a MessagePort
+// (docs/cluster.md#edge-threads-in-a-cluster): a NATS connection cannot cross threads.
 import type { MessagePort } from 'node:worker_threads';
 
 type Call = { id: number; method: string; args: unknown[] };
@@ -12,7 +8,11 @@ type Answer = { id: number; value: unknown } | { id: number; failed: string; nam
 /** The methods of `T` named in `K`, each resolving what it resolves. */
 export type Borrowed<T, K extends keyof T> = Pick<T, K>;
 
-/** The lender's side: answers every call on `port` with the method of `target` it names (among `methods`). */
+/**
+ * The lender's side: answers every call on `port` with the method of `target` it names (among
+ * `methods`). Arguments and answers are structured-cloned; a failure comes back as an error with
+ * the lender's message and name.
+ */
 export function lendCalls<T, K extends keyof T & string>(port: MessagePort, target: T, methods: readonly K[]): void {
   port.on('message', (call: Call) => {
     void Promise.resolve()

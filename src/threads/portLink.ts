@@ -1,8 +1,6 @@
-// The MessagePort link: the node's EdgeLink lent to an edge thread (lendLink, on the node's
-// thread) and borrowed there (borrowLink). What an edge can read itself it reads from its own
-// handle on the data directory (views not yet posted, history, the embedded ledger); the rest
-// crosses ports as the messages of src/threads/edgeMessages.ts.
-import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+// The node's EdgeLink lent to an edge thread over MessagePorts (lendLink) and borrowed there
+// (borrowLink); the edge reads views, history and the embedded ledger from the LMDB itself.
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { limits } from '../config.js';
 import type { Health } from '../health.js';
 import { healthCheck, type ReadinessProblem } from '../http/readiness.js';
@@ -19,12 +17,18 @@ import type { DemandMessage, FromEdge, LinkPorts, PostedViews, ToEdge } from './
 import type { EdgeLink, NodeLink } from './edgeLink.js';
 import { EdgeViews } from './edgeViews.js';
 
+/** The node's end of an edge thread's control channel: its Worker (or, in a test, a MessagePort). */
+export interface EdgeControl {
+  postMessage(message: ToEdge): void;
+  on(event: 'message', listener: (message: FromEdge) => void): unknown;
+}
+
 /** A link lent: the edge's ends (for its EdgeSetup, to transfer), and what hears the edge once it runs. */
 export interface LentLink {
   ports: LinkPorts;
   transfer: MessagePort[];
-  /** Posts the node's health to `worker` from now on, and takes its metrics and problems. */
-  attach(worker: Worker): void;
+  /** Posts the node's health to the edge from now on, and takes its metrics and problems. */
+  attach(edge: EdgeControl): void;
 }
 
 export function lendLink(link: NodeLink): LentLink {
@@ -54,9 +58,9 @@ export function lendLink(link: NodeLink): LentLink {
       ...(rateLedger ? [rateLedger.port2] : []),
       ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
     ],
-    attach(worker) {
-      publishHealth(link.health, worker);
-      worker.on('message', (message: FromEdge) => {
+    attach(edge) {
+      publishHealth(link.health, edge);
+      edge.on('message', (message) => {
         if (message.type === 'metrics') link.metrics?.addEdgeCounts(message.counts);
         else if (message.type === 'problem') {
           if (message.message === null) link.health.clear(message.component);
@@ -121,7 +125,7 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
  * resource's next step can begin. So an edge receives a resource's views in write order, and a
  * view older than one on disk was always posted before that one landed (EdgeViews relies on
  * this). The views of one LMDB transaction go in one message: a postMessage costs more than the
- * rest of a collection's step (bench/README.md, "Cost account").
+ * rest of a collection's step (bench/README.md#cost-account).
  */
 export function publishViews(changes: ViewChanges, edge: MessagePort): void {
   let batch: PostedViews = [];

@@ -1,6 +1,5 @@
-// HTML built by a tagged template that escapes every value it is given (docs/dashboard.md,
-// "Escaping"): only markup made by `html` itself passes through unchanged, so an account name,
-// a token note or an identifier can never become markup, whatever it holds.
+// HTML from a tagged template that escapes every value it is given (docs/dashboard.md#escaping):
+// only markup made by `html` itself passes unchanged, so no name or note can become markup.
 
 /** Markup made by `html`: the one kind of value inserted without escaping. */
 export class SafeHtml {

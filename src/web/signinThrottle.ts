@@ -1,7 +1,6 @@
-// Sign-in attempts, limited per account name and per client address (docs/dashboard.md,
-// "Rate limits"). Failures are counted in LMDB, so every edge thread and every server on the
-// directory counts the same attempts: from `slowAfter` failures each answer is held longer,
-// from `refuseAfter` the attempt is refused without checking the password.
+// Sign-in attempts, limited per account name and per client address (docs/dashboard.md#rate-limits).
+// Failures are counted in LMDB, so every edge thread and every server on the directory counts the
+// same attempts: from `slowAfter` failures each answer is held longer, from `refuseAfter` refused.
 import { webLimits } from '../config.js';
 import type { WebStore } from '../seams/webRecords/webStore.js';
 

@@ -1,14 +1,5 @@
-// X API v2 as the emulator speaks it: /2/users/by and /2/tweets with the same parameters
-// (usernames, ids, user.fields, tweet.fields), bodies and problems as api.x.com, its 401
-// without a bearer token and its 429 with x-rate-limit-* headers. Post ids are real
-// snowflakes: those created before view counting carry no impression_count.
-//
-// A limitation, written down in README.md: GET /2/tweets names a post by id only, so the
-// emulator cannot know which handle the caller has in mind. Every emulated username is
-// therefore one account id (`emulatedAuthorId`), which every emulated tweet names as its
-// author_id, so the collector's author check passes for any handle; a tweet's own counts and
-// per-post faults are looked up as `<emulatedAuthor>:<id>`. `missing*`, `flaky*` and `slow*`
-// handles still apply to posts through the users/by call that resolves the author.
+// X API v2 as the emulator speaks it: /2/users/by and /2/tweets with api.x.com's parameters,
+// bodies and problems, its 401 without a bearer token and its 429 with x-rate-limit-* headers.
 import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
 import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../../emulator/types.js';
 import { snowflakeTime, viewCountingSince } from './identifiers.js';
@@ -16,6 +7,14 @@ import { snowflakeTime, viewCountingSince } from './identifiers.js';
 /** X's own limit, stated here rather than taken from the collector, so a wrong one there shows: users/by and tweets take 1-100 values. */
 const usersByAndTweetsLimit = 100;
 
+/**
+ * GET /2/tweets names a post by id only, so the emulator cannot know which handle the caller has
+ * in mind (a limitation README.md states): every emulated username is this one account id, which
+ * every emulated tweet names as its author_id, so the collector's author check passes for any
+ * handle. A tweet's counts and faults are looked up as `<emulatedAuthor>:<id>`; `missing*`,
+ * `flaky*` and `slow*` handles still apply to posts through the users/by call. Post ids are real
+ * snowflakes: those made before view counting carry no impression_count.
+ */
 export const emulatedAuthorId = '1577444925917097984';
 export const emulatedAuthor = 'emulated_author';
 

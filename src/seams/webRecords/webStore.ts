@@ -1,10 +1,5 @@
-// What the dashboard keeps (docs/dashboard.md#sign-in): password hashes, invites and
-// sessions, each invite and session under the SHA-256 digest of its secret, never the secret
-// itself; and the sign-in attempts the throttle counts. Every record is written in one
-// transaction, so every thread and process sees the same sessions and attempts. The writes of
-// invites, passwords and sessions go through `WebRecords`: this LMDB for a node alone, the
-// cluster's KV buckets with `--nats`, which every node replicates into its LMDB
-// (docs/dashboard.md#in-a-cluster); reads are always this LMDB's.
+// What the dashboard keeps in the LMDB (docs/dashboard.md#sign-in): password hashes, invites and
+// sessions (under the SHA-256 digest of their secret, never the secret), and sign-in attempts.
 import type { Database } from 'lmdb';
 import type { AccountChangeWrites } from '../../store/accountStore.js';
 import type { Databases } from '../../store/environment.js';
@@ -49,6 +44,11 @@ export function isWritesUnavailable(error: unknown): boolean {
   return error instanceof Error && error.name === 'WritesUnavailable';
 }
 
+/**
+ * Each record is written in one transaction, so every thread and process sees the same sessions
+ * and attempts. Reads are always this LMDB's; in a cluster the writes go to the KV buckets
+ * through `WebRecords`, and every node replicates them here (docs/dashboard.md#in-a-cluster).
+ */
 export class WebStore implements WebRecords {
   constructor(private readonly dbs: Databases) {}
 

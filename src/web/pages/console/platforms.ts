@@ -1,8 +1,6 @@
-// The console's platforms (docs/dashboard.md#operator-console): enabled or not and why,
-// breaker, budget in use, queue depth, collections per minute by outcome and the last errors,
-// as the resource thread's platform status board last reported them (docs/operations.md,
-// "Platform status"). The live part is rendered here both for the page and for its
-// server-sent events, so a live update is the same markup a reload would give.
+// The console's platforms (docs/dashboard.md#operator-console), as the platform status board last
+// reported them (docs/operations.md#platform-status). The live part is rendered here both for the
+// page and for its server-sent events, so a live update is the markup a reload would give.
 import { outcomeKinds, type OutcomeKind, type PlatformStatus } from '../../../operations/platformStatus.js';
 import { page, type WebAnswer } from '../../answers.js';
 import { barChart } from '../../barChart.js';
