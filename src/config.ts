@@ -221,6 +221,12 @@ export const clusterDefaults = {
   /** How long one JetStream call (publish, pull, acknowledgement) waits for its answer. */
   requestTimeoutMs: 5_000,
   /**
+   * Units in hand shared by the nodes (docs/operations.md#usage-shown): an entry not written for
+   * `staleMs` counts for nothing (its node is gone: each live node writes every half of it); the
+   * bucket drops entries after `keptMs`.
+   */
+  inHand: { staleMs: 4_000, keptMs: 60_000 },
+  /**
    * How long a stopping node waits for its per-day counts still being written (docs/dashboard.md,
    * "In a cluster"): they take milliseconds while NATS answers, and a stop never waits long on it.
    */

@@ -4,7 +4,7 @@
 // (docs/operations.md#accounts). Off the request path: the table is read without its locks (a
 // figure a moment old is fine), and nothing is written while nothing changed.
 import type { Logger } from '../log.js';
-import type { InHand, InHandUnits } from '../store/inHandUnits.js';
+import type { InHand, UnitsInHand } from '../store/inHandUnits.js';
 import { type AccountTable, field } from './accountTable.js';
 import { monthIndexOf, monthOfIndex } from './calendar.js';
 
@@ -16,7 +16,7 @@ export class InHandRecorder {
 
   constructor(
     private readonly table: AccountTable,
-    private readonly units: InHandUnits,
+    private readonly units: UnitsInHand,
     private readonly log: Pick<Logger, 'error'>,
     private readonly now: () => number = Date.now,
   ) {}

@@ -6,6 +6,7 @@ import { accountKey, ClusterAccounts } from '../cluster/clusterAccounts.js';
 import { ClusterDailyUsage } from '../cluster/clusterDailyUsage.js';
 import { ClusterWeb } from '../seams/webRecords/clusterWeb.js';
 import { KvQuotaLedger } from '../seams/quotaLedger/kvQuotaLedger.js';
+import { unitsInHandOf } from '../seams/unitsInHand/clusterUnitsInHand.js';
 import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { clusterDefaults } from '../config.js';
 import type { Books } from './books.js';
@@ -25,7 +26,12 @@ export async function withClusterBooks<T>(servers: string[], work: (books: Books
     ]);
     return await work({
       book,
-      used: async (account, now) => (await ledger.read(account, monthOf(now))).granted,
+      // Units granted less what the live nodes hold in hand: the requests counted (docs/operations.md#usage-shown).
+      used: async (account, now) => {
+        const month = monthOf(now);
+        const [granted, inHand] = await Promise.all([ledger.read(account, month), unitsInHandOf(connection, account, month, now)]);
+        return Math.max(0, granted.granted - inHand);
+      },
       forget: async (account) => {
         await ledger.forget(account);
         await days.forget(account);

@@ -17,6 +17,8 @@ import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import type { AccountStore } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
+import type { InHandUnits, UnitsInHand } from '../store/inHandUnits.js';
+import { ClusterUnitsInHand } from '../seams/unitsInHand/clusterUnitsInHand.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import type { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import type { DashboardWrites, WebStore } from '../seams/webRecords/webStore.js';
@@ -64,6 +66,8 @@ export interface NodeSeams {
   callBudget: SharedCallBudget | undefined;
   /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md#in-a-cluster). */
   dashboard: DashboardWrites | undefined;
+  /** Where the server records its units in hand: the LMDB's; in a cluster, shared and summed (docs/operations.md#usage-shown). */
+  inHand: UnitsInHand;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
 }
@@ -75,6 +79,8 @@ export interface SeamNeeds {
   /** The dashboard's records and the per-day counts of this node's LMDB, which a cluster node replicates. */
   web: WebStore;
   daily: DailyUsage;
+  /** This node's record of units in hand, which its displays read. */
+  inHand: InHandUnits;
   /** Called after a replicated change is in the LMDB: the authenticators look again at once. */
   onAccountsChanged: () => void;
   health: Health;
@@ -93,6 +99,7 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     pauses: new InProcessPlatformPauses(Date.now),
     callBudget: undefined,
     dashboard: undefined,
+    inHand: needs.inHand,
     close: () => Promise.resolve(),
   };
 }
@@ -147,6 +154,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       quiet,
     );
     const daily = await replicateDailyUsage(days, needs.daily, quiet);
+    const inHand = await ClusterUnitsInHand.open(connection, needs.inHand, { node, log: needs.log });
     return {
       queue,
       queueDepth: undefined,
@@ -157,8 +165,10 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       pauses,
       callBudget,
       dashboard: { records: web, accounts: replica },
+      inHand,
       async close() {
         queue.close();
+        await inHand.stop();
         pauses.stop();
         await ledger.flush(clusterDefaults.dailyFlushMs);
         replica.stop();

@@ -11,7 +11,6 @@ import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 import { createConnectionCountsBuffer } from '../push/connectionCounts.js';
 import { createTicketState } from '../push/tickets.js';
 import { InProcessViewChanges } from '../seams/viewChanges/viewChanges.js';
-import { InHandUnits } from '../store/inHandUnits.js';
 import { admissionsOn, type CommonEdgeSettings, type NodeLink, serveEdge } from '../threads/edgeLink.js';
 import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { startEdges } from '../threads/edges.js';
@@ -50,7 +49,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   // left at the stop, and admits too when this thread serves.
   const admissions = admissionsOn(link, accountTable, log);
   // Displays show requests counted: the ledger less what this server holds in hand (docs/operations.md#accounts).
-  const inHand = new InHandRecorder(accountTable, new InHandUnits(core.dbs), log);
+  const inHand = new InHandRecorder(accountTable, core.seams.inHand, log);
   inHand.start(limits.inHandRecordMs);
   const stream = { tickets: createTicketState(), connections: createConnectionCountsBuffer(accountTable) };
   const settings: CommonEdgeSettings = {

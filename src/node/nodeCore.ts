@@ -23,6 +23,7 @@ import { openServerDirectory } from '../store/serverDirectory.js';
 import type { UpstreamKind } from '../store/records.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import { WebStore } from '../seams/webRecords/webStore.js';
+import { InHandUnits } from '../store/inHandUnits.js';
 
 export interface NodeCoreOptions {
   dataDir: string;
@@ -67,6 +68,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     accounts,
     web: new WebStore(dbs),
     daily: new DailyUsage(dbs),
+    inHand: new InHandUnits(dbs),
     // A replicated change is in force at once: every authenticator sees the new version.
     onAccountsChanged: () => authVersions.publish(accounts.authVersion()),
     health,

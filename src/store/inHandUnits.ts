@@ -12,7 +12,19 @@ export interface InHand {
   units: number;
 }
 
-export class InHandUnits {
+/**
+ * The seam of units in hand: where a server records what it holds, and where displays read it.
+ * A node alone: this LMDB record; a cluster node: the sum over every live node
+ * (src/seams/unitsInHand/clusterUnitsInHand.ts), kept in this record too.
+ */
+export interface UnitsInHand {
+  /** Makes `held` the whole record: an account and month not in it hold none. */
+  replace(held: readonly InHand[]): Promise<void>;
+  /** Units in hand of `account` in `month` ('YYYY-MM'); 0 when none were recorded. */
+  of(account: string, month: string): number;
+}
+
+export class InHandUnits implements UnitsInHand {
   constructor(private readonly dbs: Databases) {}
 
   /** Units in hand of `account` for `month`; 0 when none were recorded. */
