@@ -7,6 +7,7 @@
 // admission, counting, validation, reading views, assembling the answer) is what the
 // ratio "x spec-floor" measures.
 import { nextMonthStart } from '../../src/access/calendar.js';
+import type { LimitFigures } from '../../src/access/limitHeaders.js';
 import { digestToken, parseAuthorization } from '../../src/auth/tokens.js';
 import { limits } from '../../src/config.js';
 import { readBody } from '../../src/http/body.js';
@@ -21,44 +22,38 @@ import { answerSizeArgument, fixedAnswer } from './fixedAnswer.js';
 import { serveUwsBaseline } from './uwsBaseline.js';
 
 /**
- * The six limit headers of the bench account, counted per answer. The array is reused and
- * only the values that change are rewritten: the floor pays for formatting the numbers an
- * answer must carry, not for a limiter (it refuses nothing).
+ * The six limit headers' figures for the bench account, counted per answer. The object is
+ * reused and only the figures that change are rewritten: the floor pays for formatting the
+ * numbers an answer must carry, not for a limiter (it refuses nothing).
  */
-class LimitHeaders {
-  private readonly headers: Array<[string, string]>;
+class LimitCounter {
+  private readonly figures: LimitFigures;
   private windowEndsAt = 0;
   private usedInWindow = 0;
   private usedInMonth = 0;
 
   constructor(
-    private readonly rateLimit: number,
     private readonly windowMs: number,
-    private readonly quota: number,
+    rateLimit: number,
+    quota: number,
   ) {
-    this.headers = [
-      ['X-RateLimit-Limit', String(rateLimit)],
-      ['X-RateLimit-Remaining', ''],
-      ['X-RateLimit-Reset', ''],
-      ['X-Quota-Limit', String(quota)],
-      ['X-Quota-Remaining', ''],
-      ['X-Quota-Reset', ''],
-    ];
+    this.figures = { rateLimit, rateRemaining: 0, rateReset: 0, quota, quotaRemaining: 0, quotaResetsOn: '' };
   }
 
-  /** The headers of one more admitted request at `now`. */
-  next(now: number): ReadonlyArray<readonly [string, string]> {
+  /** The figures of one more admitted request at `now`. */
+  next(now: number): LimitFigures {
+    const figures = this.figures;
     if (now >= this.windowEndsAt) {
       this.windowEndsAt = now + this.windowMs;
       this.usedInWindow = 0;
-      this.headers[2]![1] = String(Math.ceil(this.windowEndsAt / 1000));
-      this.headers[5]![1] = nextMonthStart(now);
+      figures.rateReset = Math.ceil(this.windowEndsAt / 1000);
+      figures.quotaResetsOn = nextMonthStart(now);
     }
     this.usedInWindow++;
     this.usedInMonth++;
-    this.headers[1]![1] = String(this.rateLimit - this.usedInWindow);
-    this.headers[4]![1] = String(this.quota - this.usedInMonth);
-    return this.headers;
+    figures.rateRemaining = figures.rateLimit - this.usedInWindow;
+    figures.quotaRemaining = (figures.quota ?? 0) - this.usedInMonth;
+    return figures;
   }
 }
 
@@ -71,7 +66,7 @@ const exchanges = {
   logAccess: createAccessLog(silentLogger),
 };
 const { rate, quota } = benchAccount.settings;
-const limitHeaders = new LimitHeaders(rate.limit, rate.windowMs, quota);
+const limitCounter = new LimitCounter(rate.windowMs, rate.limit, quota);
 
 serveUwsBaseline('spec-floor', (res, req) => {
   let aborted = false;
@@ -91,6 +86,6 @@ serveUwsBaseline('spec-floor', (res, req) => {
     } catch {
       return writeReply(res, exchange, apiErrors.invalid(['Request body must be valid JSON']));
     }
-    writeReply(res, exchange, answer, limitHeaders.next(Date.now()));
+    writeReply(res, exchange, answer, limitCounter.next(Date.now()));
   });
 });

@@ -9,15 +9,16 @@ import type { AccountRecord } from '../store/accountStore.js';
 import type { Logger } from '../log.js';
 import type { AccountTable } from './accountTable.js';
 import { nextMonthStart } from './calendar.js';
+import type { LimitFigures } from './limitHeaders.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import { QuotaMeter } from './quotaMeter.js';
 import { RateLimiter, windowCount } from './rateLimiter.js';
 import { type ReservationPolicy, type Standing, UnitMeter } from './unitMeter.js';
 
 export type Decision =
-  | { kind: 'admitted'; headers: Array<[string, string]> }
-  | { kind: 'quotaExhausted'; headers: Array<[string, string]>; quota: number; resetsOn: string }
-  | { kind: 'rateLimited'; headers: Array<[string, string]>; retryAfterSeconds: number }
+  | { kind: 'admitted'; limits: LimitFigures }
+  | { kind: 'quotaExhausted'; limits: LimitFigures; quota: number; resetsOn: string }
+  | { kind: 'rateLimited'; limits: LimitFigures; retryAfterSeconds: number }
   /** The operator suspended the account (docs/api.md#a-53): refused before any count, without limit headers. */
   | { kind: 'suspended' }
   /** This server admits for as many accounts as its table has slots (limits.accountSlots). */
@@ -108,7 +109,7 @@ export class Admissions {
       if (standing === 'exhausted') {
         step = {
           kind: 'quotaExhausted',
-          headers: limitHeaders(window.limit, remaining, window.resetAt, account.quota, 0, resetsOn),
+          limits: limitFigures(window.limit, remaining, window.resetAt, account.quota, 0, resetsOn),
           quota: account.quota!,
           resetsOn,
         };
@@ -116,7 +117,7 @@ export class Admissions {
         const quotaLeft = account.quota === null ? null : Math.max(0, account.quota - this.quota.used(base));
         step = {
           kind: 'rateLimited',
-          headers: limitHeaders(window.limit, 0, window.resetAt, account.quota, quotaLeft, resetsOn),
+          limits: limitFigures(window.limit, 0, window.resetAt, account.quota, quotaLeft, resetsOn),
           retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
         };
       } else if (standing === 'reserve' || rate === 'reserve') {
@@ -140,7 +141,7 @@ export class Admissions {
         }
         step = {
           kind: 'admitted',
-          headers: limitHeaders(window.limit, remaining - 1, window.resetAt, account.quota, quotaLeft, resetsOn),
+          limits: limitFigures(window.limit, remaining - 1, window.resetAt, account.quota, quotaLeft, resetsOn),
         };
       }
     } finally {
@@ -152,21 +153,13 @@ export class Admissions {
   }
 }
 
-function limitHeaders(
+function limitFigures(
   rateLimit: number,
   rateRemaining: number,
   rateResetAt: number,
   quota: number | null,
   quotaRemaining: number | null,
   quotaResetsOn: string,
-): Array<[string, string]> {
-  const headers: Array<[string, string]> = [
-    ['X-RateLimit-Limit', String(rateLimit)],
-    ['X-RateLimit-Remaining', String(rateRemaining)],
-    ['X-RateLimit-Reset', String(Math.ceil(rateResetAt / 1000))],
-  ];
-  if (quota !== null) {
-    headers.push(['X-Quota-Limit', String(quota)], ['X-Quota-Remaining', String(quotaRemaining)], ['X-Quota-Reset', quotaResetsOn]);
-  }
-  return headers;
+): LimitFigures {
+  return { rateLimit, rateRemaining, rateReset: Math.ceil(rateResetAt / 1000), quota, quotaRemaining, quotaResetsOn };
 }

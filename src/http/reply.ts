@@ -1,5 +1,6 @@
 // Writes a whole response inside one cork, so status, headers and body leave in one syscall,
 // and records it in the access log.
+import { type LimitFigures, limitHeaderLines } from '../access/limitHeaders.js';
 import type { AccessEntry, AccessLog } from './accessLog.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
@@ -41,16 +42,39 @@ export function beginExchange(source: ExchangeSource, req: HttpRequest): Exchang
   };
 }
 
-export function writeReply(res: HttpResponse, exchange: Exchange, reply: Reply, extraHeaders?: Headers): void {
-  res.cork(() => {
-    res.writeStatus(reply.status);
-    if (reply.body !== '') res.writeHeader('Content-Type', reply.contentType ?? 'application/json');
-    res.writeHeader('X-Request-Id', exchange.id);
-    for (const [name, value] of exchange.cors) res.writeHeader(name, value);
-    if (extraHeaders) for (const [name, value] of extraHeaders) res.writeHeader(name, value);
-    if (reply.headers) for (const [name, value] of reply.headers) res.writeHeader(name, value);
-    if (reply.body === '') res.endWithoutBody();
-    else res.end(reply.body);
-  });
+/**
+ * Writes the answer in one cork with three native calls: the status, one header whose value
+ * carries every later header as its own `\r\nName: value` line (uWS writes a value as given,
+ * so the bytes on the wire are those of one call per header, docs/api.md#a-48), and the body.
+ * `limits` are the admission's figures, written after the CORS headers.
+ */
+export function writeReply(res: HttpResponse, exchange: Exchange, reply: Reply, limits?: LimitFigures): void {
+  let first = 'X-Request-Id';
+  let rest = exchange.id;
+  if (reply.body !== '') {
+    first = 'Content-Type';
+    rest = `${reply.contentType ?? 'application/json'}\r\nX-Request-Id: ${exchange.id}`;
+  }
+  for (const [name, value] of exchange.cors) rest += `\r\n${name}: ${value}`;
+  if (limits) rest += limitHeaderLines(limits);
+  if (reply.headers) for (const [name, value] of reply.headers) rest += `\r\n${name}: ${value}`;
+  pending.res = res;
+  pending.status = reply.status;
+  pending.first = first;
+  pending.rest = rest;
+  pending.body = reply.body;
+  res.cork(writePending);
+  pending.res = undefined;
   exchange.logAccess(exchange, reply.status);
+}
+
+/** What the one cork writes: set just before `cork`, which calls back at once, so no closure is made per answer. */
+const pending = { res: undefined as HttpResponse | undefined, status: '', first: '', rest: '', body: '' };
+
+function writePending(): void {
+  const res = pending.res!;
+  res.writeStatus(pending.status);
+  res.writeHeader(pending.first, pending.rest);
+  if (pending.body === '') res.endWithoutBody();
+  else res.end(pending.body);
 }

@@ -6,6 +6,7 @@
 import { limits } from '../config.js';
 import type { Admissions, Decision } from '../access/admission.js';
 import type { Authenticator } from '../access/authenticator.js';
+import type { LimitFigures } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearchText } from '../api/validation.js';
 import type { Logger } from '../log.js';
@@ -14,7 +15,7 @@ import type { ResourceDemand } from '../resources/demand.js';
 import type { ViewSource } from '../resources/view.js';
 import { readBody, type BodyResult } from './body.js';
 import { apiErrors } from './errors.js';
-import { writeReply, type Exchange, type Reply } from './reply.js';
+import { type Exchange, type Reply, writeReply } from './reply.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export interface SearchRouteDeps {
@@ -45,19 +46,6 @@ const searchAnswerer: BodyAnswerer = () => answer;
 
 export function searchRoute(deps: SearchRouteDeps, answerFor: BodyAnswerer = searchAnswerer) {
   return (res: HttpResponse, req: HttpRequest): void => {
-    let aborted = false;
-    // A response is owed from admission until it is written or its client goes away: a client
-    // that drops mid-body must not hold a graceful stop for the whole grace period (docs/operations.md#signals).
-    let owed = false;
-    const settle = () => {
-      if (!owed) return;
-      owed = false;
-      deps.requests.end();
-    };
-    res.onAborted(() => {
-      aborted = true;
-      settle();
-    });
     const exchange = deps.begin(req);
     // `req` is only valid until this function returns: read everything needed now.
     const authorization = req.getHeader('authorization');
@@ -76,57 +64,91 @@ export function searchRoute(deps: SearchRouteDeps, answerFor: BodyAnswerer = sea
     const admission = deps.admissions.admit(authentication.account, now);
     if (admission.kind !== 'pending' && admission.kind !== 'admitted') {
       deps.metrics?.admissionRefused(refusalReasons[admission.kind]);
-      writeReply(res, exchange, refusal(admission), limitHeaders(admission));
+      writeReply(res, exchange, refusal(admission), limitFigures(admission));
       return;
     }
 
-    deps.requests.begin();
-    owed = true;
-    const finish = (reply: Reply, headers?: Array<[string, string]>) => {
-      if (!aborted) writeReply(res, exchange, reply, headers);
-      settle();
-    };
-    const respond = (body: BodyResult, decision: Decision) => {
-      if (decision.kind !== 'admitted') {
-        deps.metrics?.admissionRefused(refusalReasons[decision.kind]);
-        finish(refusal(decision), limitHeaders(decision));
-        return;
-      }
-      try {
-        finish(answerBody(body, deps), decision.headers);
-      } catch (error) {
-        deps.log.error({ err: error, requestId: exchange.id }, 'search failed');
-        finish(apiErrors.internal(exchange.id));
-      }
-    };
-
+    const owed = new OwedAnswer(res, exchange, deps, answerBody);
+    res.onAborted(() => owed.aborted());
     if (admission.kind === 'admitted') {
-      readBody(res, limits.maxBodyBytes, (body) => respond(body, admission), declaredLength);
+      owed.decision = admission;
+      readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
       return;
     }
     // Waiting for a reservation: the body is read meanwhile (uWS hands it over only now).
-    let body: BodyResult | undefined;
-    let decision: Decision | undefined;
-    readBody(
-      res,
-      limits.maxBodyBytes,
-      (read) => {
-        body = read;
-        if (decision) respond(read, decision);
-      },
-      declaredLength,
-    );
+    readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
     admission.decided.then(
-      (decided) => {
-        decision = decided;
-        if (body) respond(body, decided);
-      },
+      (decided) => owed.decided(decided),
       (error: unknown) => {
-        deps.log.error({ err: error, requestId: exchange.id, account: authentication.account.name }, 'usage count not persisted');
-        finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
+        deps.log.error({ err: error, requestId: exchange.id, account: exchange.account }, 'usage count not persisted');
+        owed.finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
       },
     );
   };
+}
+
+/**
+ * An admitted (or pending) request's answer, owed from admission until it is written or its
+ * client goes away: a client that drops mid-body must not hold a graceful stop for the whole
+ * grace period (docs/operations.md#signals). One object per request holds what closures would.
+ */
+class OwedAnswer {
+  decision: Decision | undefined;
+  private body: BodyResult | undefined;
+  private owed = true;
+  private gone = false;
+
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly exchange: Exchange,
+    private readonly deps: SearchRouteDeps,
+    private readonly answerBody: ReturnType<BodyAnswerer>,
+  ) {
+    deps.requests.begin();
+  }
+
+  aborted(): void {
+    this.gone = true;
+    this.settle();
+  }
+
+  bodyRead(body: BodyResult): void {
+    this.body = body;
+    if (this.decision) this.respond(body, this.decision);
+  }
+
+  decided(decision: Decision): void {
+    this.decision = decision;
+    if (this.body) this.respond(this.body, decision);
+  }
+
+  finish(reply: Reply, figures?: LimitFigures): void {
+    if (!this.gone) writeReply(this.res, this.exchange, reply, figures);
+    this.settle();
+  }
+
+  private respond(body: BodyResult, decision: Decision): void {
+    if (decision.kind !== 'admitted') {
+      this.deps.metrics?.admissionRefused(refusalReasons[decision.kind]);
+      this.finish(refusal(decision), limitFigures(decision));
+      return;
+    }
+    let reply: Reply;
+    try {
+      reply = this.answerBody(body, this.deps);
+    } catch (error) {
+      this.deps.log.error({ err: error, requestId: this.exchange.id }, 'search failed');
+      this.finish(apiErrors.internal(this.exchange.id));
+      return;
+    }
+    this.finish(reply, decision.limits);
+  }
+
+  private settle(): void {
+    if (!this.owed) return;
+    this.owed = false;
+    this.deps.requests.end();
+  }
 }
 
 const refusalReasons: Record<Exclude<Decision, { kind: 'admitted' }>['kind'], RefusalReason> = {
@@ -144,8 +166,8 @@ function refusal(decision: Exclude<Decision, { kind: 'admitted' }>): Reply {
   return apiErrors.noAccountRoom;
 }
 
-function limitHeaders(decision: Decision): Array<[string, string]> | undefined {
-  return decision.kind === 'noRoom' || decision.kind === 'suspended' ? undefined : decision.headers;
+function limitFigures(decision: Decision): LimitFigures | undefined {
+  return decision.kind === 'noRoom' || decision.kind === 'suspended' ? undefined : decision.limits;
 }
 
 function answer(body: BodyResult, deps: SearchRouteDeps): Reply {

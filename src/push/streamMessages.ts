@@ -4,6 +4,7 @@
 // Messages of one connection are handled in the order sent: while a subscribe waits for its
 // account's next quota reservation, later messages wait behind it.
 import type { Admissions, Decision } from '../access/admission.js';
+import { limitHeaderPairs } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearch } from '../api/validation.js';
 import { limits } from '../config.js';
@@ -86,11 +87,13 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
   const subscribe = (connection: StreamConnection, message: Record<string, unknown>, decision: Decision): void => {
     if (!connection.socket) return;
     if (decision.kind === 'quotaExhausted') {
-      connection.send(errorMessage(403, admissionMessages.quotaExhausted(decision.quota, decision.resetsOn), decision.headers));
+      connection.send(
+        errorMessage(403, admissionMessages.quotaExhausted(decision.quota, decision.resetsOn), limitHeaderPairs(decision.limits)),
+      );
       return;
     }
     if (decision.kind === 'rateLimited') {
-      const headers: Array<[string, string]> = [...decision.headers, ['Retry-After', String(decision.retryAfterSeconds)]];
+      const headers: Array<[string, string]> = [...limitHeaderPairs(decision.limits), ['Retry-After', String(decision.retryAfterSeconds)]];
       connection.send(errorMessage(429, admissionMessages.rateLimited(decision.retryAfterSeconds), headers));
       return;
     }
@@ -104,12 +107,12 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
     }
     const validation = validateSearch(message);
     if (!validation.ok) {
-      connection.send(errorMessage(422, validation.errors, decision.headers));
+      connection.send(errorMessage(422, validation.errors, limitHeaderPairs(decision.limits)));
       return;
     }
     const added = validation.resources.filter((resource) => !connection.subscriptions.has(topicOf(resource)));
     if (connection.subscriptions.size + added.length > limits.push.maxSubscriptionsPerConnection) {
-      connection.send(errorMessage(422, [messageErrors.tooManySubscriptions], decision.headers));
+      connection.send(errorMessage(422, [messageErrors.tooManySubscriptions], limitHeaderPairs(decision.limits)));
       return;
     }
     // In one turn: the registry learns each new resource with the view read now; the answer is
@@ -124,7 +127,7 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
     const rendered = renderSearchResponse(validation.resources, deps.views, now);
     if (rendered.wanted) deps.demand.wanted(rendered.wanted, now);
     for (const resource of added) connection.socket?.subscribe(topicOf(resource));
-    connection.send(subscribedMessage(decision.headers, rendered.body));
+    connection.send(subscribedMessage(limitHeaderPairs(decision.limits), rendered.body));
   };
 
   const unsubscribe = (connection: StreamConnection, message: Record<string, unknown>): void => {

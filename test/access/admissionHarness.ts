@@ -2,6 +2,7 @@
 // "thread" is its own Admissions on its own view of the same SharedArrayBuffer.
 import { AccountTable } from '../../src/access/accountTable.js';
 import { type Admission, Admissions, type Decision } from '../../src/access/admission.js';
+import { limitHeaderPairs } from '../../src/access/limitHeaders.js';
 import type { QuotaLedger } from '../../src/seams/quotaLedger/quotaLedger.js';
 import type { ReservationPolicy } from '../../src/access/unitMeter.js';
 import type { RatePolicy } from '../../src/config.js';
@@ -62,7 +63,9 @@ export function decided(admission: Admission): Promise<Decision> {
 }
 
 export function header(decision: Decision, name: string): string | undefined {
-  return decision.kind === 'noRoom' || decision.kind === 'suspended' ? undefined : decision.headers.find(([key]) => key === name)?.[1];
+  return decision.kind === 'noRoom' || decision.kind === 'suspended'
+    ? undefined
+    : limitHeaderPairs(decision.limits).find(([key]) => key === name)?.[1];
 }
 
 /** Lets every callback already due run (a few turns, for chained promises and waitAsync). */
