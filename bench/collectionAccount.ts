@@ -23,7 +23,7 @@ import {
 } from './cpuProfile.js';
 import { cachedDataSet, copyOf, freshDataSet, scratchDir, type DataSet } from './datasets.js';
 import { preflight } from './preflight.js';
-import { cliEntry, loadCore, serverCore, startPinned, startServer } from './processes.js';
+import { cliEntry, loadCore, serveArgv, serverCore, startPinned, startServer } from './processes.js';
 import { warmTen } from './scenarios.js';
 import { ensureWrk, runWrk } from './wrk.js';
 
@@ -91,7 +91,7 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
   const progress = new CollectionProgress(data.dir);
   try {
     log(`${label}: collecting under --cpu-prof ...`);
-    const serve = [cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', data.dir, '--upstream', emulatorUrl, '--threads', '1'];
+    const serve = serveArgv({ cli, data: data.dir, upstream: emulatorUrl, threads: 1 });
     const server = await startPinned([serverCore], [...profilingFlags(profiles), ...serve]);
     let collectOnly: number;
     let during: number;

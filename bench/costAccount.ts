@@ -23,7 +23,7 @@ import {
 } from './cpuProfile.js';
 import { freshDataSet, scratchDir } from './datasets.js';
 import { preflight } from './preflight.js';
-import { baselineEntry, cliEntry, serverCore, startPinned, type RunningServer } from './processes.js';
+import { baselineEntry, cliEntry, serveArgv, serverCore, startPinned, type RunningServer } from './processes.js';
 import { warmTen } from './scenarios.js';
 import { ensureWrk, runWrk, type LoadShape } from './wrk.js';
 
@@ -215,20 +215,7 @@ async function main(): Promise<void> {
   const warm = await freshDataSet('cost', { count: 1_000 });
   try {
     const scenario = warmTen(warm.token);
-    const serve = (cli: string) => [
-      cli,
-      'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--data',
-      warm.dir,
-      '--upstream',
-      'emulator',
-      '--threads',
-      '1',
-    ];
+    const serve = (cli: string) => serveArgv({ cli, data: warm.dir, threads: 1 });
     log('service under --cpu-prof ...');
     const service = await measure('service', serve(cliEntry), scenario.shape, 200);
     const compared = flags.compare ? [await measure('compared', serve(flags.compare), scenario.shape, 200)] : [];

@@ -68,19 +68,21 @@ export function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-let threadsFlag: boolean | undefined;
+const threadsFlags = new Map<string, boolean>();
 
 /**
- * Whether the built CLI accepts `serve --threads N`. Asked without a value, so that neither
- * answer starts anything: a CLI that knows the flag complains of the missing value, one
- * that does not names it as unknown.
+ * Whether a built CLI (this build's unless told) accepts `serve --threads N`. Asked without a
+ * value, so that neither answer starts anything: a CLI that knows the flag complains of the
+ * missing value, one that does not names it as unknown.
  */
-export function cliAcceptsThreads(): boolean {
-  if (threadsFlag === undefined) {
-    const probe = spawnSync(process.execPath, [cliEntry, 'serve', '--threads'], { encoding: 'utf8', timeout: 10_000 });
-    threadsFlag = !/unknown option '--threads'/i.test(`${probe.stderr}${probe.stdout}`);
+export function cliAcceptsThreads(cli: string = cliEntry): boolean {
+  let accepts = threadsFlags.get(cli);
+  if (accepts === undefined) {
+    const probe = spawnSync(process.execPath, [cli, 'serve', '--threads'], { encoding: 'utf8', timeout: 10_000 });
+    accepts = !/unknown option '--threads'/i.test(`${probe.stderr}${probe.stdout}`);
+    threadsFlags.set(cli, accepts);
   }
-  return threadsFlag;
+  return accepts;
 }
 
 export interface ServeOptions {
@@ -99,9 +101,13 @@ export interface ServeOptions {
   flags?: readonly string[];
 }
 
-export function startServer(options: ServeOptions): Promise<RunningServer> {
+/** The one place a bench spells out `serve`'s argv: node's argv after its own flags. */
+export function serveArgv(
+  options: ServeOptions & { /** Another build's dist/src/cli.js (a --compare run); this build's unless told. */ cli?: string },
+): string[] {
+  const cli = options.cli ?? cliEntry;
   const args = [
-    cliEntry,
+    cli,
     'serve',
     '--host',
     '127.0.0.1',
@@ -113,7 +119,11 @@ export function startServer(options: ServeOptions): Promise<RunningServer> {
     options.upstream ?? 'emulator',
     ...(options.flags ?? []),
   ];
-  if (cliAcceptsThreads()) args.push('--threads', String(options.threads));
-  else if (options.threads !== 1) throw new Error('this build of datapoints has no serve --threads');
-  return startPinned(options.threads === 1 ? [options.core ?? serverCore] : [serverCore, loadCore], args);
+  if (cliAcceptsThreads(cli)) args.push('--threads', String(options.threads));
+  else if (options.threads !== 1) throw new Error(`${cli} has no serve --threads`);
+  return args;
+}
+
+export function startServer(options: ServeOptions): Promise<RunningServer> {
+  return startPinned(options.threads === 1 ? [options.core ?? serverCore] : [serverCore, loadCore], serveArgv(options));
 }
