@@ -114,13 +114,13 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
       // The resource thread is the main thread: its task id is the process id.
       const delta = (tid: string) => cpuAfter.get(tid)! - (cpuBefore.get(tid) ?? 0);
       const processCpu = [...cpuAfter.keys()].reduce((sum, tid) => sum + delta(tid), 0);
+      // Node names all its threads `node`; their order of creation tells them apart alike in
+      // every server: V8's workers, the profiler, libuv's pool, then the edge thread.
       const names = threadNames(server.pid);
       const byThread = new Map<string, number>();
-      for (const tid of cpuAfter.keys()) {
-        // Node names all its threads `node`: the task id tells them apart (workers start after the pool).
-        const name = tid === String(server.pid) ? 'main' : `${names.get(tid) ?? '?'} ${tid}`;
-        byThread.set(name, (byThread.get(name) ?? 0) + delta(tid));
-      }
+      const others = [...cpuAfter.keys()].filter((tid) => tid !== String(server.pid)).sort((a, b) => Number(a) - Number(b));
+      byThread.set('main', delta(String(server.pid)));
+      others.forEach((tid, index) => byThread.set(`${index + 1} ${names.get(tid) ?? '?'}`, delta(tid)));
       const collected = last.collected - first.collected;
       for (const [name, cpu] of byThread) byThread.set(name, cpu / collected);
       window = { from, to, cpu: delta(String(server.pid)), process: processCpu, collected, byThread };
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
       out(`  ${name.padEnd(32)}${cells((f) => micros(f.perItem.get(name)))}`);
     out(`${'resource thread, total'.padEnd(34)}${cells((f) => micros(f.threadMicros))}`);
     out(`${'whole process'.padEnd(34)}${cells((f) => micros(f.processMicros))}`);
-    const threads = [...new Set(columns.flatMap((f) => [...f.byThread.keys()]))].sort();
+    const threads = [...new Set(columns.flatMap((f) => [...f.byThread.keys()]))];
     for (const name of threads.filter((name) => columns.some((f) => (f.byThread.get(name) ?? 0) >= 1)))
       out(`  thread ${name.padEnd(25)}${cells((f) => micros(f.byThread.get(name)))}`);
     out(`${'collections/s alone'.padEnd(34)}${cells((f) => f.collectOnly.toFixed(0).padStart(10))}`);
