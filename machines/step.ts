@@ -38,7 +38,8 @@ export function stepperFor(machine: ResourceMachine): ResourceStepper {
   };
   // Resolving a stored resource rebuilds XState's tables of active state nodes, as costly as a
   // step: the resource's next step reuses the snapshot its last step made instead. Contexts are
-  // never mutated (every step assigns a new one), so one is the key of the snapshot holding it.
+  // never mutated (every step assigns a new one), so one is the key of the snapshot holding it
+  // (docs/dependencies.md#xstate).
   const made = new WeakMap<object, ResourceSnapshot>();
   const collect = (step: () => ResourceSnapshot): Step => {
     actions = [];
