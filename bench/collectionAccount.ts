@@ -120,7 +120,7 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
       const byThread = new Map<string, number>();
       const others = [...cpuAfter.keys()].filter((tid) => tid !== String(server.pid)).sort((a, b) => Number(a) - Number(b));
       byThread.set('main', delta(String(server.pid)));
-      others.forEach((tid, index) => byThread.set(`${index + 1} ${names.get(tid) ?? '?'}`, delta(tid)));
+      for (const [index, tid] of others.entries()) byThread.set(`${index + 1} ${names.get(tid) ?? '?'}`, delta(tid));
       const collected = last.collected - first.collected;
       for (const [name, cpu] of byThread) byThread.set(name, cpu / collected);
       window = { from, to, cpu: delta(String(server.pid)), process: processCpu, collected, byThread };
