@@ -19,6 +19,7 @@ import {
   perUnit,
   profilingFlags,
   threadCpu,
+  threadNames,
   type ProfileItem,
 } from './cpuProfile.js';
 import { cachedDataSet, copyOf, freshDataSet, scratchDir, type DataSet } from './datasets.js';
@@ -79,6 +80,8 @@ interface CollectingFigures {
   duringThreadMs: number;
   threadMicros: number;
   processMicros: number;
+  /** The process's CPU µs per collection by thread name (the resource thread is `main`). */
+  byThread: Map<string, number>;
   top: Map<string, number>;
   /** The same while searches run, on the resource thread. */
   topDuring: Map<string, number>;
@@ -96,7 +99,7 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
     let collectOnly: number;
     let during: number;
     let searchDuring: number;
-    let window: { from: number; to: number; cpu: number; process: number; collected: number };
+    let window: { from: number; to: number; cpu: number; process: number; collected: number; byThread: Map<string, number> };
     let searchWindow: { from: number; to: number; cpu: number };
     try {
       await sleep(3_000);
@@ -111,7 +114,16 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
       // The resource thread is the main thread: its task id is the process id.
       const delta = (tid: string) => cpuAfter.get(tid)! - (cpuBefore.get(tid) ?? 0);
       const processCpu = [...cpuAfter.keys()].reduce((sum, tid) => sum + delta(tid), 0);
-      window = { from, to, cpu: delta(String(server.pid)), process: processCpu, collected: last.collected - first.collected };
+      // Node names all its threads `node`; their order of creation tells them apart alike in
+      // every server: V8's workers, the profiler, libuv's pool, then the edge thread.
+      const names = threadNames(server.pid);
+      const byThread = new Map<string, number>();
+      const others = [...cpuAfter.keys()].filter((tid) => tid !== String(server.pid)).sort((a, b) => Number(a) - Number(b));
+      byThread.set('main', delta(String(server.pid)));
+      for (const [index, tid] of others.entries()) byThread.set(`${index + 1} ${names.get(tid) ?? '?'}`, delta(tid));
+      const collected = last.collected - first.collected;
+      for (const [name, cpu] of byThread) byThread.set(name, cpu / collected);
+      window = { from, to, cpu: delta(String(server.pid)), process: processCpu, collected, byThread };
 
       log(`${label}: searches while collecting ...`);
       const shape = warmTen(data.token).shape;
@@ -146,6 +158,7 @@ async function collecting(label: string, cli: string, template: DataSet, emulato
       duringThreadMs: searchWindow.cpu / 1000 / searchSeconds,
       threadMicros: window.cpu / window.collected,
       processMicros: window.process / window.collected,
+      byThread: window.byThread,
       top: account.unclaimed,
       topDuring: searchAccount?.unclaimed ?? new Map(),
     };
@@ -188,6 +201,9 @@ async function main(): Promise<void> {
       out(`  ${name.padEnd(32)}${cells((f) => micros(f.perItem.get(name)))}`);
     out(`${'resource thread, total'.padEnd(34)}${cells((f) => micros(f.threadMicros))}`);
     out(`${'whole process'.padEnd(34)}${cells((f) => micros(f.processMicros))}`);
+    const threads = [...new Set(columns.flatMap((f) => [...f.byThread.keys()]))];
+    for (const name of threads.filter((name) => columns.some((f) => (f.byThread.get(name) ?? 0) >= 1)))
+      out(`  thread ${name.padEnd(25)}${cells((f) => micros(f.byThread.get(name)))}`);
     out(`${'collections/s alone'.padEnd(34)}${cells((f) => f.collectOnly.toFixed(0).padStart(10))}`);
     out(`${'searches/s while collecting'.padEnd(34)}${cells((f) => f.searchDuring.toFixed(0).padStart(10))}`);
     out(`${'  x searches alone'.padEnd(34)}${cells((f) => (f.searchDuring / searchAlone).toFixed(2).padStart(10))}`);

@@ -89,6 +89,13 @@ export function threadCpu(pid: number): Map<string, number> {
   return cpu;
 }
 
+/** Each thread's name (its `comm`: Node's main thread `node`, libuv's pool `libuv-worker`, V8's `V8 DefaultWorke`...) by task id. */
+export function threadNames(pid: number): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) names.set(tid, readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
+  return names;
+}
+
 export const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 const profileNames = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));

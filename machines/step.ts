@@ -10,6 +10,11 @@ export type ResourceSnapshot = ReturnType<ResourceMachine['resolveState']>;
 export type Step = [ResourceSnapshot, ExecutableActionObject[]];
 
 export interface ResourceStepper {
+  /**
+   * The machine snapshot of a stored resource: the one a step of this stepper made, when
+   * `stored.context` is that step's own context object, otherwise resolved afresh.
+   */
+  resolve(stored: { value: ResourceSnapshot['value']; context: ResourceSnapshot['context'] }): ResourceSnapshot;
   initial(createdAt: number): Step;
   next(snapshot: ResourceSnapshot, event: ResourceEvent): Step;
 }
@@ -31,12 +36,22 @@ export function stepperFor(machine: ResourceMachine): ResourceStepper {
       actions.push(action);
     },
   };
+  // Resolving a stored resource rebuilds XState's tables of active state nodes, as costly as a
+  // step: the resource's next step reuses the snapshot its last step made instead. Contexts are
+  // never mutated (every step assigns a new one), so one is the key of the snapshot holding it
+  // (docs/dependencies.md#xstate).
+  const made = new WeakMap<object, ResourceSnapshot>();
   const collect = (step: () => ResourceSnapshot): Step => {
     actions = [];
     const snapshot = step();
+    made.set(snapshot.context, snapshot);
     return [snapshot, actions];
   };
   return {
+    resolve: (stored) => {
+      const snapshot = made.get(stored.context);
+      return snapshot && snapshot.value === stored.value ? snapshot : machine.resolveState(stored);
+    },
     initial: (createdAt) => collect(() => machine.getInitialSnapshot(scope, { createdAt })),
     next: (snapshot, event) => collect(() => machine.transition(snapshot, event, scope)),
   };

@@ -98,7 +98,7 @@ export class ResourceHost implements ResourceDemand {
     for (let attempt = 1; ; attempt++) {
       const stored = this.options.store.snapshotEntry(key);
       if (!stored) return;
-      const snapshot = this.options.machine.resolveState(stored.resource);
+      const snapshot = this.step.resolve(stored.resource);
       const [next, actions] = this.step.next(snapshot, event);
       if (next === snapshot || (await this.commit(key, stored, storedFrom(next), { event: event.type, at: event.at }))) {
         this.act(key, actions);

@@ -129,6 +129,19 @@ t.test('resource stepper - the same snapshots and actions as XState transition()
   }
 });
 
+t.test('resource stepper - a stored resource resolves to the snapshot its last step made, and afresh otherwise', async (t) => {
+  const stepper = stepperFor(machine);
+  const [pending] = stepper.initial(createdAt);
+  const stored = { value: pending.value, context: pending.context };
+  t.equal(stepper.resolve(stored), pending, 'the step made it: its snapshot');
+  const copied = { value: pending.value, context: { ...pending.context } };
+  const resolved = stepper.resolve(copied);
+  t.not(resolved, pending, 'a context read from disk: resolved afresh');
+  t.same([resolved.value, resolved.context], [pending.value, pending.context]);
+  const relabelled = { value: 'unavailable' as const, context: pending.context };
+  t.equal(stepper.resolve(relabelled).value, 'unavailable', 'another state over the same context: resolved afresh');
+});
+
 t.test('resource machine - collected datapoints are stamped and refreshed after the freshness window', async (t) => {
   const [pending] = initialTransition(machine, { createdAt });
   const at = createdAt + 1234;
