@@ -100,7 +100,7 @@ const machine = createResourceMachine(defaultPolicy);
 async function commitRound(recording: boolean) {
   const dir = scratchDir(recording ? 'history-on' : 'history-off');
   const dbs = openDatabases(dir);
-  const store = new ResourceStore(dbs, undefined, recording ? historyDefaults : { ...historyDefaults, days: 0 });
+  const store = new ResourceStore(dbs, recording ? historyDefaults : { ...historyDefaults, days: 0 });
   const now = Date.now();
   const resources = [...seededChanges({ count: commitCount }, now)].map(({ key, change }) => ({
     key,

@@ -17,6 +17,7 @@ import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { AccountStore } from '../store/accountStore.js';
 import { DailyUsage } from '../store/dailyUsage.js';
 import type { Databases } from '../store/environment.js';
+import { ResourceReplica } from '../store/resourceReplica.js';
 import { ResourceStore } from '../store/resourceStore.js';
 import { SeriesRollUp } from '../store/seriesRollUp.js';
 import { openServerDirectory } from '../store/serverDirectory.js';
@@ -78,11 +79,11 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
   // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
   // (docs/design/cluster-mechanics.md#resource-replication); searches still read only the LMDB.
   const resourceLog = seams.resources?.log;
-  const store = new ResourceStore(dbs, resourceLog, options.history);
+  const store = new ResourceStore(dbs, options.history);
   // docs/history.md#roll-up: the resource thread rolls old detail into days between its other work.
   const rollUp = store.series.recording ? new SeriesRollUp(dbs, store.series, Date.now) : undefined;
   rollUp?.start();
-  const replica = resourceLog ? await startReplica(resourceLog, store, health, log, seams) : undefined;
+  const replica = resourceLog ? await startReplica(resourceLog, ResourceReplica.of(store, resourceLog), health, log, seams) : undefined;
   const resourceHost = new ResourceHost({
     store,
     machine: createResourceMachine(options.policy),
@@ -122,7 +123,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
  */
 async function startReplica(
   resourceLog: ResourceLog,
-  store: ResourceStore,
+  store: ResourceReplica,
   health: Health,
   log: Logger,
   seams: NodeSeams,

@@ -1,12 +1,10 @@
 // Persistence of resource snapshots, their pre-rendered views and the due index, always
 // written together in one transaction so that no reader ever sees a torn resource, and only
-// if the snapshot is still the one the change was computed from (docs/storage.md,
-// "Conditional commits"). In a cluster the condition is decided by a log every node shares,
-// and this store is the node's replica of it (docs/design/cluster-mechanics.md#resource-replication).
+// if the snapshot is still the one the change was computed from (docs/storage.md#conditional-commits).
+// In a cluster a log every node shares decides that condition (src/store/resourceReplica.ts).
 import type { DueEventType } from '../../machines/resource.js';
 import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
 import { DatapointSeries } from './datapointSeries.js';
-import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
 import { Doorkeeper } from './doorkeeper.js';
@@ -62,6 +60,28 @@ export interface ResourceCommitLog {
   append(key: string, expectedRevision: number, change: ResourceChange): Promise<AppendResult>;
 }
 
+/** How a store's commits are decided: by its own LMDB environment, or by a cluster's log (ResourceReplica). */
+export interface CommitStrategy {
+  commit(key: string, base: VersionedResource | undefined, change: ResourceChange): Promise<boolean>;
+}
+
+/** What a commit strategy may do to the store it commits for. */
+export interface StoreWrites {
+  readonly dbs: Databases;
+  /** The writes of one change, inside the caller's write transaction. */
+  write(key: string, change: ResourceChange, over: ChangeWrite): void;
+  /** The change is written as `version` and durable: the store remembers it and tells its listeners. */
+  committed(key: string, version: number, change: ResourceChange): void;
+  /** Another writer's change is newer than what the store remembers of `key`: read it afresh. */
+  forget(key: string): void;
+  count(): number;
+}
+
+/**
+ * The node's resources in its LMDB environment: reads for searches and the resource host, and
+ * commits, decided by this environment alone unless a cluster's replica took them over
+ * (`commitThrough`, src/store/resourceReplica.ts).
+ */
 export class ResourceStore {
   /**
    * Views recently read or written, so that a search of warm resources decodes nothing. A view
@@ -85,20 +105,39 @@ export class ResourceStore {
   private readonly transitions: TransitionHistory;
   /** Every resource's datapoints over time, recorded by its commits (docs/history.md#what-is-recorded). */
   readonly series: DatapointSeries;
+  private readonly commitListeners: Array<(key: string, view: ResourceView) => void> = [];
+  private readonly writes: StoreWrites;
+  private commits: CommitStrategy;
+  private commitsTaken = false;
 
-  /**
-   * `log`: commits are decided by a cluster's shared log, and this store is the node's replica of
-   * it; without one, by this LMDB environment alone.
-   */
   constructor(
     private readonly dbs: Databases,
-    private readonly log?: ResourceCommitLog,
     history: HistoryPolicy = historyDefaults,
   ) {
     this.series = new DatapointSeries(dbs, history);
     this.recentViews = new RecentMap(limits.viewCacheGeneration);
     this.viewDoorkeeper = new Doorkeeper(2 * limits.viewCacheGeneration);
     this.transitions = new TransitionHistory(dbs);
+    this.writes = {
+      dbs,
+      write: (key, change, over) => this.write(key, change, over),
+      committed: (key, version, change) => this.remember(key, version, change),
+      forget: (key) => this.forget(key),
+      count: () => this.count(),
+    };
+    this.commits = localCommits(this.writes);
+  }
+
+  /**
+   * Hands this store's commits to the strategy `make` builds over its writes (a cluster node's
+   * replica of the resource log, docs/design/cluster-mechanics.md#resource-replication), once, before any commit.
+   */
+  commitThrough<C extends CommitStrategy>(make: (writes: StoreWrites) => C): C {
+    if (this.commitsTaken) throw new Error('the resource store already commits through another strategy');
+    this.commitsTaken = true;
+    const commits = make(this.writes);
+    this.commits = commits;
+    return commits;
   }
 
   /** The resource's last transitions, oldest first (docs/storage.md#transition-history). */
@@ -133,76 +172,11 @@ export class ResourceStore {
    * datapoints it collected (docs/history.md#what-is-recorded) in one transaction only if the
    * stored version is still the one of `base`, the snapshot it was computed from (undefined: only
    * if the resource does not exist yet). Resolves false, having written nothing, when another
-   * writer got there first. LMDB checks the version inside the write transaction, which every
-   * process on the directory takes in turn.
+   * writer got there first.
    */
-  async commit(key: string, base: VersionedResource | undefined, change: ResourceChange): Promise<boolean> {
-    if (this.log) return this.commitThroughLog(this.log, key, base?.version, change);
-    const writes = () => this.stage(key, base, change);
-    const { resources } = this.dbs;
-    const won = await (base === undefined ? resources.ifNoExists(key, writes) : resources.ifVersion(key, base.version, writes));
-    if (won) this.remember(key, nextVersion(base), change.resource, change.view);
-    else this.forget(key);
-    return won;
+  commit(key: string, base: VersionedResource | undefined, change: ResourceChange): Promise<boolean> {
+    return this.commits.commit(key, base, change);
   }
-
-  /**
-   * Writes a change from the cluster's log into this replica, in one transaction, if it is newer
-   * than the resource's stored revision; `advanceCursor` also records its revision as the last
-   * one applied in log order, in the same transaction, so that a restart resumes after it
-   * (docs/design/cluster-mechanics.md#resource-replication). Resolves whether the change was written.
-   */
-  async applyLogged(change: LoggedChange, advanceCursor: boolean): Promise<boolean> {
-    const { root, resources, meta } = this.dbs;
-    const { key, revision, resource, view } = change;
-    const written = await root.transaction(() => {
-      const stored = resources.getEntry(key);
-      const newer = !stored || (stored.version ?? 0) < revision;
-      // A resource's revisions in the log are not consecutive: its history is bounded by reading it.
-      if (newer) this.write(key, change, { version: revision, previous: stored?.value, consecutive: false });
-      if (advanceCursor) void meta.put('resourceLogRevision', revision);
-      // A commit through the log marks the directory as a replica, even before its follower runs.
-      else if (meta.get('resourceLogRevision') === undefined) void meta.put('resourceLogRevision', 0);
-      return newer;
-    });
-    if (written) this.remember(key, revision, resource, view);
-    return written;
-  }
-
-  /** The revision of the last change applied in log order (0: none yet, or not a cluster node). */
-  appliedRevision(): number {
-    return this.dbs.meta.get('resourceLogRevision') ?? 0;
-  }
-
-  /**
-   * Marks the directory as a cluster node's replica, and resolves the revision to follow the log
-   * from, given the revision the log ends at. Refused: a directory that holds resources committed
-   * outside a cluster (their versions count local commits, not revisions of the log), and one
-   * that applied more of the log than the log holds (NATS lost its store, and its revisions
-   * start again below this replica's) (docs/design/cluster-mechanics.md#resource-replication).
-   */
-  async openReplica(logHead: number): Promise<number> {
-    const { root, meta, dataDir } = this.dbs;
-    const revision = await root.transaction(() => {
-      const applied = meta.get('resourceLogRevision');
-      if (applied !== undefined || this.count() > 0) return applied;
-      void meta.put('resourceLogRevision', 0);
-      return 0;
-    });
-    if (revision === undefined) {
-      throw new DataDirectoryError(
-        `data directory ${dataDir} holds resources of a node outside a cluster: start a cluster node on an empty directory, or on a copy of another node's`,
-      );
-    }
-    if (revision > logHead) {
-      throw new DataDirectoryError(
-        `data directory ${dataDir} holds revision ${revision} of the resource log, which ends at ${logHead}: NATS lost its store; start this node on an empty directory`,
-      );
-    }
-    return revision;
-  }
-
-  private readonly commitListeners: Array<(key: string, view: ResourceView) => void> = [];
 
   /**
    * `listener` hears each view once it is durably written, by a commit that won or a change from
@@ -212,44 +186,6 @@ export class ResourceStore {
     this.commitListeners.push(listener);
   }
 
-  private committed(key: string, view: ResourceView): void {
-    for (const listener of this.commitListeners) listener(key, view);
-  }
-
-  /**
-   * A commit in a cluster: appended to the log on condition of the revision it was computed from,
-   * then written here at once, so that this node's next step of the resource starts from it. A
-   * lost append writes the winner's change here instead, so that the step computed again starts
-   * from it even while this replica's follower lags behind (docs/design/cluster-mechanics.md#one-writer-per-resource).
-   */
-  private async commitThroughLog(
-    log: ResourceCommitLog,
-    key: string,
-    expectedVersion: number | undefined,
-    change: ResourceChange,
-  ): Promise<boolean> {
-    const appended = await log.append(key, expectedVersion ?? 0, change);
-    if (appended.appended) {
-      await this.applyLogged({ key, revision: appended.revision, ...change }, false);
-      return true;
-    }
-    this.forget(key);
-    if (appended.current) await this.applyLogged(appended.current, false);
-    return false;
-  }
-
-  private remember(key: string, version: number, resource: StoredResource, view: ResourceView): void {
-    this.recentViews.set(key, view);
-    this.recentSnapshots.set(key, { resource, version });
-    this.committed(key, view);
-  }
-
-  /** What this store remembers of the resource is older than another writer's: read it afresh. */
-  private forget(key: string): void {
-    this.recentViews.delete(key);
-    this.recentSnapshots.delete(key);
-  }
-
   /**
    * The writes of one resource change over `base`, unconditionally, for a caller that runs them in
    * its own transaction (the benchmark seeder, before any server runs on the directory). Without a
@@ -257,20 +193,6 @@ export class ResourceStore {
    */
   stage(key: string, base: VersionedResource | undefined, change: ResourceChange): void {
     this.write(key, change, { version: nextVersion(base), previous: base?.resource, consecutive: true });
-  }
-
-  private write(key: string, change: ResourceChange, over: ChangeWrite): void {
-    const { resources, views, due } = this.dbs;
-    const { resource: next, view, event, cause } = change;
-    const { version, previous, consecutive } = over;
-    if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
-      due.remove([previous.context.nextDueAt, key]);
-    }
-    due.put([next.context.nextDueAt, key], event);
-    resources.put(key, next, version);
-    views.put(key, [view.tail, view.refreshAfter]);
-    this.series.record(key, previous?.context, next.context);
-    if (cause) this.transitions.record(key, version, { ...cause, from: previous?.value ?? null, to: next.value }, consecutive);
   }
 
   /** Due work in due order, oldest first, at most `limit` entries. */
@@ -288,10 +210,53 @@ export class ResourceStore {
     // Views, not snapshots: the snapshots' database also holds their shared record structures.
     return entryCount(this.dbs.views);
   }
+
+  private write(key: string, change: ResourceChange, over: ChangeWrite): void {
+    const { resources, views, due } = this.dbs;
+    const { resource: next, view, event, cause } = change;
+    const { version, previous, consecutive } = over;
+    if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
+      due.remove([previous.context.nextDueAt, key]);
+    }
+    due.put([next.context.nextDueAt, key], event);
+    resources.put(key, next, version);
+    views.put(key, [view.tail, view.refreshAfter]);
+    this.series.record(key, previous?.context, next.context);
+    if (cause) this.transitions.record(key, version, { ...cause, from: previous?.value ?? null, to: next.value }, consecutive);
+  }
+
+  private remember(key: string, version: number, { resource, view }: ResourceChange): void {
+    this.recentViews.set(key, view);
+    this.recentSnapshots.set(key, { resource, version });
+    for (const listener of this.commitListeners) listener(key, view);
+  }
+
+  private forget(key: string): void {
+    this.recentViews.delete(key);
+    this.recentSnapshots.delete(key);
+  }
+}
+
+/**
+ * Commits decided by this LMDB environment alone: LMDB checks the version inside the write
+ * transaction, which every process on the directory takes in turn (docs/storage.md#conditional-commits).
+ */
+function localCommits(writes: StoreWrites): CommitStrategy {
+  const { resources } = writes.dbs;
+  return {
+    async commit(key, base, change) {
+      const version = nextVersion(base);
+      const stage = () => writes.write(key, change, { version, previous: base?.resource, consecutive: true });
+      const won = await (base === undefined ? resources.ifNoExists(key, stage) : resources.ifVersion(key, base.version, stage));
+      if (won) writes.committed(key, version, change);
+      else writes.forget(key);
+      return won;
+    },
+  };
 }
 
 /** Where a change is written: as which version of the resource, over which snapshot. */
-interface ChangeWrite {
+export interface ChangeWrite {
   version: number;
   previous: StoredResource | undefined;
   /** Whether `version` follows the previous one by one, for the transition history (a replica's revisions do not). */

@@ -11,8 +11,8 @@ const generousMs = 5_000;
 /** When each revision was written into `node`'s LMDB by its follower, in performance.now() time. */
 function recordApplied(node: ClusterNode): Map<number, number> {
   const appliedAt = new Map<number, number>();
-  const apply = node.store.applyLogged.bind(node.store);
-  node.store.applyLogged = async (change, advanceCursor) => {
+  const apply = node.replicaStore.applyLogged.bind(node.replicaStore);
+  node.replicaStore.applyLogged = async (change, advanceCursor) => {
     const written = await apply(change, advanceCursor);
     if (advanceCursor) appliedAt.set(change.revision, performance.now());
     return written;

@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/log.js';
 import { notFound } from '../../src/model.js';
 import type { Databases } from '../../src/store/environment.js';
 import { openDatabases } from '../../src/store/environment.js';
+import { ResourceReplica } from '../../src/store/resourceReplica.js';
 import { ResourceStore, type StoredResource } from '../../src/store/resourceStore.js';
 import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
@@ -46,7 +47,7 @@ t.test('resource replica - a change committed on one node reaches the other: sna
   t.same(b.store.view(key), viewOf(availableResource(7)));
   t.same(dueEntriesOf(b.dbs, key), [[availableResource(7).context.nextDueAt, key]], 'the old due entry is gone');
   t.same(dueEntriesOf(a.dbs, key), dueEntriesOf(b.dbs, key), 'the writer holds the same');
-  t.equal(b.store.appliedRevision(), 2, 'the revision applied is recorded');
+  t.equal(b.replicaStore.appliedRevision(), 2, 'the revision applied is recorded');
   t.same(b.health.problems(), []);
 });
 
@@ -110,7 +111,7 @@ t.test("resource replica - a lost commit leaves the winner's change in the loser
   t.same(a.store.snapshotEntry(key), { resource: availableResource(3), version: 2 });
   t.same(a.store.view(key), viewOf(availableResource(3)), 'the view it serves moved too');
   t.same(dueEntriesOf(a.dbs, key), [[availableResource(3).context.nextDueAt, key]]);
-  t.equal(a.store.appliedRevision(), 0, 'the revision applied in order is only ever the follower’s');
+  t.equal(a.replicaStore.appliedRevision(), 0, 'the revision applied in order is only ever the follower’s');
 });
 
 t.test('resource replica - a directory with resources from outside a cluster, or ahead of the log, is refused', async (t) => {
@@ -185,7 +186,8 @@ t.test('resource replica - a write that fails is reported, and following starts 
   const dbs = openDatabases(tempDataDir(t));
   t.teardown(() => dbs.root.close());
   const log = new InProcessResourceLog();
-  const store = new ResourceStore(dbs, log);
+  const local = new ResourceStore(dbs);
+  const store = ResourceReplica.of(local, log);
   const health = new Health();
   const followedFrom: number[] = [];
   const follow = log.follow.bind(log);
@@ -209,7 +211,7 @@ t.test('resource replica - a write that fails is reported, and following starts 
   );
   await replica.untilApplied(3);
   t.same(followedFrom, [0, 1], 'again from revision 1, the last one written');
-  t.equal(store.count(), 3);
+  t.equal(local.count(), 3);
   await log.append('gh/account/4', 0, changeOf(pendingResource()));
   await replica.untilApplied(4);
   t.same(health.problems(), [], 'cleared once changes are written again');

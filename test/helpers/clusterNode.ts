@@ -9,6 +9,7 @@ import { defaultResourceLogOptions, JetStreamResourceLog } from '../../src/seams
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
+import { ResourceReplica } from '../../src/store/resourceReplica.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
 import { tempDataDir } from './service.js';
 
@@ -21,6 +22,8 @@ export interface ClusterNode {
   connection: NatsConnection;
   log: JetStreamResourceLog;
   store: ResourceStore;
+  /** The store's commits through the log, and its writes of the log's changes. */
+  replicaStore: ResourceReplica;
   health: Health;
   /** Starts following the log (a node under test may run without, to race on a stale replica). */
   startReplica(): Promise<ResourceLogReplica>;
@@ -43,7 +46,8 @@ export async function openClusterNode(t: Test, url: string, name: string, dataDi
   };
   t.teardown(close);
   const log = await JetStreamResourceLog.open(connection, { ...defaultResourceLogOptions(), requestTimeoutMs: 2_000 });
-  const store = new ResourceStore(dbs, log);
+  const store = new ResourceStore(dbs);
+  const replicaStore = ResourceReplica.of(store, log);
   return {
     name,
     dataDir,
@@ -51,9 +55,10 @@ export async function openClusterNode(t: Test, url: string, name: string, dataDi
     connection,
     log,
     store,
+    replicaStore,
     health,
     async startReplica() {
-      replica = await ResourceLogReplica.start(log, store, testReplicaOptions, health, silentLogger);
+      replica = await ResourceLogReplica.start(log, replicaStore, testReplicaOptions, health, silentLogger);
       return replica;
     },
     close,

@@ -6,6 +6,8 @@ import { transition } from 'xstate';
 import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { openDatabases } from '../../src/store/environment.js';
+import { InProcessResourceLog } from '../../src/seams/resourceLog/resourceLog.js';
+import { ResourceReplica } from '../../src/store/resourceReplica.js';
 import { ResourceStore, type StoredResource } from '../../src/store/resourceStore.js';
 import { tempDataDir } from '../helpers/service.js';
 import { at, commitResource, pendingResource, viewOf } from './resourceFixtures.js';
@@ -29,7 +31,7 @@ function collected(previous: StoredResource, collectedAt: number, followers: num
 function openStore(t: Test, history?: { detailMs: number; days: number }) {
   const dbs = openDatabases(tempDataDir(t));
   t.teardown(() => dbs.root.close());
-  return { dbs, store: new ResourceStore(dbs, undefined, history) };
+  return { dbs, store: new ResourceStore(dbs, history) };
 }
 
 t.test('history - a commit records its collected values; an unchanged value records nothing', async (t) => {
@@ -109,8 +111,9 @@ t.test('history - a replica records the changes it applies from the log, once ea
     view: viewOf(resource),
     event: dueEventFor[resource.value],
   });
-  t.equal(await store.applyLogged(change(created, 4), true), true);
-  t.equal(await store.applyLogged(change(first, 9), true), true);
-  t.equal(await store.applyLogged(change(first, 9), true), false, 'a change applied again is not newer');
+  const replica = ResourceReplica.of(store, new InProcessResourceLog());
+  t.equal(await replica.applyLogged(change(created, 4), true), true);
+  t.equal(await replica.applyLogged(change(first, 9), true), true);
+  t.equal(await replica.applyLogged(change(first, 9), true), false, 'a change applied again is not newer');
   t.same(store.series.read(key, 0, Number.MAX_SAFE_INTEGER)[0]!.points, [{ at: at + 1_000, value: 10 }]);
 });

@@ -126,7 +126,7 @@ t.test('resource inspector - says so when nothing is recorded or recording is of
     resourceDatapoints({ key, groups: {}, history: store.series, now }).text,
     '<p>No datapoints collected yet.</p><h2>History</h2><p>No points recorded yet.</p>',
   );
-  const off = new ResourceStore(dbs, undefined, { ...store.series.policy, days: 0 });
+  const off = new ResourceStore(dbs, { ...store.series.policy, days: 0 });
   t.match(resourceDatapoints({ key, groups: {}, history: off.series, now }).text, 'History is not recorded');
 });
 

@@ -7,7 +7,7 @@ import type { OutcomeSink } from '../collection/ports.js';
 import type { Health } from '../../health.js';
 import type { Logger } from '../../log.js';
 import type { CollectionOutcome } from '../../model.js';
-import type { ResourceStore } from '../../store/resourceStore.js';
+import type { ResourceReplica } from '../../store/resourceReplica.js';
 import type { LogFollower, ResourceLog } from '../resourceLog/resourceLog.js';
 
 export interface ResourceLogReplicaOptions {
@@ -29,22 +29,22 @@ export class ResourceLogReplica {
 
   /**
    * Starts following `log` into `store`, from the revision the store recorded. Refuses, with a
-   * DataDirectoryError, a directory that cannot be a replica of this log (ResourceStore.openReplica).
+   * DataDirectoryError, a directory that cannot be a replica of this log (ResourceReplica.open).
    */
   static async start(
     log: ResourceLog,
-    store: ResourceStore,
+    store: ResourceReplica,
     options: ResourceLogReplicaOptions,
     health: Health,
     logger: Logger,
   ): Promise<ResourceLogReplica> {
-    const applied = await store.openReplica(await log.head());
+    const applied = await store.open(await log.head());
     return new ResourceLogReplica(log, store, options, health, logger, applied);
   }
 
   private constructor(
     private readonly log: ResourceLog,
-    private readonly store: ResourceStore,
+    private readonly store: ResourceReplica,
     private readonly options: ResourceLogReplicaOptions,
     private readonly health: Health,
     private readonly logger: Logger,
