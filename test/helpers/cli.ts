@@ -1,12 +1,43 @@
-// Drives the built command-line program as an operator would: real child processes.
+// Drives the command line: in process through runCli (the fast tier), or the built program as an
+// operator would, in real child processes (the system tier).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
+import { runCli } from '../../src/cli/main.js';
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * One command in process, as the binary would run it: its exit status and what it wrote. The
+ * environment given is set for the command's run only (commands read process.env, as the binary).
+ */
+export async function cliInProcess(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const saved = Object.entries(env).map(([name]) => [name, process.env[name]] as const);
+  Object.assign(process.env, env);
+  try {
+    const status = await runCli(args, {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    return { status, stdout, stderr };
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
 
 export const cliPath = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 
-export function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+export function cli(args: string[]): CliResult {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build (npm test does)`);
   const result = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

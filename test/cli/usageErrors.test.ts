@@ -1,23 +1,17 @@
 // "A bad command or flag exits 2 with one line on stderr" (docs/operations.md#exit-codes),
-// for every kind of mistake; a store that cannot be opened exits 1 with one line.
+// for every kind of mistake; a store that cannot be opened exits 1 with one line. In process
+// (runCli); test/cli/entry.system.test.ts shows the binary ends with the same statuses.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { cli } from '../helpers/cli.js';
+import { cliInProcess as run } from '../helpers/cli.js';
 import { tempDataDir } from '../helpers/service.js';
-import { spawnSync } from 'node:child_process';
-import { cliPath } from '../helpers/cli.js';
-
-function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 t.test('usage errors - each is one exact line on stderr and exit status 2', async (t) => {
   const data = tempDataDir(t);
   const file = join(data, 'a-file');
   writeFileSync(file, 'not a directory');
-  cli(['accounts', 'create', 'acme', '--data', data]);
+  await run(['accounts', 'create', 'acme', '--data', data]);
   const cases: Array<[string[], Record<string, string>, string]> = [
     [['serve', '--port', '-1'], {}, "--port needs a value; a value starting with '-' is written --port=VALUE"],
     [['serve', '--port=-1'], {}, "invalid --port '-1': give a port number 0-65535"],
@@ -91,7 +85,7 @@ t.test('usage errors - each is one exact line on stderr and exit status 2', asyn
     [['emulator', '--port', 'x'], {}, "invalid --port 'x': give a port number 0-65535"],
   ];
   for (const [args, env, message] of cases) {
-    const result = run(args, env);
+    const result = await run(args, env);
     const label = `${Object.entries(env)
       .map(([k, v]) => `${k}=${v} `)
       .join('')}${args.join(' ')}`;
@@ -108,7 +102,7 @@ t.test('usage errors - a store that cannot be opened exits 1 with one line, no s
     ['accounts', 'list', '--data', data],
     ['serve', '--port', '0', '--data', data],
   ]) {
-    const result = run(args);
+    const result = await run(args);
     t.equal(result.status, 1, args.join(' '));
     t.match(result.stderr, new RegExp(`^datapoints: cannot open the data store in '${data}': [^\\n]+\\n$`));
   }
