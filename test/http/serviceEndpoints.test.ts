@@ -82,7 +82,11 @@ t.test('service endpoints - history answers are counted under their own route, a
   const octocat = { resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] };
   const historyPath = '/api/v1/resources/history';
   const history = (body: unknown, authorization = `Bearer ${token}`) =>
-    fetch(ts.url + historyPath, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
+    fetch(ts.url + historyPath, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify(body),
+    });
   t.equal((await ts.search(token, octocat)).status, 200);
   for (let index = 0; index < 2; index++) t.equal((await history(octocat)).status, 200);
   t.equal((await history({ resources: [] })).status, 422);
