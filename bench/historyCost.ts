@@ -11,6 +11,7 @@ import { transition } from 'xstate';
 import { createResourceMachine, dueEventFor } from '../machines/resource.js';
 import { defaultPolicy, historyDefaults } from '../src/config.js';
 import { renderView } from '../src/resources/view.js';
+import { DatapointSeries } from '../src/store/datapointSeries.js';
 import { openDatabases } from '../src/store/environment.js';
 import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
 import { freshDataSet, scratchDir } from './datasets.js';
@@ -41,12 +42,16 @@ async function seedSeries(dir: string, now: number): Promise<void> {
   try {
     const warm = new Set(tenSeeded());
     const today = now - (now % dayMs);
-    await dbs.series.transaction(() => {
+    const series = new DatapointSeries(dbs, historyDefaults);
+    await dbs.root.transaction(() => {
       for (const { key, change } of seededChanges({ count: 10 }, now)) {
         if (!warm.has(key.split('/')[2]!)) continue;
         for (const [name, point] of Object.entries(change.resource.context.metrics ?? {}))
           for (let day = 0; day < days; day++)
-            dbs.series.put([key, 'metrics', name, today - (days - 1 - day) * dayMs + 1_000], (point.value as number) - days + day);
+            series.append(key, 'metrics', name, {
+              at: today - (days - 1 - day) * dayMs + 1_000,
+              value: (point.value as number) - days + day,
+            });
       }
     });
   } finally {
