@@ -3,7 +3,9 @@
 // day for each of their 3 counts) against the warm 10-resource search, alternating wrk runs on
 // one server pinned to the server core (target >= 0.5 x). Commit: collected commits of 2,000
 // resources, each moving its 3 counts, on a store recording history against one that does not
-// (`days: 0`), alternating rounds in this process (target <= +10 %).
+// (`days: 0`), alternating rounds in this process (target <= +10 %). Disk: the growth of the
+// LMDB data file while 90 days of one point a day for 3 counts of `--disk-resources` resources
+// are recorded, a day's commits in one transaction, per million resource-days.
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,7 +13,9 @@ import { transition } from 'xstate';
 import { createResourceMachine, dueEventFor } from '../machines/resource.js';
 import { defaultPolicy, historyDefaults } from '../src/config.js';
 import { renderView } from '../src/resources/view.js';
+import { DatapointSeries } from '../src/store/datapointSeries.js';
 import { openDatabases } from '../src/store/environment.js';
+import { storageSize } from '../src/metrics/storageSize.js';
 import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
 import { freshDataSet, scratchDir } from './datasets.js';
 import { everyEntry, preflight } from './preflight.js';
@@ -25,11 +29,13 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '3' },
     runs: { type: 'string', default: '3' },
     commits: { type: 'string', default: '2000' },
+    'disk-resources': { type: 'string', default: '1000' },
   },
 });
 const seconds = Number(flags.seconds);
 const runs = Number(flags.runs);
 const commitCount = Number(flags.commits);
+const diskResources = Number(flags['disk-resources']);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const dayMs = 86_400_000;
 const days = 90;
@@ -41,12 +47,16 @@ async function seedSeries(dir: string, now: number): Promise<void> {
   try {
     const warm = new Set(tenSeeded());
     const today = now - (now % dayMs);
-    await dbs.series.transaction(() => {
+    const series = new DatapointSeries(dbs, historyDefaults);
+    await dbs.root.transaction(() => {
       for (const { key, change } of seededChanges({ count: 10 }, now)) {
         if (!warm.has(key.split('/')[2]!)) continue;
         for (const [name, point] of Object.entries(change.resource.context.metrics ?? {}))
           for (let day = 0; day < days; day++)
-            dbs.series.put([key, 'metrics', name, today - (days - 1 - day) * dayMs + 1_000], (point.value as number) - days + day);
+            series.append(key, 'metrics', name, {
+              at: today - (days - 1 - day) * dayMs + 1_000,
+              value: (point.value as number) - days + day,
+            });
       }
     });
   } finally {
@@ -181,10 +191,38 @@ async function commitRatio() {
   }
 }
 
+/** Bytes the data file grows by per million resource-days of history, each day 3 counts moving. */
+async function diskPerMillionResourceDays(): Promise<{ bytes: number; resourceDays: number }> {
+  const dir = scratchDir('history-disk');
+  const dbs = openDatabases(dir);
+  try {
+    const series = new DatapointSeries(dbs, historyDefaults);
+    const keys = [...seededChanges({ count: diskResources }, Date.now())].map(({ key }) => key);
+    const before = storageSize(dbs.root)!.usedBytes;
+    const firstDay = Date.UTC(2026, 0, 1);
+    for (let day = 0; day < days; day++) {
+      const at = firstDay + day * dayMs + 3_600_000;
+      await dbs.root.transaction(() => {
+        keys.forEach((key, index) => {
+          for (const [offset, name] of ['followers', 'following', 'posts'].entries())
+            series.append(key, 'metrics', name, { at, value: 1_000 * index + 10 * day + offset });
+        });
+      });
+    }
+    const grown = storageSize(dbs.root)!.usedBytes - before;
+    const resourceDays = keys.length * days;
+    return { bytes: (grown / resourceDays) * 1_000_000, resourceDays };
+  } finally {
+    await dbs.root.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 ensureWrk();
 const loadBefore = loadavg()[0]!;
 const read = await readRatio();
 const commit = await commitRatio();
+const disk = await diskPerMillionResourceDays();
 const fmt = (value: number) => value.toFixed(2);
 const searchRate = median(read.search);
 const historyRate = median(read.history);
@@ -198,4 +236,7 @@ const cpuOn = median(commit.on.cpu);
 const cpuOff = median(commit.off.cpu);
 console.log(
   `commit: recording on ${fmt(wallOn)} µs wall / ${fmt(cpuOn)} µs CPU, off ${fmt(wallOff)} / ${fmt(cpuOff)}: wall ${fmt((wallOn / wallOff - 1) * 100)} %, CPU ${fmt((cpuOn / cpuOff - 1) * 100)} % (target <= +10 %)`,
+);
+console.log(
+  `disk:   ${(disk.bytes / 1e6).toFixed(1)} MB per million resource-days (${disk.resourceDays} resource-days of 3 counts moving daily; ${(disk.bytes / 1e6).toFixed(1)} bytes a resource a day)`,
 );

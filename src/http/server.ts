@@ -76,20 +76,24 @@ export function startHttpServer(
   const exchanges = { nextRequestId: deps.nextRequestId, corsHeaders: cors.answerHeaders, logAccess };
   const begin = (req: HttpRequest) => beginExchange(exchanges, req);
   const { metrics } = options;
-  // Every answer on the search path is counted where it is logged, whichever branch wrote it.
-  const searchExchanges = metrics
-    ? {
-        ...exchanges,
-        logAccess: (entry: AccessEntry, status: string) => {
-          logAccess(entry, status);
-          metrics.requestAnswered(searchPath, status, (performance.now() - entry.startedAt) / 1000);
-        },
-      }
-    : exchanges;
-  const beginSearch = (req: HttpRequest) => beginExchange(searchExchanges, req);
+  // Every answer on an admitted path is counted under that path where it is logged, whichever
+  // branch wrote it: a history answer is told apart from a search's.
+  const beginCounted = (path: string) => {
+    if (!metrics) return begin;
+    const counted = {
+      ...exchanges,
+      logAccess: (entry: AccessEntry, status: string) => {
+        logAccess(entry, status);
+        metrics.requestAnswered(path, status, (performance.now() - entry.startedAt) / 1000);
+      },
+    };
+    return (req: HttpRequest) => beginExchange(counted, req);
+  };
+  const beginSearch = beginCounted(searchPath);
+  const beginHistory = beginCounted(historyPath);
   const search = searchRoute({ ...deps, requests, begin: beginSearch, metrics });
-  // docs/history.md#api: admitted and counted by the search's route, on its own path.
-  const history = options.history && historyRoute({ ...deps, requests, begin: beginSearch, metrics }, options.history);
+  // docs/history.md#api: admitted by the search's route, on its own path and counted under it.
+  const history = options.history && historyRoute({ ...deps, requests, begin: beginHistory, metrics }, options.history);
   const stopping: ReadinessCheck = () => (closing ? [stoppingProblem] : []);
   registerPublicRoutes(app, { readiness: [stopping, ...(options.readiness ?? [])], begin, metrics });
   // Without CORS, OPTIONS is one more method the search does not allow.
@@ -97,19 +101,19 @@ export function startHttpServer(
 
   const admittedRoutes = history
     ? ([
-        [searchPath, search],
-        [historyPath, history],
+        [searchPath, search, beginSearch],
+        [historyPath, history, beginHistory],
       ] as const)
-    : ([[searchPath, search]] as const);
+    : ([[searchPath, search, beginSearch]] as const);
   if (options.searches ?? true) {
-    for (const [path, route] of admittedRoutes) {
+    for (const [path, route, beginOnPath] of admittedRoutes) {
       app.post(path, (res, req) => {
-        if (closing) writeReply(res, beginSearch(req), apiErrors.unavailable);
+        if (closing) writeReply(res, beginOnPath(req), apiErrors.unavailable);
         else route(res, req);
       });
-      if (options.cors) app.options(path, (res, req) => writeReply(res, beginSearch(req), cors.preflight(req.getHeader('origin'))));
+      if (options.cors) app.options(path, (res, req) => writeReply(res, beginOnPath(req), cors.preflight(req.getHeader('origin'))));
       app.any(path, (res, req) => {
-        const exchange = beginSearch(req);
+        const exchange = beginOnPath(req);
         writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, allowed));
       });
     }

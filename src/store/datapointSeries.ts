@@ -1,13 +1,16 @@
 // Every resource's datapoints over time (docs/history.md#what-is-recorded): a commit that carries a
-// collected value records it in the same transaction, keyed so that a resource's series, each
-// series' points and the points' times sort together. An unchanged value writes nothing: the
-// series' last-seen time is the snapshot's `collected_at`.
+// collected value appends it, in the same transaction, to its series' entry for that UTC month,
+// where the month's points lie packed (docs/history.md#layout), so that a read of 90 days touches
+// a few entries per series. An unchanged value writes nothing: the series' last-seen time is the
+// snapshot's `collected_at`.
 import type { ResourceContext } from '../../machines/resource.js';
 import type { HistoryPolicy } from '../config.js';
 import type { Databases } from './environment.js';
-import type { DatapointGroup, SeriesKey, SeriesValue } from './records.js';
+import type { DatapointGroup, SeriesKey, SeriesMonth, SeriesValue } from './records.js';
+import { startOfDay, startOfMonth } from './utcPeriods.js';
 
-export type { DatapointGroup, SeriesKey, SeriesValue };
+export type { DatapointGroup, SeriesKey, SeriesMonth, SeriesValue };
+export { startOfDay };
 
 export interface SeriesPoint {
   at: number;
@@ -50,10 +53,26 @@ export class DatapointSeries {
       const before = previous?.[group];
       for (const name in points) {
         const value = points[name]!.value;
-        if (before?.[name]?.value === value) continue;
-        void this.dbs.series.put([key, group, name, at], value);
+        if (before?.[name]?.value !== value) this.append(key, group, name, { at, value });
       }
     }
+  }
+
+  /** Adds a point to its month's entry, in time order; a point at a time already recorded replaces it. */
+  append(key: string, group: DatapointGroup, name: string, point: SeriesPoint): void {
+    const month = startOfMonth(point.at);
+    const monthKey: SeriesKey = [key, group, name, month];
+    const [offsets, values] = this.dbs.series.get(monthKey) ?? [[], []];
+    const offset = point.at - month;
+    // Collections arrive in time order: the point almost always goes last.
+    let index = offsets.length;
+    while (index > 0 && offsets[index - 1]! > offset) index--;
+    if (offsets[index - 1] === offset) values[index - 1] = point.value;
+    else {
+      offsets.splice(index, 0, offset);
+      values.splice(index, 0, point.value);
+    }
+    void this.dbs.series.put(monthKey, [offsets, values]);
   }
 
   /** Every series of the resource with its points from `from` to `to` (inclusive), oldest first. */
@@ -61,16 +80,20 @@ export class DatapointSeries {
     const found: Array<RecordedSeries & { before: SeriesPoint | undefined }> = [];
     for (const group of datapointGroups) {
       let current: (RecordedSeries & { before: SeriesPoint | undefined }) | undefined;
-      for (const { key: pointKey, value } of this.dbs.series.getRange({ start: [key, group], end: [key, group, afterEveryName] })) {
-        const [, , name, at] = pointKey;
-        if (at > to) continue;
-        if (current?.name !== name) {
-          current = { group, name, points: [], before: undefined };
-          found.push(current);
+      for (const { key: monthKey, value } of this.dbs.series.getRange({ start: [key, group], end: [key, group, afterEveryName] })) {
+        const [, , name, month] = monthKey;
+        const [offsets, values] = value;
+        for (let index = 0; index < offsets.length; index++) {
+          const at = month + offsets[index]!;
+          if (at > to) break;
+          if (current?.name !== name) {
+            current = { group, name, points: [], before: undefined };
+            found.push(current);
+          }
+          // The value in force when the range begins: the last point before it.
+          if (at < from) current.before = { at, value: values[index]! };
+          else current.points.push({ at, value: values[index]! });
         }
-        // The value in force when the range begins: the last point before it.
-        if (at < from) current.before = { at, value };
-        else current.points.push({ at, value });
       }
     }
     return found;
@@ -80,9 +103,4 @@ export class DatapointSeries {
   retainedFrom(now: number): number {
     return startOfDay(now) - this.policy.days * dayMs;
   }
-}
-
-/** The UTC midnight that begins the day of `at`. */
-export function startOfDay(at: number): number {
-  return Math.floor(at / dayMs) * dayMs;
 }

@@ -13,7 +13,7 @@ import type {
   MetaDatabase,
   PasswordRecord,
   SeriesKey,
-  SeriesValue,
+  SeriesMonth,
   SessionRecord,
   StoredResource,
   StoredTransition,
@@ -57,8 +57,8 @@ export interface Databases {
   inHand: Database<number, [string, string]>;
   /** [resource key, version] -> the transition that commit made (transitionHistory.ts) */
   history: Database<StoredTransition, [string, number]>;
-  /** [resource key, 'metrics'|'attributes', datapoint, collected at (ms)] -> value (datapointSeries.ts) */
-  series: Database<SeriesValue, SeriesKey>;
+  /** [resource key, 'metrics'|'attributes', datapoint, month start (ms)] -> the month's points, packed (datapointSeries.ts) */
+  series: Database<SeriesMonth, SeriesKey>;
   meta: MetaDatabase;
 }
 
@@ -122,7 +122,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
     inHand: root.openDB({ name: 'inHand', keyEncoding: 'ordered-binary' }),
     history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
-    series: root.openDB({ name: 'series', keyEncoding: 'ordered-binary' }),
+    series: root.openDB({ name: 'seriesMonths', keyEncoding: 'ordered-binary' }),
     meta,
   };
   return dbs;

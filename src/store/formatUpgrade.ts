@@ -1,7 +1,9 @@
-// The upgrade of a format-1 data directory to format 2 (docs/storage.md#upgrading-a-data-directory): every snapshot is rewritten with a version, in the one write transaction that
-// also records the new format, so a process killed midway leaves the directory as it was.
+// The upgrades of an older data directory (docs/storage.md#upgrading-a-data-directory), each in the
+// one write transaction that also records its new format, so a process killed midway leaves the
+// directory as it was: 1 to 2 rewrites every snapshot with a version, 2 to 3 packs history by month.
 import type { Database, Key, RootDatabase } from 'lmdb';
-import type { MetaDatabase } from './records.js';
+import { startOfMonth } from './utcPeriods.js';
+import type { MetaDatabase, SeriesKey, SeriesMonth, SeriesValue } from './records.js';
 
 /** Entries copied per read of the old snapshots; the whole upgrade is still one transaction. */
 const chunkSize = 1_000;
@@ -56,4 +58,44 @@ function readChunk(db: Database<Buffer, Key>, after: Key | undefined): [Key, Buf
     chunk.push([key, Buffer.from(value)]);
   }
   return chunk;
+}
+
+/**
+ * Format 2 kept one entry per history point (`series`: [resource, group, datapoint, at] ->
+ * value); format 3 keeps one entry per series and UTC month with its points packed
+ * (`seriesMonths`, docs/history.md#layout). Every point is appended to its month, the old
+ * database dropped and format 3 recorded in one synchronous write transaction, unless another
+ * process upgraded the directory first.
+ */
+export function upgradeFormatTwoToThree(root: RootDatabase, meta: MetaDatabase, isFormatTwo: () => boolean): void {
+  const points = root.openDB<SeriesValue, SeriesKey>({ name: 'series', keyEncoding: 'ordered-binary' });
+  const months = root.openDB<SeriesMonth, SeriesKey>({ name: 'seriesMonths', keyEncoding: 'ordered-binary' });
+  root.transactionSync(() => {
+    if (!isFormatTwo()) return;
+    let month: { key: SeriesKey; points: SeriesMonth } | undefined;
+    let after: SeriesKey | undefined;
+    for (;;) {
+      const range = after === undefined ? { limit: chunkSize } : { start: after, limit: chunkSize + 1 };
+      // The range starts at the last point of the chunk before: it was appended then.
+      const chunk = [...points.getRange(range)].filter(({ key }) => !after || key.some((part, index) => part !== after![index]));
+      for (const { key, value } of chunk) {
+        const [resource, group, name, at] = key;
+        const start = startOfMonth(at);
+        if (!month || month.key[0] !== resource || month.key[1] !== group || month.key[2] !== name || month.key[3] !== start) {
+          if (month) void months.put(month.key, month.points);
+          month = { key: [resource, group, name, start], points: [[], []] };
+        }
+        // Keys sort by time within a series: the points arrive oldest first.
+        month.points[0].push(at - start);
+        month.points[1].push(value);
+      }
+      const last = chunk.at(-1);
+      if (!last || chunk.length < chunkSize) break;
+      after = last.key;
+    }
+    if (month) void months.put(month.key, month.points);
+    points.dropSync();
+    void meta.put('formatVersion', 3);
+  });
+  root.resetReadTxn();
 }

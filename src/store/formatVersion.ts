@@ -5,20 +5,21 @@ import type { RootDatabase } from 'lmdb';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
 import type { MetaDatabase } from './records.js';
-import { upgradeFormatOneToTwo } from './formatUpgrade.js';
+import { upgradeFormatOneToTwo, upgradeFormatTwoToThree } from './formatUpgrade.js';
 
 /**
  * 1: the layout before versions were recorded (unversioned snapshots).
  * 2: snapshots carry the version of their last commit (useVersions).
+ * 3: history points packed by series and UTC month (seriesMonths), not one entry each (series).
  */
-export const currentFormat = 2;
+export const currentFormat = 3;
 
 /** The databases whose entries show that a directory holds data. */
 const dataDatabases = ['resources', 'views', 'due', 'accounts', 'tokens', 'usage'];
 
 /**
  * Brings the directory to the current format before any database is opened by its layout:
- * records it in a directory that holds nothing yet (when `create`), upgrades format 1, and
+ * records it in a directory that holds nothing yet (when `create`), upgrades formats 1 and 2, and
  * refuses a newer format with a DataDirectoryError.
  */
 export function prepareFormat(root: RootDatabase, meta: MetaDatabase, dataDir: string, create: boolean): void {
@@ -33,8 +34,9 @@ export function prepareFormat(root: RootDatabase, meta: MetaDatabase, dataDir: s
     }
     return;
   }
-  if (found === 1) {
-    upgradeFormatOneToTwo(root, meta, () => recordedFormat(root, meta) === 1);
+  if (found === 1) upgradeFormatOneToTwo(root, meta, () => recordedFormat(root, meta) === 1);
+  if (found <= 2) {
+    upgradeFormatTwoToThree(root, meta, () => recordedFormat(root, meta) === 2);
     return;
   }
   // Formats are only ever recorded as 2 or, by a later datapoints, higher.

@@ -117,5 +117,10 @@ export interface MetaDatabase {
 export type DatapointGroup = 'metrics' | 'attributes';
 /** A recorded datapoint value. */
 export type SeriesValue = Datapoint['value'];
-/** A history point's key: [resource key, group, datapoint name, collected at in ms since the epoch]. */
+/** A month of one series' points: [resource key, group, datapoint name, the month's first UTC millisecond]. */
 export type SeriesKey = [string, DatapointGroup, string, number];
+/**
+ * The month's points oldest first, packed: each point's ms after the month's start, and its
+ * value at the same index (docs/history.md#layout).
+ */
+export type SeriesMonth = [offsets: number[], values: SeriesValue[]];

@@ -1,8 +1,8 @@
 // Rolls detail older than the detail window into one point per UTC day and drops days past the
-// retention (docs/history.md#roll-up), in slices of a few dozen points so that a search or a
+// retention (docs/history.md#roll-up), in slices of a few months of series so that a search or a
 // commit on the same thread waits behind one slice at most.
 import { historyRollUp } from '../config.js';
-import { type DatapointSeries, type SeriesKey, startOfDay } from './datapointSeries.js';
+import { type DatapointSeries, type SeriesKey, type SeriesMonth, startOfDay } from './datapointSeries.js';
 import type { Databases } from './environment.js';
 
 export interface RollUpEdges {
@@ -17,20 +17,29 @@ export function rollUpEdges(series: DatapointSeries, now: number): RollUpEdges {
 }
 
 /**
- * Whether `previous` goes once `current` follows it in key order: a point is dropped only for a
- * later point of the same series that stands in for it (the same old day, or past the retention
+ * Whether the point at `was` goes once the point at `at` follows it in the same series: a point
+ * is dropped only for a later one that stands in for it (the same old day, or past the retention
  * edge), so a series never loses the value it last had.
  */
-export function rolledAway(previous: SeriesKey, current: SeriesKey, edges: RollUpEdges): boolean {
-  const [resource, group, name, was] = previous;
-  const [nextResource, nextGroup, nextName, at] = current;
-  if (resource !== nextResource || group !== nextGroup || name !== nextName) return false;
+export function rolledAway(was: number, at: number, edges: RollUpEdges): boolean {
   if (at <= edges.retainedFrom) return true;
   return was < edges.detailFrom && startOfDay(was) === startOfDay(at);
 }
 
+/** The month's points that stay; the same array when none goes. */
+export function rolledMonth(month: number, [offsets, values]: SeriesMonth, edges: RollUpEdges): SeriesMonth {
+  const kept: SeriesMonth = [[], []];
+  for (let index = 0; index < offsets.length; index++) {
+    const next = offsets[index + 1];
+    if (next !== undefined && rolledAway(month + offsets[index]!, month + next, edges)) continue;
+    kept[0].push(offsets[index]!);
+    kept[1].push(values[index]!);
+  }
+  return kept[0].length === offsets.length ? [offsets, values] : kept;
+}
+
 export class SeriesRollUp {
-  /** The last key a slice read: the next slice starts after it. */
+  /** The last month a slice read: the next slice starts after it. */
   private previous: SeriesKey | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
@@ -54,20 +63,33 @@ export class SeriesRollUp {
   }
 
   /**
-   * Reads at most `limit` points after the last slice's and removes those rolled away; resolves
-   * true when it reached the end of every series (the next slice starts a new pass).
+   * Reads at most `limit` months of series after the last slice's and rewrites those whose points
+   * roll away, in one write transaction, so that a commit appending to a month meanwhile is read
+   * with it; resolves true when it reached the end of every series (the next slice starts a new pass).
    */
-  async slice(limit: number = historyRollUp.sliceEntries): Promise<boolean> {
+  async slice(limit: number = historyRollUp.sliceMonths): Promise<boolean> {
     const edges = rollUpEdges(this.series, this.now());
-    const removals: Array<Promise<boolean>> = [];
+    const { series } = this.dbs;
     let read = 0;
-    for (const key of this.dbs.series.getKeys({ start: this.previous ?? [''], limit: limit + 1 })) {
-      if (this.previous && sameKey(key, this.previous)) continue;
-      if (this.previous && rolledAway(this.previous, key, edges)) removals.push(this.dbs.series.remove(this.previous));
-      this.previous = key;
-      if (++read === limit) break;
-    }
-    await Promise.all(removals);
+    await this.dbs.root.transaction(() => {
+      read = 0;
+      const after = this.previous;
+      // Read to the end before writing: no cursor stays open across the writes.
+      const months = [...series.getRange({ start: after ?? [''], limit: limit + 1 })].filter(
+        (entry) => !after || !sameKey(entry.key, after),
+      );
+      let previous = after;
+      for (const { key, value } of months.slice(0, limit)) {
+        const month = key[3];
+        // A month before is past the retention as a whole when this one's first point stands in for its last.
+        if (previous && sameSeries(previous, key) && month + value[0][0]! <= edges.retainedFrom) void series.remove(previous);
+        const kept = rolledMonth(month, value, edges);
+        if (kept[0] !== value[0]) void series.put(key, kept);
+        previous = key;
+        read++;
+      }
+      this.previous = previous;
+    });
     if (read < limit) this.previous = undefined;
     return read < limit;
   }
@@ -85,6 +107,10 @@ export class SeriesRollUp {
   }
 }
 
+function sameSeries(a: SeriesKey, b: SeriesKey): boolean {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+}
+
 function sameKey(a: SeriesKey, b: SeriesKey): boolean {
-  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+  return sameSeries(a, b) && a[3] === b[3];
 }

@@ -2,7 +2,7 @@
 // search, the search's 422s plus the range's and interval's, a reference never searched starting
 // its collection, and the same answer as JSON or CSV.
 import t from 'tap';
-import { csvField, historyCsv } from '../../src/api/historyResponse.js';
+import { csvField, type HistoryEntry, historyCsv, historyJson } from '../../src/api/historyResponse.js';
 import { wantsCsv } from '../../src/http/historyRoute.js';
 import { eventually, startTestService, type TestService } from '../helpers/service.js';
 
@@ -123,4 +123,46 @@ t.test('history CSV - RFC 4180 quoting, one row for a reference without a series
   t.equal(wantsCsv('application/json, text/csv;q=0.5'), true);
   t.equal(wantsCsv('*/*'), false);
   t.equal(wantsCsv('text/csvx'), false);
+});
+
+t.test('history JSON - written piece by piece, the same text as JSON.stringify of the entries by group', async (t) => {
+  const entries: HistoryEntry[] = [
+    { platform: 'github', type: 'account', identifier: 'x"\\y', status: 'pending', datapoints: [] },
+    {
+      platform: 'youtube',
+      type: 'channel',
+      identifier: 'UC1',
+      status: 'available',
+      datapoints: [
+        {
+          group: 'metrics',
+          name: 'subscribers',
+          series: [
+            { at: '2026-11-12', value: 5 },
+            { at: '2026-11-13', value: 7.5 },
+          ],
+          first: 5,
+          last: 7.5,
+          change: 2.5,
+        },
+        { group: 'attributes', name: 'verified', series: [{ at: '2026-11-12', value: true }], first: true, last: true, change: null },
+        {
+          group: 'metrics',
+          name: 'views',
+          series: [{ at: '2026-11-13T08:00:00.000Z', value: null }],
+          first: null,
+          last: null,
+          change: null,
+        },
+      ],
+    },
+  ];
+  const grouped = {
+    data: entries.map(({ datapoints, ...reference }) => {
+      const groups: Record<string, Record<string, unknown>> = {};
+      for (const { group, name, ...rest } of datapoints) groups[group] = { ...groups[group], [name]: rest };
+      return { ...reference, ...groups };
+    }),
+  };
+  t.equal(historyJson(entries), JSON.stringify(grouped));
 });

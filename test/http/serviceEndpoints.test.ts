@@ -74,3 +74,29 @@ t.test('service endpoints - metrics count answers, refusals and collections', as
   t.equal(sampleValue(samples, 'datapoints_admissions_refused_total', { reason: 'invalid_token' }), 1);
   t.equal(sampleValue(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }), 1);
 });
+
+t.test('service endpoints - history answers are counted under their own route, apart from the searches', async (t) => {
+  const ts = await startTestService(t, { metrics: { host: '127.0.0.1', port: 0 } });
+  const metricsUrl = `http://127.0.0.1:${ts.service.metricsPort}/metrics`;
+  const token = await ts.tokenFor('acme', { plan: 'paid' });
+  const octocat = { resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] };
+  const historyPath = '/api/v1/resources/history';
+  const history = (body: unknown, authorization = `Bearer ${token}`) =>
+    fetch(ts.url + historyPath, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify(body),
+    });
+  t.equal((await ts.search(token, octocat)).status, 200);
+  for (let index = 0; index < 2; index++) t.equal((await history(octocat)).status, 200);
+  t.equal((await history({ resources: [] })).status, 422);
+  t.equal((await history(octocat, 'Bearer dp_live_wrong')).status, 401);
+  t.equal((await fetch(ts.url + historyPath)).status, 405);
+  const samples = parseExposition(await (await fetch(metricsUrl)).text());
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: searchPath, status: '200' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: historyPath, status: '200' }), 2);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: historyPath, status: '422' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: historyPath, status: '401' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_http_requests_total', { route: historyPath, status: '405' }), 1);
+  t.equal(sampleValue(samples, 'datapoints_http_request_duration_seconds_count', { route: historyPath, status: '200' }), 2);
+});

@@ -6,20 +6,21 @@ import { fileURLToPath } from 'node:url';
 import { open } from 'lmdb';
 import t from 'tap';
 import { openDatabases } from '../../src/store/environment.js';
+import { currentFormat } from '../../src/store/formatVersion.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
 import { entryCount } from '../../src/store/entryCount.js';
 import { startTestService, tempDataDir } from '../helpers/service.js';
 import { formatOneAccount, formatOneResources, formatOneToken, writeFormatOne } from './formatOneDirectory.js';
 import { availableResource, commitResource } from './resourceFixtures.js';
 
-t.test('upgrade - a format-1 directory opens as format 2 with every resource, account, token and usage count', async (t) => {
+t.test('upgrade - a format-1 directory opens as the current format with every resource, account, token and usage count', async (t) => {
   const dataDir = tempDataDir(t);
   const resources = formatOneResources(2_500);
   await writeFormatOne(dataDir, resources);
 
   const dbs = openDatabases(dataDir);
   t.teardown(() => dbs.root.close());
-  t.equal(dbs.meta.get('formatVersion'), 2);
+  t.equal(dbs.meta.get('formatVersion'), currentFormat);
   const store = new ResourceStore(dbs);
   t.equal(store.count(), resources.size);
   let intact = 0;
@@ -60,7 +61,7 @@ t.test('upgrade - a fresh process reads the upgraded directory, and opening it a
   t.teardown(() => again.root.close());
   const store = new ResourceStore(again);
   t.same(store.snapshotEntry('github/account/user3'), { resource: resources.get('github/account/user3'), version: 1 });
-  t.equal(again.meta.get('formatVersion'), 2);
+  t.equal(again.meta.get('formatVersion'), currentFormat);
 });
 
 const killedChild = fileURLToPath(new URL('./upgradeKilledChild.ts', import.meta.url));
@@ -89,7 +90,7 @@ t.test('upgrade - killed with -9 just before its commit, it leaves format 1, and
 
   const dbs = openDatabases(dataDir);
   t.teardown(() => dbs.root.close());
-  t.equal(dbs.meta.get('formatVersion'), 2);
+  t.equal(dbs.meta.get('formatVersion'), currentFormat);
   const store = new ResourceStore(dbs);
   let intact = 0;
   for (const [key, resource] of resources) {

@@ -1,8 +1,8 @@
 // The roll-up of old detail into UTC days and of days past the retention (docs/history.md#roll-up),
 // on an injected clock: exact boundaries at UTC midnight, the detail edge and the retention edge,
-// and passes cut into slices smaller than one series.
+// a month past the retention as a whole, and passes cut into slices of months.
 import t, { type Test } from 'tap';
-import { DatapointSeries, type SeriesKey } from '../../src/store/datapointSeries.js';
+import { DatapointSeries, type DatapointGroup } from '../../src/store/datapointSeries.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { SeriesRollUp } from '../../src/store/seriesRollUp.js';
 import { tempDataDir } from '../helpers/service.js';
@@ -11,20 +11,31 @@ const hour = 3_600_000;
 const day = 24 * hour;
 const dayStart = (n: number) => Date.UTC(2026, 10, n);
 
-async function rolledUp(t: Test, options: { points: SeriesKey[]; now: number; detailMs: number; days: number; slice: number }) {
+/** A point as [resource, group, datapoint, at]; its value is its time. */
+type Point = [string, DatapointGroup, string, number];
+
+async function rolledUp(t: Test, options: { points: Point[]; now: number; detailMs: number; days: number; slice: number }) {
   const dbs = openDatabases(tempDataDir(t));
   t.teardown(() => dbs.root.close());
-  await dbs.root.transaction(() => {
-    for (const key of options.points) void dbs.series.put(key, key[3]);
-  });
   const series = new DatapointSeries(dbs, { detailMs: options.detailMs, days: options.days });
+  await dbs.root.transaction(() => {
+    for (const [key, group, name, at] of options.points) series.append(key, group, name, { at, value: at });
+  });
   const rollUp = new SeriesRollUp(dbs, series, () => options.now);
   let slices = 1;
   while (!(await rollUp.slice(options.slice))) slices++;
-  return { kept: [...dbs.series.getKeys()], slices };
+  const kept: Point[] = [];
+  for (const { key, value } of dbs.series.getRange()) {
+    const [resource, group, name, month] = key;
+    value[0].forEach((offset, index) => {
+      t.equal(value[1][index], month + offset, 'each point keeps its value');
+      kept.push([resource, group, name, month + offset]);
+    });
+  }
+  return { kept, slices };
 }
 
-const point = (name: string, at: number): SeriesKey => ['github/account/octocat', 'metrics', name, at];
+const point = (name: string, at: number): Point => ['github/account/octocat', 'metrics', name, at];
 
 t.test('roll-up - detail older than its window keeps each UTC day its last point', async (t) => {
   const points = [
@@ -45,6 +56,8 @@ t.test('roll-up - detail older than its window keeps each UTC day its last point
 
 t.test('roll-up - points past the retention go, except the one in force at its edge', async (t) => {
   const points = [
+    point('followers', Date.UTC(2026, 8, 30)),
+    point('followers', Date.UTC(2026, 9, 20)),
     point('followers', dayStart(5)),
     point('followers', dayStart(6)),
     point('followers', dayStart(8)),
@@ -53,7 +66,7 @@ t.test('roll-up - points past the retention go, except the one in force at its e
     point('following', dayStart(6) + 5 * hour),
     point('likes', dayStart(7) + 23 * hour),
   ];
-  const { kept, slices } = await rolledUp(t, { points, now: dayStart(10) + 12 * hour, detailMs: day, days: 2, slice: 2 });
+  const { kept, slices } = await rolledUp(t, { points, now: dayStart(10) + 12 * hour, detailMs: day, days: 2, slice: 1 });
   t.same(
     kept,
     [
@@ -62,9 +75,9 @@ t.test('roll-up - points past the retention go, except the one in force at its e
       point('following', dayStart(6) + 5 * hour),
       point('likes', dayStart(7) + 23 * hour),
     ],
-    'a point on the edge itself stands for the one before it; a flat series keeps its last value',
+    'a point on the edge itself stands for the one before it, also in a month before; a flat series keeps its last value',
   );
-  t.equal(slices, 4, 'seven points in slices of two');
+  t.equal(slices, 6, 'five months of series in slices of one, and the slice that finds the end');
 });
 
 t.test('roll-up - detail inside its window is untouched', async (t) => {
