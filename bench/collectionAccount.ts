@@ -58,7 +58,7 @@ const items: ProfileItem[] = [
   { name: 'LMDB (lmdb-js, msgpackr)', claims: (_f, u) => /\/(lmdb|msgpackr|ordered-binary)\//.test(u) },
   { name: 'view rendering', claims: file('/src/resources/view.js') },
   { name: 'machine step (XState)', claims: (_f, u) => u.includes('/machines/') || u.includes('/xstate/') },
-  { name: 'work registry and pace', claims: (_f, u) => /\/src\/resources\/(workRegistry|workPace)\.js/.test(u) },
+  { name: 'work registry and pace', claims: (_f, u) => /\/src\/resources\/(workRegistry|searchesFirstQueue)\.js/.test(u) },
   { name: 'resource host', claims: file('/src/resources/host.js') },
   { name: 'collection loop and queue', claims: (_f, u) => u.includes('/src/collection/') || u.includes('/rxjs/') },
   { name: 'upstream call (platform, undici)', claims: (_f, u) => u.includes('/src/platforms/') || u.includes('undici') },

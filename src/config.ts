@@ -86,7 +86,7 @@ export const limits = {
    */
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
   /** How often the server records the units it holds in hand, so displays show requests counted (docs/operations.md#usage-shown). */
-  inHandRecordMs: 1_000,
+  reservedUnitsRecordMs: 1_000,
   /** The WebSocket stream of resource changes (docs/push.md#limits). */
   push: {
     /** Distinct references one connection may follow at once. */
@@ -225,7 +225,7 @@ export const clusterDefaults = {
    * `staleMs` counts for nothing (its node is gone: each live node writes every half of it); the
    * bucket drops entries after `keptMs`.
    */
-  inHand: { staleMs: 4_000, keptMs: 60_000 },
+  reservedUnits: { staleMs: 4_000, keptMs: 60_000 },
   /**
    * How long a stopping node waits for its per-day counts still being written (docs/dashboard.md,
    * "In a cluster"): they take milliseconds while NATS answers, and a stop never waits long on it.

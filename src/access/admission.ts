@@ -80,7 +80,7 @@ export class Admissions {
       await this.quota.changed(base, seen);
       this.table.lock(base);
       try {
-        this.quota.woke(base, seen);
+        this.quota.endWait(base, seen);
       } finally {
         this.table.unlock(base);
       }
@@ -98,12 +98,12 @@ export class Admissions {
     let quotaRoom = 0;
     this.table.lock(base);
     try {
-      this.quota.roll(base, now);
+      this.quota.startNewMonth(base, now);
       const window = this.rate.peek(base, account.rate, now);
       // In a cluster, what the window has left as this node last learned from the ledger
       // (docs/design/cluster-mechanics.md#rate-limit-across-nodes); alone, exactly what it has left.
       const remaining = this.window ? Math.max(0, window.limit - this.window.used(base)) : window.remaining;
-      const rate: Standing = this.window ? this.window.standing(base, window.limit) : remaining === 0 ? 'exhausted' : 'inHand';
+      const rate: Standing = this.window ? this.window.standing(base, window.limit) : remaining === 0 ? 'exhausted' : 'covered';
       const standing = this.quota.standing(base, account.quota);
       const resetsOn = nextMonthStart(now);
       if (standing === 'exhausted') {

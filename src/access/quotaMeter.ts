@@ -1,7 +1,7 @@
 // Monthly quota per account by durable reservations (docs/guarantees.md#quota-and-rate-across-threads): a server spends only units it reserved on disk before (QuotaLedger), so an
 // answer never waits for a commit of its own unless the account is slow. The reserving itself is
 // src/access/unitMeter.ts; this is the month it counts in. The counts live in the account's slot
-// of the shared table; `roll` is called with the slot's lock held.
+// of the shared table; `startNewMonth` is called with the slot's lock held.
 import { limits } from '../config.js';
 import type { Logger } from '../log.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
@@ -25,7 +25,7 @@ export class QuotaMeter extends UnitMeter {
   }
 
   /** Starts the slot's counts afresh when `now` is in a later month than they are. */
-  roll(base: number, now: number): void {
+  startNewMonth(base: number, now: number): void {
     const { ints } = this.table;
     const month = monthIndexOf(now);
     if (month <= ints[base + field.month]!) return;

@@ -10,7 +10,7 @@ import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
 import { type Reservation, reserveUnits, returnUnits } from '../seams/quotaLedger/reservations.js';
 
-export type Standing = 'inHand' | 'exhausted' | 'reserve';
+export type Standing = 'covered' | 'exhausted' | 'reserve';
 
 export interface ReservationPolicy {
   maxBlock: number;
@@ -47,7 +47,7 @@ export class UnitMeter {
     const others = ints[base + count.others]!;
     const spent = ints[base + count.spent]!;
     if (cap !== null && others >= 0 && others + spent >= cap) return 'exhausted';
-    if (ints[base + count.granted]! > spent) return 'inHand';
+    if (ints[base + count.granted]! > spent) return 'covered';
     if (cap !== null && others >= 0 && others + ints[base + count.granted]! >= cap) return 'exhausted';
     return 'reserve';
   }
@@ -91,7 +91,7 @@ export class UnitMeter {
   }
 
   /** After waking: stops counting the request as waiting; throws if the wait failed. */
-  woke(base: number, seen: number): void {
+  endWait(base: number, seen: number): void {
     const { ints } = this.table;
     ints[base + field.waiting]! -= 1;
     if (ints[base + field.failedSignal]! > seen) throw new Error('a reservation could not be written');

@@ -24,7 +24,7 @@ export function renderSearchResponse(resources: readonly RequestedResource[], vi
       wanted ??= [];
       wanted.push(resource.key);
     }
-    body += (view ?? pendingView).tail;
+    body += (view ?? pendingView).entryEnd;
   }
   return { body: `${body}]}`, wanted };
 }

@@ -5,12 +5,12 @@ import { monthOf } from '../access/calendar.js';
 import { AccountStore } from '../store/accountStore.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import { WebStore } from '../seams/webRecords/webStore.js';
-import type { Books } from './books.js';
+import type { AccountData } from './accountData.js';
 import { dataDirSetting, withDataStore } from './dataStore.js';
 import { setting } from './flags.js';
 import { natsServersSetting } from './natsSetting.js';
 
-export type { AccountBook, Books } from './books.js';
+export type { AccountBook, AccountData } from './accountData.js';
 
 export const natsFlag = { nats: { type: 'string' } } as const;
 
@@ -18,7 +18,7 @@ export const natsFlag = { nats: { type: 'string' } } as const;
 export async function withAccountBook<T>(
   values: { data?: string | undefined; nats?: string | undefined },
   mode: 'existing' | 'create',
-  work: (books: Books) => Promise<T> | T,
+  work: (accountData: AccountData) => Promise<T> | T,
 ): Promise<T> {
   const nats = setting(values.nats, 'nats', 'DATAPOINTS_NATS');
   if (nats === undefined) {
@@ -34,6 +34,6 @@ export async function withAccountBook<T>(
   }
   // The NATS client and the cluster's buckets are loaded only for the cluster: a command on a
   // data directory starts without them.
-  const { withClusterBooks } = await import('./clusterBooks.js');
-  return withClusterBooks(natsServersSetting(nats), work);
+  const { withClusterAccountData } = await import('./clusterAccountData.js');
+  return withClusterAccountData(natsServersSetting(nats), work);
 }

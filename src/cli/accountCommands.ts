@@ -9,7 +9,7 @@ import { createAccount, updateAccount, type AccountSettings } from '../access/pr
 import { accountSuspension, flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';
 import { AccountStore, type AccountRecord, accountNamedLike } from '../store/accountStore.js';
 import { DailyUsage } from '../store/dailyUsage.js';
-import { natsFlag, withAccountBook, type Books } from './accountBook.js';
+import { natsFlag, withAccountBook, type AccountData } from './accountBook.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
 import { inviteAccount, inviteFlags } from './inviteCommand.js';
 import { noMorePositionals, parseBoundedDuration, parseFlags, parseWholeNumber } from './flags.js';
@@ -77,7 +77,7 @@ export function describeAccount(account: AccountRecord, used: number, now: numbe
 }
 
 /** Why `accounts create NAME` was refused: the name, or one differing only by case, is taken. */
-async function takenMessage({ book }: Books, name: string): Promise<string> {
+async function takenMessage({ book }: AccountData, name: string): Promise<string> {
   const existing = accountNamedLike(
     (await book.accounts()).map((account) => account.name),
     name,
@@ -98,7 +98,7 @@ function operatorSetting(action: 'create' | 'update', value: string | boolean | 
 export async function accountsCommand(args: string[], print: (line: string) => void): Promise<void> {
   const [action, ...rest] = args;
   const now = Date.now();
-  const describe = async ({ used }: Books, account: AccountRecord) =>
+  const describe = async ({ used }: AccountData, account: AccountRecord) =>
     JSON.stringify(describeAccount(account, await used(account.name, now), now));
   const flags = { ...dataFlag, ...natsFlag };
 
@@ -112,29 +112,29 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     if (action === 'update' && Object.keys(settings).length === 0 && operator === undefined)
       throw new UsageError('accounts update needs --plan, --quota, --rate or --operator');
     const mode = action === 'create' ? 'create' : 'existing';
-    return withAccountBook(values, mode, async (books) => {
-      const accounts = books.book;
+    return withAccountBook(values, mode, async (accountData) => {
+      const accounts = accountData.book;
       const account =
         action === 'create'
           ? await createAccount(accounts, name, { plan: 'free', ...settings }, now)
           : await updateAccount(accounts, name, settings);
-      if (!account) throw new UsageError(action === 'create' ? await takenMessage(books, name) : `no account named '${name}'`);
+      if (!account) throw new UsageError(action === 'create' ? await takenMessage(accountData, name) : `no account named '${name}'`);
       const withRole = operator === undefined ? account : await accounts.updateAccount(name, { operator });
-      print(await describe(books, withRole ?? account));
+      print(await describe(accountData, withRole ?? account));
     });
   }
   if (action === 'show' || action === 'list') {
     const { values, positionals } = parseFlags(`accounts ${action}`, rest, flags);
     noMorePositionals(`accounts ${action}`, positionals, action === 'show' ? 1 : 0);
     const name = action === 'show' ? checkAccountName(positionals[0]) : undefined;
-    return withAccountBook(values, 'existing', async (books) => {
+    return withAccountBook(values, 'existing', async (accountData) => {
       if (name === undefined) {
-        for (const account of await books.book.accounts()) print(await describe(books, account));
+        for (const account of await accountData.book.accounts()) print(await describe(accountData, account));
         return;
       }
-      const account = await books.book.account(name);
+      const account = await accountData.book.account(name);
       if (!account) throw new UsageError(`no account named '${name}'`);
-      print(await describe(books, account));
+      print(await describe(accountData, account));
     });
   }
   if (action === 'suspend' || action === 'resume') {
@@ -143,13 +143,13 @@ export async function accountsCommand(args: string[], print: (line: string) => v
     noMorePositionals(`accounts ${action}`, positionals, 1);
     const name = checkAccountName(positionals[0]);
     const reason = 'reason' in values && typeof values.reason === 'string' ? checkReason(values.reason) : null;
-    return withAccountBook(values, 'existing', async (books) => {
+    return withAccountBook(values, 'existing', async (accountData) => {
       const account =
         action === 'suspend'
-          ? await books.book.suspendAccount(name, new Date(now).toISOString(), reason)
-          : await books.book.resumeAccount(name);
+          ? await accountData.book.suspendAccount(name, new Date(now).toISOString(), reason)
+          : await accountData.book.resumeAccount(name);
       if (!account) throw new UsageError(`no account named '${name}'`);
-      print(await describe(books, account));
+      print(await describe(accountData, account));
     });
   }
   if (action === 'usage') {

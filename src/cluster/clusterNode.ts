@@ -17,7 +17,7 @@ import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import type { AccountStore } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
-import type { InHandUnits, UnitsInHand } from '../store/inHandUnits.js';
+import type { ReservedUnits, UnitsInHand } from '../store/reservedUnits.js';
 import { ClusterUnitsInHand } from '../seams/unitsInHand/clusterUnitsInHand.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import type { UsageStore } from '../seams/quotaLedger/usageStore.js';
@@ -67,12 +67,12 @@ export interface NodeSeams {
   /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md#in-a-cluster). */
   dashboard: DashboardWrites | undefined;
   /** Where the server records its units in hand: the LMDB's; in a cluster, shared and summed (docs/operations.md#usage-shown). */
-  inHand: UnitsInHand;
+  reservedUnits: UnitsInHand;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
 }
 
-export interface SeamNeeds {
+export interface SeamInputs {
   leaseMs: number;
   usage: UsageStore;
   accounts: AccountStore;
@@ -80,14 +80,14 @@ export interface SeamNeeds {
   web: WebStore;
   daily: DailyUsage;
   /** This node's record of units in hand, which its displays read. */
-  inHand: InHandUnits;
+  reservedUnits: ReservedUnits;
   /** Called after a replicated change is in the LMDB: the authenticators look again at once. */
   onAccountsChanged: () => void;
   health: Health;
   log: Logger;
 }
 
-export function embeddedSeams(needs: SeamNeeds): NodeSeams {
+export function embeddedSeams(needs: SeamInputs): NodeSeams {
   const queue = new InProcessCollectionQueue(needs.leaseMs, Date.now);
   return {
     queue,
@@ -99,13 +99,13 @@ export function embeddedSeams(needs: SeamNeeds): NodeSeams {
     pauses: new InProcessPlatformPauses(Date.now),
     callBudget: undefined,
     dashboard: undefined,
-    inHand: needs.inHand,
+    reservedUnits: needs.reservedUnits,
     close: () => Promise.resolve(),
   };
 }
 
 /** Connects (rejecting when no server answers now) and opens the cluster's seams on it. */
-export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds): Promise<NodeSeams> {
+export async function clusterSeams(settings: ClusterSettings, needs: SeamInputs): Promise<NodeSeams> {
   const node = `datapoints ${hostname()} ${process.pid}`;
   const connection = await connectNats({ servers: settings.servers, name: node }).catch((error: unknown) => {
     throw new Error(`cannot reach NATS at ${settings.servers.join(',')}: ${error instanceof Error ? error.message : String(error)}`);
@@ -154,7 +154,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       quiet,
     );
     const daily = await replicateDailyUsage(days, needs.daily, quiet);
-    const inHand = await ClusterUnitsInHand.open(connection, needs.inHand, { node, log: needs.log });
+    const reservedUnits = await ClusterUnitsInHand.open(connection, needs.reservedUnits, { node, log: needs.log });
     return {
       queue,
       queueDepth: undefined,
@@ -165,10 +165,10 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamNeeds):
       pauses,
       callBudget,
       dashboard: { records: web, accounts: replica },
-      inHand,
+      reservedUnits,
       async close() {
         queue.close();
-        await inHand.stop();
+        await reservedUnits.stop();
         pauses.stop();
         await ledger.flush(clusterDefaults.dailyFlushMs);
         replica.stop();

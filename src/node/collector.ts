@@ -40,7 +40,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
   const collection = startCollectionLoop({
     queue: seams.queue,
     // An outcome may be of a resource another node created: step it from the log's latest change.
-    sink: replica ? replica.freshOutcomes(resourceHost) : resourceHost,
+    sink: replica ? replica.caughtUpOutcomes(resourceHost) : resourceHost,
     claims: work,
     collect: platformStatus.watched((keys) =>
       collectResources(keys, {

@@ -2,7 +2,7 @@
 // answered on this thread beside the resource work, or by N edge threads that hear the core
 // over MessagePorts (src/threads/edges.ts), each on the same link (src/threads/edgeLink.ts).
 import { AccountTable } from '../access/accountTable.js';
-import { InHandRecorder } from '../access/inHandRecorder.js';
+import { ReservedUnitsRecorder } from '../access/reservedUnitsRecorder.js';
 import { limits } from '../config.js';
 import type { CorsOrigins } from '../http/cors.js';
 import { healthCheck } from '../http/readiness.js';
@@ -49,8 +49,8 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   // left at the stop, and admits too when this thread serves.
   const admissions = admissionsOn(link, accountTable, log);
   // Displays show requests counted: the ledger less what this server holds in hand (docs/operations.md#accounts).
-  const inHand = new InHandRecorder(accountTable, core.seams.inHand, log);
-  inHand.start(limits.inHandRecordMs);
+  const unitsRecorder = new ReservedUnitsRecorder(accountTable, core.seams.unitsRecorder, log);
+  unitsRecorder.start(limits.reservedUnitsRecordMs);
   const stream = { tickets: createTicketState(), connections: createConnectionCountsBuffer(accountTable) };
   const settings: CommonEdgeSettings = {
     host: options.host,
@@ -81,7 +81,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
       http
         .close()
         .then(() => admissions.returnUnspent())
-        .then(() => inHand.stop()),
+        .then(() => unitsRecorder.stop()),
   };
 }
 

@@ -11,7 +11,7 @@ import { type HistoryPolicy, limits, replicaDefaults } from '../config.js';
 import { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import { ResourceHost } from '../resources/host.js';
-import { WorkPace } from '../resources/workPace.js';
+import { SearchesFirstQueue } from '../resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../resources/workRegistry.js';
 import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { AccountStore } from '../store/accountStore.js';
@@ -24,7 +24,7 @@ import { openServerDirectory } from '../store/serverDirectory.js';
 import type { UpstreamKind } from '../store/records.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import { WebStore } from '../seams/webRecords/webStore.js';
-import { InHandUnits } from '../store/inHandUnits.js';
+import { ReservedUnits } from '../store/reservedUnits.js';
 
 export interface NodeCoreOptions {
   dataDir: string;
@@ -60,7 +60,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
   const { dbs } = dataDirectory;
   const health = new Health();
   const { edgeLoad } = options;
-  const work = new WorkRegistry(new WorkPace(limits.resourceWork, { edgeLoad: edgeLoad && (() => edgeLoad.busiest()) }));
+  const work = new WorkRegistry(new SearchesFirstQueue(limits.resourceWork, { edgeLoad: edgeLoad && (() => edgeLoad.busiest()) }));
   const accounts = new AccountStore(dbs);
   const authVersions = new AuthVersionBoard();
   const seamNeeds = {
@@ -69,7 +69,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     accounts,
     web: new WebStore(dbs),
     daily: new DailyUsage(dbs),
-    inHand: new InHandUnits(dbs),
+    reservedUnits: new ReservedUnits(dbs),
     // A replicated change is in force at once: every authenticator sees the new version.
     onAccountsChanged: () => authVersions.publish(accounts.authVersion()),
     health,

@@ -84,7 +84,7 @@ export function errorMessage(
   return `{"type":"error","status":${status},${body}${limitsPart}}`;
 }
 
-/** The start of an update for one reference as sent; the view's tail and `]}` complete it. */
+/** The start of an update for one reference as sent; the view's entryEnd and `]}` complete it. */
 export function updatePrefix(platform: string, type: string, identifier: string): string {
   return `{"type":"update","data":[{"platform":"${platform}","type":"${type}","identifier":${JSON.stringify(identifier)}`;
 }

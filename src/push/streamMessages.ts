@@ -121,7 +121,7 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
     // newest view, and every later change reaches the socket: none is lost, none comes first.
     for (const resource of added) {
       connection.subscriptions.set(topicOf(resource), resource);
-      deps.registry.follow(resource, (deps.views.view(resource.key) ?? pendingView).tail);
+      deps.registry.follow(resource, (deps.views.view(resource.key) ?? pendingView).entryEnd);
     }
     const now = deps.now();
     const rendered = renderSearchResponse(validation.resources, deps.views, now);

@@ -13,7 +13,7 @@ interface Spelling {
 
 interface Watch {
   /** The last view this app forwarded or showed for the resource: an equal commit is no change. */
-  lastTail: string;
+  lastEntryEnd: string;
   spellings: Map<string, Spelling>;
 }
 
@@ -33,11 +33,11 @@ export class SubscriptionRegistry {
 
   constructor(private readonly publish: Publish) {}
 
-  /** One more connection follows `resource`, whose view it was just shown (`shownTail`). */
-  follow(resource: RequestedResource, shownTail: string): void {
+  /** One more connection follows `resource`, whose view it was just shown (`shownEntryEnd`). */
+  follow(resource: RequestedResource, shownEntryEnd: string): void {
     let watch = this.watched.get(resource.key);
     if (!watch) {
-      watch = { lastTail: shownTail, spellings: new Map() };
+      watch = { lastEntryEnd: shownEntryEnd, spellings: new Map() };
       this.watched.set(resource.key, watch);
     }
     const spelling = watch.spellings.get(resource.identifier);
@@ -61,9 +61,9 @@ export class SubscriptionRegistry {
 
   changed(key: string, view: ResourceView): void {
     const watch = this.watched.get(key);
-    if (!watch || watch.lastTail === view.tail) return;
-    watch.lastTail = view.tail;
-    const rest = `${view.tail}]}`;
+    if (!watch || watch.lastEntryEnd === view.entryEnd) return;
+    watch.lastEntryEnd = view.entryEnd;
+    const rest = `${view.entryEnd}]}`;
     for (const spelling of watch.spellings.values()) this.publish(spelling.topic, spelling.prefix + rest);
   }
 

@@ -12,7 +12,7 @@ export interface ViewSource {
   view(key: string): ResourceView | undefined;
 }
 
-export const pendingView: ResourceView = { tail: ',"status":"pending"}', refreshAfter: 0 };
+export const pendingView: ResourceView = { entryEnd: ',"status":"pending"}', refreshAfter: 0 };
 
 /** True when a search seeing `view` at `now` should ask for it: unknown, or due an eager refresh. */
 export function wantedAt(view: ResourceView | undefined, now: number): boolean {
@@ -22,10 +22,10 @@ export function wantedAt(view: ResourceView | undefined, now: number): boolean {
 export function renderView(status: ResourceStatus, context: ResourceContext): ResourceView {
   // docs/api.md#a-11: datapoints appear once collected; pending and not_found carry four fields.
   const showsData = (status === 'available' || status === 'stale') && context.metrics !== null;
-  let tail = `,"status":"${status}"`;
+  let entryEnd = `,"status":"${status}"`;
   if (showsData) {
-    tail += `,"metrics":${JSON.stringify(context.metrics)}`;
-    if (context.attributes) tail += `,"attributes":${JSON.stringify(context.attributes)}`;
+    entryEnd += `,"metrics":${JSON.stringify(context.metrics)}`;
+    if (context.attributes) entryEnd += `,"attributes":${JSON.stringify(context.attributes)}`;
   }
-  return { tail: `${tail}}`, refreshAfter: status === 'available' ? context.nextDueAt : 0 };
+  return { entryEnd: `${entryEnd}}`, refreshAfter: status === 'available' ? context.nextDueAt : 0 };
 }

@@ -1,9 +1,9 @@
 // The one record of which resources this node is working on (docs/architecture.md#the-work-registry). A resource is in work while a machine step for it is queued or running, or while
 // it is being collected; it is counted once however many of these hold. Steps for one resource
-// run one after another, steps for different resources freely, paced by the WorkPace.
+// run one after another, steps for different resources freely, paced by the SearchesFirstQueue.
 // The resource's persisted lease (its due time while a collection is asked for) is the durable
 // twin of this record: after a crash, the due index brings the work back when the lease ends.
-import type { WorkKind, WorkPace } from './workPace.js';
+import type { WorkKind, SearchesFirstQueue } from './searchesFirstQueue.js';
 
 interface Entry {
   /** Steps queued or running. */
@@ -21,7 +21,7 @@ export class WorkRegistry {
   private readonly entries = new Map<string, Entry>();
   private collectingCount = 0;
 
-  constructor(private readonly pace: WorkPace) {}
+  constructor(private readonly pace: SearchesFirstQueue) {}
 
   /** Resources in work, each counted once. */
   get size(): number {

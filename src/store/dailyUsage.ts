@@ -55,9 +55,9 @@ export class DailyUsage {
     const owed = new Map<string, number>();
     for (const { key, value } of latestFirst) {
       const month = key[1].slice(0, 7);
-      const inHand = owed.get(month) ?? this.dbs.inHand.get([account, month]) ?? 0;
-      const taken = Math.min(inHand, value);
-      owed.set(month, inHand - taken);
+      const reservedUnits = owed.get(month) ?? this.dbs.reservedUnits.get([account, month]) ?? 0;
+      const taken = Math.min(reservedUnits, value);
+      owed.set(month, reservedUnits - taken);
       stored.set(key[1], value - taken);
     }
     const days: DayCount[] = [];

@@ -22,8 +22,8 @@ import type {
 
 export type { MetaDatabase, MetaRecords, ServerClaim, UpstreamKind } from './records.js';
 
-/** A view as stored: [tail, refreshAfter] (resourceStore.ts, ResourceView). */
-export type StoredView = [tail: string, refreshAfter: number];
+/** A view as stored: [entryEnd, refreshAfter] (resourceStore.ts, ResourceView). */
+export type StoredView = [entryEnd: string, refreshAfter: number];
 
 export interface Databases {
   root: RootDatabase;
@@ -41,7 +41,7 @@ export interface Databases {
   tokens: Database<TokenRecord, string>;
   /** SHA-256 digest of a token -> token id */
   tokenDigests: Database<string, string>;
-  /** [account name, 'YYYY-MM'] -> units reserved that month: requests counted, plus `inHand` */
+  /** [account name, 'YYYY-MM'] -> units reserved that month: requests counted, plus `reservedUnits` */
   usage: Database<number, [string, string]>;
   /** account name -> its dashboard password, as an scrypt hash (docs/dashboard.md#sign-in) */
   passwords: Database<PasswordRecord, string>;
@@ -53,8 +53,8 @@ export interface Databases {
   signinAttempts: Database<AttemptRecord, string>;
   /** [account name, 'YYYY-MM-DD'] -> requests counted that UTC day (dailyUsage.ts) */
   dailyUsage: Database<number, [string, string]>;
-  /** [account name, 'YYYY-MM'] -> units the running server reserved and has not spent yet (inHandUnits.ts) */
-  inHand: Database<number, [string, string]>;
+  /** [account name, 'YYYY-MM'] -> units the running server reserved and has not spent yet (reservedUnits.ts) */
+  reservedUnits: Database<number, [string, string]>;
   /** [resource key, version] -> the transition that commit made (transitionHistory.ts) */
   history: Database<StoredTransition, [string, number]>;
   /** [resource key, 'metrics'|'attributes', datapoint, month start (ms)] -> the month's points, packed (datapointSeries.ts) */
@@ -120,7 +120,8 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     sessions: root.openDB({ name: 'sessions' }),
     signinAttempts: root.openDB({ name: 'signinAttempts' }),
     dailyUsage: root.openDB({ name: 'dailyUsage', keyEncoding: 'ordered-binary' }),
-    inHand: root.openDB({ name: 'inHand', keyEncoding: 'ordered-binary' }),
+    // On disk the database keeps its first name, 'inHand'.
+    reservedUnits: root.openDB({ name: 'inHand', keyEncoding: 'ordered-binary' }),
     history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
     series: root.openDB({ name: 'seriesMonths', keyEncoding: 'ordered-binary' }),
     meta,

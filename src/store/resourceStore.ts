@@ -7,7 +7,7 @@ import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
 import { DatapointSeries } from './datapointSeries.js';
 import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
-import { Doorkeeper } from './doorkeeper.js';
+import { SeenTwiceFilter } from './seenTwiceFilter.js';
 import { RecentMap } from './recentMap.js';
 import type { StoredResource } from './records.js';
 import { type Transition, type TransitionCause, TransitionHistory } from './transitionHistory.js';
@@ -17,7 +17,7 @@ export type { StoredResource } from './records.js';
 /** What a search needs of a resource, and nothing more. */
 export interface ResourceView {
   /** The result entry after its echoed platform/type/identifier: `,"status":...}` */
-  tail: string;
+  entryEnd: string;
   /** For available resources: when a search should ask for an eager refresh; otherwise 0. */
   refreshAfter: number;
 }
@@ -95,7 +95,7 @@ export class ResourceStore {
    * million resources read each view about once, and caching all of them cost ~20% of a cold
    * search's requests/s with no hit to show for it.
    */
-  private readonly viewDoorkeeper: Doorkeeper;
+  private readonly viewSeenTwice: SeenTwiceFilter;
   /**
    * Snapshots recently committed, on the same terms as views: a collection reads its
    * resource's snapshot twice (lease, then result), and the second read is then a map hit
@@ -116,7 +116,7 @@ export class ResourceStore {
   ) {
     this.series = new DatapointSeries(dbs, history);
     this.recentViews = new RecentMap(limits.viewCacheGeneration);
-    this.viewDoorkeeper = new Doorkeeper(2 * limits.viewCacheGeneration);
+    this.viewSeenTwice = new SeenTwiceFilter(2 * limits.viewCacheGeneration);
     this.transitions = new TransitionHistory(dbs);
     this.writes = {
       dbs,
@@ -162,8 +162,8 @@ export class ResourceStore {
     if (recent) return recent;
     const stored = this.dbs.views.get(key);
     if (!stored) return undefined;
-    const view = { tail: stored[0], refreshAfter: stored[1] };
-    if (this.viewDoorkeeper.admit(key)) this.recentViews.set(key, view);
+    const view = { entryEnd: stored[0], refreshAfter: stored[1] };
+    if (this.viewSeenTwice.admit(key)) this.recentViews.set(key, view);
     return view;
   }
 
@@ -220,7 +220,7 @@ export class ResourceStore {
     }
     due.put([next.context.nextDueAt, key], event);
     resources.put(key, next, version);
-    views.put(key, [view.tail, view.refreshAfter]);
+    views.put(key, [view.entryEnd, view.refreshAfter]);
     this.series.record(key, previous?.context, next.context);
     if (cause) this.transitions.record(key, version, { ...cause, from: previous?.value ?? null, to: next.value }, consecutive);
   }

@@ -54,9 +54,9 @@ export interface EdgeStreamState {
   connections: SharedArrayBuffer;
 }
 
-/** [key, tail, refreshAfter]: a committed view as posted to the edges. */
-export type PostedView = [key: string, tail: string, refreshAfter: number];
-/** The views of one message, flat (one PostedView is a batch of one): [key, tail, refreshAfter, key, tail, refreshAfter, ...]. */
+/** [key, entryEnd, refreshAfter]: a committed view as posted to the edges. */
+export type PostedView = [key: string, entryEnd: string, refreshAfter: number];
+/** The views of one message, flat (one PostedView is a batch of one): [key, entryEnd, refreshAfter, key, entryEnd, refreshAfter, ...]. */
 export type PostedViews = Array<string | number>;
 
 /** Keys a search found unknown or due a refresh, and when (ResourceDemand.wanted). */

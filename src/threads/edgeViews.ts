@@ -37,7 +37,7 @@ export class EdgeViews implements ViewSource {
     }
     const posted = this.recent.get(key);
     if (posted || !stored) return posted;
-    const view = { tail: stored[0], refreshAfter: stored[1] };
+    const view = { entryEnd: stored[0], refreshAfter: stored[1] };
     this.recent.set(key, view);
     return view;
   }
@@ -50,7 +50,7 @@ export class EdgeViews implements ViewSource {
   private rememberAll(views: PostedViews): void {
     for (let index = 0; index < views.length; index += 3) {
       const key = views[index] as string;
-      const view = { tail: views[index + 1] as string, refreshAfter: views[index + 2] as number };
+      const view = { entryEnd: views[index + 1] as string, refreshAfter: views[index + 2] as number };
       this.recent.set(key, view);
       this.changes?.changed(key, view);
     }

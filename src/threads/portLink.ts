@@ -136,7 +136,7 @@ export function publishViews(changes: ViewChanges, edge: MessagePort): void {
   };
   changes.listen((key, view) => {
     if (batch.length === 0) queueMicrotask(post);
-    batch.push(key, view.tail, view.refreshAfter);
+    batch.push(key, view.entryEnd, view.refreshAfter);
   });
 }
 

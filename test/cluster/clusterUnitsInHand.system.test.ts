@@ -7,7 +7,7 @@ import { clusterDefaults } from '../../src/config.js';
 import { ClusterUnitsInHand } from '../../src/seams/unitsInHand/clusterUnitsInHand.js';
 import { unitsInHandContract } from '../../src/seams/unitsInHand/unitsInHand.contract.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { InHandUnits } from '../../src/store/inHandUnits.js';
+import { ReservedUnits } from '../../src/store/reservedUnits.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually, tempDataDir } from '../helpers/service.js';
 
@@ -17,7 +17,7 @@ const quiet = { error: () => undefined };
 async function node(t: Test, natsUrl: string, name: string, now: () => number = Date.now) {
   const dbs = openDatabases(tempDataDir(t));
   const connection = await connectNats({ servers: [natsUrl], name });
-  const local = new InHandUnits(dbs);
+  const local = new ReservedUnits(dbs);
   const units = await ClusterUnitsInHand.open(connection, local, { node: name, log: quiet, now });
   t.teardown(async () => {
     await units.stop();
@@ -58,10 +58,10 @@ t.test('units in hand, cluster - every live node is summed; a quiet one stops co
 
   await c.stop();
   // Sooner than staleness could (C's last write is fresh for staleMs): the deletion did it.
-  const beforeStale = clusterDefaults.inHand.staleMs / 2;
+  const beforeStale = clusterDefaults.reservedUnits.staleMs / 2;
   t.equal(await eventually(onB, (units) => units === 15, beforeStale), 15, "a clean stop takes C's entry out");
 
-  clock.skew = clusterDefaults.inHand.staleMs + 1_000;
+  clock.skew = clusterDefaults.reservedUnits.staleMs + 1_000;
   await b.replace([{ account: 'acme', month: '2026-11', units: 5 }]);
   t.equal(b.of('acme', '2026-11'), 5, "to B's clock A's entry is stale: A counts for nothing");
 });

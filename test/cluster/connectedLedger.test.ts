@@ -47,19 +47,19 @@ t.test('connected ledger - a busy account spends its units in hand, then is refu
   quota.hold = true;
   rate.hold = true;
   const spent = quota.writes.length;
-  let inHand = 0;
+  let reservedUnits = 0;
   for (;;) {
     clock.now += 1;
     const admission = thread!.admit(busy, clock.now);
     if (admission.kind !== 'admitted') {
-      if (inHand === 0) t.fail('a busy account holds units');
+      if (reservedUnits === 0) t.fail('a busy account holds units');
       gate.disconnected();
       await t.rejects(decided(admission), /could not be written/, 'refused at the disconnect, not after a wait');
       break;
     }
-    inHand++;
+    reservedUnits++;
   }
-  t.ok(inHand > 1, `${inHand} admitted from the units in hand`);
+  t.ok(reservedUnits > 1, `${reservedUnits} admitted from the units in hand`);
   for (let request = 0; request < 5; request++) {
     clock.now += 1;
     await t.rejects(decided(thread!.admit(busy, clock.now)), /could not be written/, 'refused at once while disconnected');

@@ -13,7 +13,7 @@ import { defaultPolicy } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { startDueScheduler } from '../../src/resources/dueScheduler.js';
 import { ResourceHost } from '../../src/resources/host.js';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import type { StoredResource } from '../../src/store/resourceStore.js';
 import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
@@ -48,7 +48,7 @@ interface CollectingNode extends ClusterNode {
 async function collectingNode(t: Test, url: string, name: string, leaseMs: number, asks = true): Promise<CollectingNode> {
   const node = await openClusterNode(t, url, name);
   const { queue, connection: queueConnection } = await openTestQueue(t, url, `${name} queue`);
-  const work = new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 }));
+  const work = new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 }));
   const requested: Array<[string, number]> = [];
   const errors: unknown[] = [];
   const host = new ResourceHost({

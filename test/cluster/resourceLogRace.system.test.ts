@@ -8,7 +8,7 @@ import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { found, notFound } from '../../src/model.js';
 import { ResourceHost } from '../../src/resources/host.js';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openClusterNode } from '../helpers/clusterNode.js';
 import { startNatsServer } from '../helpers/natsServer.js';
@@ -23,7 +23,7 @@ async function hostNode(t: Test, url: string, name: string) {
   const host = new ResourceHost({
     store: node.store,
     machine,
-    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
+    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: (key) => requested.push(key),
     now: () => at + 1_000,
     random: () => 0.5,

@@ -171,7 +171,7 @@ t.test("resource replica - an outcome for a resource another node created meets 
   await replica.stop(); // b's follower lags behind for as long as the test runs
   t.equal(await commitOn(a, key, pendingResource()), true);
   const seen: Array<[string, StoredResource | undefined]> = [];
-  const sink = replica.freshOutcomes({
+  const sink = replica.caughtUpOutcomes({
     deliver: async (resource) => void seen.push(['deliver', b.store.snapshot(resource)]),
     abandoned: async (resource) => void seen.push(['abandoned', b.store.snapshot(resource)]),
   });

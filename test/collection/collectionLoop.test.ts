@@ -13,7 +13,7 @@ import { Health } from '../../src/health.js';
 import { collectionDefaults } from '../../src/config.js';
 import { failed, found, type CollectionOutcome } from '../../src/model.js';
 import type { PlatformCollector } from '../../src/platforms/collectors.js';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { VirtualTime } from './virtualTime.js';
 
@@ -38,7 +38,7 @@ interface Options {
 function loopWorld(t: Test, options: Options = {}) {
   const time = new VirtualTime();
   const queue = new InProcessCollectionQueue(options.leaseMs ?? leaseMs, time.now);
-  const work = new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 }));
+  const work = new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 }));
   const health = new Health(time.now);
   const calls: Array<{ identifier: string; at: number; signal: AbortSignal }> = [];
   let inFlight = 0;

@@ -4,7 +4,7 @@ import t from 'tap';
 import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { ResourceHost } from '../../src/resources/host.js';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
@@ -19,7 +19,7 @@ outcomeSinkContract(t, 'resource host as outcome sink', async (t) => {
   const resourceHost = new ResourceHost({
     store,
     machine: createResourceMachine(defaultPolicy),
-    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
+    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: () => undefined,
     now: () => clock.now,
     random: () => 0.5,

@@ -170,7 +170,7 @@ function checkResource(dbs: Databases, key: string, stored: StoredResource): str
   }
   const view = renderView(stored.value, context);
   const storedView = dbs.views.get(key);
-  if (!isDeepStrictEqual(storedView, [view.tail, view.refreshAfter])) {
+  if (!isDeepStrictEqual(storedView, [view.entryEnd, view.refreshAfter])) {
     return `view ${JSON.stringify(storedView)} does not render the snapshot ${JSON.stringify(stored)}`;
   }
   if (dbs.due.get([context.nextDueAt, key]) !== dueEventFor[stored.value])

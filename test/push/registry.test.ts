@@ -8,7 +8,7 @@ import { SubscriptionRegistry, topicOf } from '../../src/push/subscriptionRegist
 import { createTicketState, StreamTickets } from '../../src/push/tickets.js';
 
 const resource = (identifier: string): RequestedResource => identifierSyntax('github', 'account')!.requested(identifier)!;
-const tail = (status: string) => `,"status":"${status}"}`;
+const entryEnd = (status: string) => `,"status":"${status}"}`;
 
 function recordingRegistry() {
   const published: Array<[string, string]> = [];
@@ -19,10 +19,10 @@ t.test('registry - a change is rendered once per spelling followed, whatever the
   const { published, registry } = recordingRegistry();
   const lower = resource('torvalds');
   const upper = resource('Torvalds');
-  registry.follow(lower, tail('pending'));
-  registry.follow(lower, tail('pending'));
-  registry.follow(upper, tail('pending'));
-  registry.changed('github/account/torvalds', { tail: tail('available'), refreshAfter: 1 });
+  registry.follow(lower, entryEnd('pending'));
+  registry.follow(lower, entryEnd('pending'));
+  registry.follow(upper, entryEnd('pending'));
+  registry.changed('github/account/torvalds', { entryEnd: entryEnd('available'), refreshAfter: 1 });
   t.same(published, [
     [topicOf(lower), `{"type":"update","data":[{"platform":"github","type":"account","identifier":"torvalds","status":"available"}]}`],
     [topicOf(upper), `{"type":"update","data":[{"platform":"github","type":"account","identifier":"Torvalds","status":"available"}]}`],
@@ -32,28 +32,28 @@ t.test('registry - a change is rendered once per spelling followed, whatever the
 
 t.test('registry - an unchanged view and a resource nobody follows publish nothing', async (t) => {
   const { published, registry } = recordingRegistry();
-  registry.follow(resource('octocat'), tail('pending'));
-  registry.changed('github/account/octocat', { tail: tail('pending'), refreshAfter: 0 });
-  registry.changed('github/account/nobody', { tail: tail('available'), refreshAfter: 0 });
+  registry.follow(resource('octocat'), entryEnd('pending'));
+  registry.changed('github/account/octocat', { entryEnd: entryEnd('pending'), refreshAfter: 0 });
+  registry.changed('github/account/nobody', { entryEnd: entryEnd('available'), refreshAfter: 0 });
   t.same(published, []);
-  registry.changed('github/account/octocat', { tail: tail('available'), refreshAfter: 0 });
-  registry.changed('github/account/octocat', { tail: tail('available'), refreshAfter: 5 });
+  registry.changed('github/account/octocat', { entryEnd: entryEnd('available'), refreshAfter: 0 });
+  registry.changed('github/account/octocat', { entryEnd: entryEnd('available'), refreshAfter: 5 });
   t.equal(published.length, 1, 'a commit that changes only the refresh time is no change to the entry');
 });
 
 t.test('registry - once its last follower leaves, a resource is forgotten and its changes cost a lookup', async (t) => {
   const { published, registry } = recordingRegistry();
   const octocat = resource('octocat');
-  registry.follow(octocat, tail('pending'));
-  registry.follow(octocat, tail('pending'));
+  registry.follow(octocat, entryEnd('pending'));
+  registry.follow(octocat, entryEnd('pending'));
   t.equal(registry.size, 1);
   registry.unfollow(octocat);
-  registry.changed(octocat.key, { tail: tail('available'), refreshAfter: 0 });
+  registry.changed(octocat.key, { entryEnd: entryEnd('available'), refreshAfter: 0 });
   t.equal(published.length, 1, 'one follower left');
   registry.unfollow(octocat);
   t.equal(registry.size, 0);
   registry.unfollow(octocat);
-  registry.changed(octocat.key, { tail: tail('stale'), refreshAfter: 0 });
+  registry.changed(octocat.key, { entryEnd: entryEnd('stale'), refreshAfter: 0 });
   t.equal(published.length, 1);
 });
 

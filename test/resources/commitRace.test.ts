@@ -7,7 +7,7 @@ import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy, limits } from '../../src/config.js';
 import { found, notFound } from '../../src/model.js';
 import { ResourceHost } from '../../src/resources/host.js';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
@@ -46,7 +46,7 @@ function resourceHostOn(t: Test, dataDir: string, beforeCommit: () => Promise<vo
   const resourceHost = new ResourceHost({
     store,
     machine,
-    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
+    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: (resource) => requested.push(resource),
     now: () => at + 1_000,
     random: () => 0.5,

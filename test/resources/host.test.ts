@@ -5,7 +5,7 @@ import { initialTransition, transition } from 'xstate';
 import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { ResourceHost } from '../../src/resources/host.js';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
@@ -23,7 +23,7 @@ function resourceHostOn(dataDir: string, clock: { now: number }) {
   const resourceHost = new ResourceHost({
     store,
     machine,
-    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
+    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: (k) => requested.push(k),
     now: () => clock.now,
     random: () => 0,
@@ -43,7 +43,7 @@ t.test('resource host - concurrent first demands create one pending resource and
   await resourceHost.settled();
   t.same(requested, [key]);
   t.equal(store.snapshot(key)?.value, 'pending');
-  t.same(store.view(key), { tail: ',"status":"pending"}', refreshAfter: 0 });
+  t.same(store.view(key), { entryEnd: ',"status":"pending"}', refreshAfter: 0 });
   t.same(store.dueBefore(clock.now + defaultPolicy.leaseMs, 10), [{ key, dueAt: clock.now + defaultPolicy.leaseMs, event: 'RETRY_DUE' }]);
   resourceHost.wanted([key], clock.now);
   await resourceHost.settled();
@@ -60,7 +60,7 @@ t.test('resource host - outcomes update snapshot, view and due index together', 
   await resourceHost.send(key, { type: 'COLLECTED', at, datapoints });
   const collectedAt = new Date(at).toISOString();
   t.same(store.view(key), {
-    tail: `,"status":"available","metrics":{"followers":{"value":42,"status":"available","collected_at":"${collectedAt}","semantic":"followers"}}}`,
+    entryEnd: `,"status":"available","metrics":{"followers":{"value":42,"status":"available","collected_at":"${collectedAt}","semantic":"followers"}}}`,
     refreshAfter: at + defaultPolicy.freshForMs,
   });
   t.same(
@@ -69,14 +69,14 @@ t.test('resource host - outcomes update snapshot, view and due index together', 
     'the old due entry is gone',
   );
   await resourceHost.send(key, { type: 'FAILED', at: at + 1, reason: 'HTTP 503', jitter: 0 });
-  t.match(store.view(key)?.tail, /^,"status":"stale","metrics":\{"followers"/);
+  t.match(store.view(key)?.entryEnd, /^,"status":"stale","metrics":\{"followers"/);
   t.equal(store.view(key)?.refreshAfter, 0);
   t.same(
     store.dueBefore(Number.MAX_SAFE_INTEGER, 10).map((entry) => entry.event),
     ['RETRY_DUE'],
   );
   await resourceHost.send(key, { type: 'NOT_FOUND', at: at + 2 });
-  t.same(store.view(key), { tail: ',"status":"not_found"}', refreshAfter: 0 });
+  t.same(store.view(key), { entryEnd: ',"status":"not_found"}', refreshAfter: 0 });
 });
 
 t.test('resource host - snapshots round-trip through LMDB and reopen unchanged', async (t) => {

@@ -11,9 +11,9 @@ const requested = (identifier: string): RequestedResource => identifierSyntax('g
 
 t.test('search rendering - answers from views and lists the unknown and the due, reading only', async (t) => {
   const views = new Map<string, ResourceView>([
-    ['github/account/fresh', { tail: ',"status":"available","metrics":{}}', refreshAfter: now + 1 }],
-    ['github/account/due', { tail: ',"status":"available","metrics":{}}', refreshAfter: now }],
-    ['github/account/stale', { tail: ',"status":"stale"}', refreshAfter: 0 }],
+    ['github/account/fresh', { entryEnd: ',"status":"available","metrics":{}}', refreshAfter: now + 1 }],
+    ['github/account/due', { entryEnd: ',"status":"available","metrics":{}}', refreshAfter: now }],
+    ['github/account/stale', { entryEnd: ',"status":"stale"}', refreshAfter: 0 }],
   ]);
   const reads: string[] = [];
   const source = {
@@ -40,7 +40,7 @@ t.test('search rendering - answers from views and lists the unknown and the due,
 });
 
 t.test('search rendering - a warm answer wants nothing', async (t) => {
-  const view: ResourceView = { tail: ',"status":"available"}', refreshAfter: now + 1 };
+  const view: ResourceView = { entryEnd: ',"status":"available"}', refreshAfter: now + 1 };
   const rendered = renderSearchResponse([requested('a'), requested('b')], { view: () => view }, now);
   t.equal(rendered.wanted, undefined);
 });

@@ -3,7 +3,7 @@
 // minimum share; when they are idle it runs slice after slice and catches up. In virtual time:
 // a loop whose turns and timers the test runs, and a clock each piece of work moves on.
 import t from 'tap';
-import { pauseAfter, WorkPace, workShare } from '../../src/resources/workPace.js';
+import { pauseAfter, SearchesFirstQueue, workShare } from '../../src/resources/searchesFirstQueue.js';
 
 /** A virtual event loop: turns (setImmediate) run before timers, timers in time order. */
 function virtualLoop() {
@@ -52,7 +52,7 @@ function virtualLoop() {
 }
 
 /** A backlog of `count` pieces of `pieceMs` each; returns how many have run. */
-function backlog(pace: WorkPace, loop: ReturnType<typeof virtualLoop>, count: number, pieceMs: number) {
+function backlog(pace: SearchesFirstQueue, loop: ReturnType<typeof virtualLoop>, count: number, pieceMs: number) {
   let ran = 0;
   for (let index = 0; index < count; index++) {
     void pace.run(() => {
@@ -78,7 +78,7 @@ t.test('searches first - the policy: the share the edges leave, at least the min
 t.test('searches first - busy edges: the backlog takes a tenth of the time; idle again: it catches up back to back', async (t) => {
   const loop = virtualLoop();
   let busy = 1;
-  const pace = new WorkPace(
+  const pace = new SearchesFirstQueue(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
     { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, busyMs: loop.busy, edgeLoad: () => busy },
   );
@@ -93,7 +93,7 @@ t.test('searches first - busy edges: the backlog takes a tenth of the time; idle
 
 t.test('searches first - half busy edges: the work takes half the time', async (t) => {
   const loop = virtualLoop();
-  const pace = new WorkPace(
+  const pace = new SearchesFirstQueue(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
     { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, busyMs: loop.busy, edgeLoad: () => 0.5 },
   );
@@ -104,7 +104,7 @@ t.test('searches first - half busy edges: the work takes half the time', async (
 
 t.test('searches first - idle edges: slice after slice in consecutive turns, no timer', async (t) => {
   const loop = virtualLoop();
-  const pace = new WorkPace(
+  const pace = new SearchesFirstQueue(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
     {
       clock: loop.clock,
@@ -121,7 +121,7 @@ t.test('searches first - idle edges: slice after slice in consecutive turns, no 
 
 t.test('searches first - work that arrives piece by piece still pauses after each slice while the edges are busy', async (t) => {
   const loop = virtualLoop();
-  const pace = new WorkPace(
+  const pace = new SearchesFirstQueue(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
     { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, busyMs: loop.busy, edgeLoad: () => 1 },
   );
@@ -140,7 +140,7 @@ t.test('searches first - work that arrives piece by piece still pauses after eac
 
 t.test('searches first - what a slice sets off outside it counts against the share too', async (t) => {
   const loop = virtualLoop();
-  const pace = new WorkPace(
+  const pace = new SearchesFirstQueue(
     { sliceMs: 1, maxRunning: 1_000, minShare: 0.1 },
     { clock: loop.clock, nextTurn: loop.nextTurn, later: loop.later, busyMs: loop.busy, edgeLoad: () => 1 },
   );

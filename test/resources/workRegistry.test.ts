@@ -1,10 +1,10 @@
 // The work registry: steps for one resource run one after another, a resource is in work while
 // a step is queued or it is being collected, counted once, and forgotten when neither holds.
 import t from 'tap';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 
-const newRegistry = () => new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 }));
+const newRegistry = () => new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 }));
 
 t.test('work registry - steps for one resource run in order, a failing one does not stop the next', async (t) => {
   const work = newRegistry();

@@ -32,7 +32,7 @@ function expectOnly(t: Test, dbs: Databases, winner: StoredResource, version: nu
   const { entry, view, due } = onDisk(dbs);
   t.same(entry, { resource: winner, version }, "the stored snapshot is the winner's, at the next version");
   const winnerView = viewOf(winner);
-  t.same(view, [winnerView.tail, winnerView.refreshAfter], "the stored view is the winner's");
+  t.same(view, [winnerView.entryEnd, winnerView.refreshAfter], "the stored view is the winner's");
   t.same(due, [{ key: [winner.context.nextDueAt, key], value: dueEventFor[winner.value] }], "one due entry: the winner's");
 }
 

@@ -5,7 +5,7 @@ import { reserveUnits, returnUnits } from '../../src/seams/quotaLedger/reservati
 import { AccountStore } from '../../src/store/accountStore.js';
 import { DailyUsage } from '../../src/store/dailyUsage.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { InHandUnits } from '../../src/store/inHandUnits.js';
+import { ReservedUnits } from '../../src/store/reservedUnits.js';
 import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { tempDataDir } from '../helpers/service.js';
 
@@ -47,11 +47,11 @@ t.test(
   'daily usage - units the running server holds in hand are not shown: they come off the latest days, as a give-back would',
   async (t) => {
     const { dbs, clock, ledger, days } = open(t);
-    const inHand = new InHandUnits(dbs);
+    const reservedUnits = new ReservedUnits(dbs);
     await reserveUnits(ledger, 'acme', '2026-11', 5, null);
     clock.now += day;
     await reserveUnits(ledger, 'acme', '2026-11', 4, null);
-    await inHand.replace([
+    await reservedUnits.replace([
       { account: 'acme', month: '2026-11', units: 6 },
       { account: 'beta', month: '2026-11', units: 2 },
     ]);
@@ -67,9 +67,9 @@ t.test(
       'a range before the latest day as well',
     );
     t.equal(ledger.counted('beta', '2026-11'), 0, 'never below none');
-    await inHand.replace([{ account: 'acme', month: '2026-11', units: 1 }]);
+    await reservedUnits.replace([{ account: 'acme', month: '2026-11', units: 1 }]);
     t.equal(ledger.counted('acme', '2026-11'), 8, 'a later record replaces the whole earlier one');
-    t.equal(inHand.of('beta', '2026-11'), 0, 'an account no longer in the record has none in hand');
+    t.equal(reservedUnits.of('beta', '2026-11'), 0, 'an account no longer in the record has none in hand');
     t.same(days.dailyUsage('acme', '2026-11-20', '2026-11-21'), [
       { day: '2026-11-20', requests: 5 },
       { day: '2026-11-21', requests: 3 },

@@ -40,7 +40,7 @@ export async function writeFormatOne(dataDir: string, resources: Map<string, Sto
       const view = viewOf(resource);
       void due.put([resource.context.nextDueAt, key], dueEventFor[resource.value]);
       void snapshots.put(key, resource);
-      void views.put(key, [view.tail, view.refreshAfter]);
+      void views.put(key, [view.entryEnd, view.refreshAfter]);
     }
   });
   await root.openDB({ name: 'accounts' }).put(formatOneAccount.name, formatOneAccount);

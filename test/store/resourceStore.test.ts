@@ -13,7 +13,7 @@ t.test('resource store - a view read from disk is kept in memory from its second
   // Written behind the store's back, so that what it answers shows where it read from.
   const writeBehind = (followers: number) => {
     const view = viewFor(followers);
-    return dbs.views.put(key, [view.tail, view.refreshAfter]);
+    return dbs.views.put(key, [view.entryEnd, view.refreshAfter]);
   };
   const store = new ResourceStore(dbs);
   await writeBehind(1);

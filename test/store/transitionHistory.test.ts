@@ -5,7 +5,7 @@ import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy, limits } from '../../src/config.js';
 import { found } from '../../src/model.js';
 import { ResourceHost } from '../../src/resources/host.js';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
@@ -69,7 +69,7 @@ t.test('history - the resource host records each step with the event that made i
   const host = new ResourceHost({
     store,
     machine: createResourceMachine(defaultPolicy),
-    work: new WorkRegistry(new WorkPace({ sliceMs: 1, maxRunning: 16 })),
+    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
     requestCollection: () => undefined,
     now: () => clock.now,
     random: () => 0.5,

@@ -32,10 +32,10 @@ t.test('edge views - a view on disk is served, and a posted view replaces it', a
   const { dbs, post, views, delivered } = edge(t);
   t.equal(views.view(key), undefined, 'unknown resource');
   await dbs.views.put(key, stored('pending'));
-  t.equal(views.view(key)?.tail, ',"status":"pending"}');
+  t.equal(views.view(key)?.entryEnd, ',"status":"pending"}');
   post(view('available'));
   await delivered();
-  t.equal(views.view(key)?.tail, ',"status":"available"}', 'the posted view, as soon as its message is read');
+  t.equal(views.view(key)?.entryEnd, ',"status":"available"}', 'the posted view, as soon as its message is read');
 });
 
 t.test('edge views - a read takes the posts already sent: an older view posted before a newer commit never comes back', async (t) => {
@@ -44,20 +44,20 @@ t.test('edge views - a read takes the posts already sent: an older view posted b
   // post of "available" has not been sent yet, and this edge has read no message so far.
   post(view('pending'));
   await dbs.views.put(key, stored('available'));
-  const first = views.view(key)?.tail;
+  const first = views.view(key)?.entryEnd;
   t.equal(first, ',"status":"pending"}', 'the post waiting in the port wins: the disk view was never served');
   post(view('available'));
   await delivered();
-  t.equal(views.view(key)?.tail, ',"status":"available"}', 'then the newer view, and from then on only newer ones');
+  t.equal(views.view(key)?.entryEnd, ',"status":"available"}', 'then the newer view, and from then on only newer ones');
 });
 
 t.test('edge views - after a disk read, later posts of the same resource update it', async (t) => {
   const { dbs, post, views, delivered } = edge(t);
   await dbs.views.put(key, stored('available'));
-  t.equal(views.view(key)?.tail, ',"status":"available"}');
+  t.equal(views.view(key)?.entryEnd, ',"status":"available"}');
   post(view('stale'));
   await delivered();
-  t.equal(views.view(key)?.tail, ',"status":"stale"}');
+  t.equal(views.view(key)?.entryEnd, ',"status":"stale"}');
 });
 
 t.test('demand messenger - what an edge wants reaches the resource thread, in order', async (t) => {
@@ -80,6 +80,6 @@ t.test('edge views - one message carries the views of several writes: each taken
   const other = 'github/account/hubot';
   post([key, ',"status":"pending"}', 0, other, ',"status":"available"}', 7, key, ',"status":"available"}', 9]);
   await delivered();
-  t.same(views.view(key), { tail: ',"status":"available"}', refreshAfter: 9 });
-  t.same(views.view(other), { tail: ',"status":"available"}', refreshAfter: 7 });
+  t.same(views.view(key), { entryEnd: ',"status":"available"}', refreshAfter: 9 });
+  t.same(views.view(other), { entryEnd: ',"status":"available"}', refreshAfter: 7 });
 });

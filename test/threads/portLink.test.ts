@@ -21,7 +21,7 @@ import { MemoryLedger } from '../access/memoryLedger.js';
 import { tempDataDir } from '../helpers/service.js';
 
 const key = 'github/account/octocat';
-const available: ResourceView = { tail: ',"status":"available"}', refreshAfter: 9 };
+const available: ResourceView = { entryEnd: ',"status":"available"}', refreshAfter: 9 };
 
 t.test('port link - an edge sees the node through its borrowed link, and the node hears the edge', async (t) => {
   let clock = Date.UTC(2026, 10, 27, 12, 0, 0);
@@ -71,11 +71,11 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
   t.same(borrowed.readiness(), [], 'the health as the edge joined: no problems');
 
   const told: string[] = [];
-  borrowed.changes.listen((changed, view) => told.push(`${changed} ${view.tail}`));
+  borrowed.changes.listen((changed, view) => told.push(`${changed} ${view.entryEnd}`));
   changes.changed(key, available);
   await heard(lent.ports.views);
   t.same(borrowed.views.view(key), available, 'a committed view is served by the edge');
-  t.same(told, [`${key} ${available.tail}`], 'and heard by its push streams');
+  t.same(told, [`${key} ${available.entryEnd}`], 'and heard by its push streams');
 
   borrowed.demand.wanted([key], 5);
   await demandArrives;

@@ -1,16 +1,16 @@
 // Monthly usage per account, as the LMDB quota ledger (src/seams/quotaLedger/quotaLedger.ts): each entry
 // holds the units reserved for the month by every server on this directory, spent or not.
 // A clean stop gives unspent units back, so at rest it is the number of requests counted; while a
-// server runs, `counted` takes away the units it holds in hand (src/store/inHandUnits.ts).
+// server runs, `counted` takes away the units it holds in hand (src/store/reservedUnits.ts).
 // Every change is also told, in the same transaction, to the per-day counts (dailyUsage.ts).
 import { DailyUsage } from '../../store/dailyUsage.js';
 import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
 import type { Databases } from '../../store/environment.js';
-import { InHandUnits } from '../../store/inHandUnits.js';
+import { ReservedUnits } from '../../store/reservedUnits.js';
 
 export class UsageStore implements QuotaLedger {
   private readonly days: DailyUsage;
-  private readonly inHand: InHandUnits;
+  private readonly reservedUnits: ReservedUnits;
 
   /** `now`: the clock that dates each change for the per-day counts. */
   constructor(
@@ -18,7 +18,7 @@ export class UsageStore implements QuotaLedger {
     private readonly now: () => number = Date.now,
   ) {
     this.days = new DailyUsage(dbs);
-    this.inHand = new InHandUnits(dbs);
+    this.reservedUnits = new ReservedUnits(dbs);
   }
 
   /** Units reserved for the month by every server, spent or not: what the quota is enforced on. */
@@ -31,7 +31,7 @@ export class UsageStore implements QuotaLedger {
    * the units reserved less those the running server holds in hand, as recorded at most about a second ago.
    */
   counted(account: string, month: string): number {
-    return Math.max(0, this.used(account, month) - this.inHand.of(account, month));
+    return Math.max(0, this.used(account, month) - this.reservedUnits.of(account, month));
   }
 
   read(account: string, month: string): Promise<LedgerEntry> {

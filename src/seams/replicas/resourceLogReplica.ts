@@ -84,7 +84,7 @@ export class ResourceLogReplica {
    * An OutcomeSink that freshens the resource before `sink` records an outcome or ends a lease,
    * so that the outcome of a collection another node asked for meets the state that asked for it.
    */
-  freshOutcomes(sink: OutcomeSink): OutcomeSink {
+  caughtUpOutcomes(sink: OutcomeSink): OutcomeSink {
     return {
       deliver: async (key: string, outcome: CollectionOutcome) => {
         await this.freshen(key);

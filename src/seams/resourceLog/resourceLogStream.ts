@@ -130,7 +130,7 @@ function subjectOf(key: string): string {
 }
 
 function encode({ resource, view, event, cause }: ResourceChange): string {
-  return JSON.stringify({ resource, view: [view.tail, view.refreshAfter], event, cause });
+  return JSON.stringify({ resource, view: [view.entryEnd, view.refreshAfter], event, cause });
 }
 
 /** A message of the stream as a change, or a ResourceLogError naming it when it is not one. */
@@ -144,7 +144,7 @@ function decode(revision: number, subject: string, text: string): LoggedChange {
   }
   if (isEncodedChange(parsed)) {
     const { resource, view, event, cause } = parsed;
-    return { key, revision, resource, view: { tail: view[0], refreshAfter: view[1] }, event, cause };
+    return { key, revision, resource, view: { entryEnd: view[0], refreshAfter: view[1] }, event, cause };
   }
   throw new ResourceLogError(`resource log message ${revision} (${key}) is not a resource change: ${text.slice(0, 200)}`);
 }

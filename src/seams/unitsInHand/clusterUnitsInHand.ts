@@ -6,14 +6,14 @@ import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { clusterDefaults } from '../../config.js';
 import type { Logger } from '../../log.js';
-import type { InHand, UnitsInHand } from '../../store/inHandUnits.js';
+import type { ReservedCount, UnitsInHand } from '../../store/reservedUnits.js';
 
 export const unitsInHandBucket = 'DATAPOINTS_IN_HAND';
 
 /** One node's entry: when it wrote it, and what it held then. */
 interface NodeEntry {
   at: number;
-  held: InHand[];
+  held: ReservedCount[];
 }
 
 export interface ClusterUnitsInHandOptions {
@@ -28,7 +28,7 @@ export class ClusterUnitsInHand implements UnitsInHand {
   private readonly entries = new Map<string, NodeEntry>();
   private readonly key: string;
   private readonly now: () => number;
-  private own: InHand[] = [];
+  private own: ReservedCount[] = [];
   private timer: NodeJS.Timeout | undefined;
   private watch: { stop(): void } | undefined;
 
@@ -50,7 +50,7 @@ export class ClusterUnitsInHand implements UnitsInHand {
   }
 
   /** Publishes what this node holds, and records the cluster's sum locally. */
-  async replace(held: readonly InHand[]): Promise<void> {
+  async replace(held: readonly ReservedCount[]): Promise<void> {
     this.own = [...held];
     await this.publish();
   }
@@ -95,13 +95,13 @@ export class ClusterUnitsInHand implements UnitsInHand {
         await this.writeSum();
       }
     })();
-    this.timer = setInterval(() => void this.publish(), clusterDefaults.inHand.staleMs / 2);
+    this.timer = setInterval(() => void this.publish(), clusterDefaults.reservedUnits.staleMs / 2);
     this.timer.unref();
   }
 
   private async writeSum(): Promise<void> {
     try {
-      await this.local.replace(sumOfLive(this.entries, this.now() - clusterDefaults.inHand.staleMs));
+      await this.local.replace(sumOfLive(this.entries, this.now() - clusterDefaults.reservedUnits.staleMs));
     } catch (error) {
       this.options.log.error({ err: error }, 'units in hand not recorded');
     }
@@ -113,13 +113,13 @@ async function openBucket(connection: NatsConnection): Promise<KV> {
     history: 1,
     replicas: 1,
     // A node killed -9 leaves its entry: the sum ignores it once stale, the bucket drops it later.
-    ttl: clusterDefaults.inHand.keptMs,
+    ttl: clusterDefaults.reservedUnits.keptMs,
   });
 }
 
 /** The units in hand of every node whose entry was written at `freshFrom` or later, per account and month. */
-function sumOfLive(entries: ReadonlyMap<string, NodeEntry>, freshFrom: number): InHand[] {
-  const sums = new Map<string, InHand>();
+function sumOfLive(entries: ReadonlyMap<string, NodeEntry>, freshFrom: number): ReservedCount[] {
+  const sums = new Map<string, ReservedCount>();
   for (const { at, held } of entries.values()) {
     if (at < freshFrom) continue;
     for (const { account, month, units } of held) {
@@ -151,7 +151,7 @@ export async function unitsInHandOf(connection: NatsConnection, account: string,
     const read = entry && readEntry(entry);
     if (read) entries.set(key, read);
   }
-  return sumOfLive(entries, now - clusterDefaults.inHand.staleMs)
+  return sumOfLive(entries, now - clusterDefaults.reservedUnits.staleMs)
     .filter((held) => held.account === account && held.month === month)
     .reduce((sum, held) => sum + held.units, 0);
 }

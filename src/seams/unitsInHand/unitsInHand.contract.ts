@@ -2,7 +2,7 @@
 // implementation: the LMDB record of a node alone, and the cluster's, where one node's record is
 // read on another once shared. `shared()` waits until what was recorded has reached the reader.
 import type { Test } from 'tap';
-import type { UnitsInHand } from '../../store/inHandUnits.js';
+import type { UnitsInHand } from '../../store/reservedUnits.js';
 
 export interface UnitsInHandHarness {
   /** Where a server records what it holds. */

@@ -14,7 +14,7 @@ export interface ViewChangesHarness {
   delivered(): Promise<void>;
 }
 
-const view = (status: string, refreshAfter = 0): ResourceView => ({ tail: `,"status":"${status}"}`, refreshAfter });
+const view = (status: string, refreshAfter = 0): ResourceView => ({ entryEnd: `,"status":"${status}"}`, refreshAfter });
 
 export function viewChangesContract(t: Test, name: string, open: (t: Test) => Promise<ViewChangesHarness>): void {
   t.test(`${name} - a listener hears every change, in the order told for each resource`, async (t) => {
@@ -44,15 +44,15 @@ export function viewChangesContract(t: Test, name: string, open: (t: Test) => Pr
     const { teller, hearer, delivered } = await open(t);
     const first: string[] = [];
     const second: string[] = [];
-    const stopFirst = hearer.listen((_key, changed) => first.push(changed.tail));
-    hearer.listen((_key, changed) => second.push(changed.tail));
+    const stopFirst = hearer.listen((_key, changed) => first.push(changed.entryEnd));
+    hearer.listen((_key, changed) => second.push(changed.entryEnd));
     teller.changed('x/account/one', view('pending'));
     await delivered();
     stopFirst();
     teller.changed('x/account/one', view('available'));
     await delivered();
-    t.same(first, [view('pending').tail]);
-    t.same(second, [view('pending').tail, view('available').tail]);
+    t.same(first, [view('pending').entryEnd]);
+    t.same(second, [view('pending').entryEnd, view('available').entryEnd]);
   });
 
   t.test(`${name} - one function listening twice is two listeners, stopped apart`, async (t) => {

@@ -1,14 +1,14 @@
 // Records, about once a second, the units of the running month this server reserved and has not
-// spent yet, from its shared account table into the data directory (src/store/inHandUnits.ts), so
+// spent yet, from its shared account table into the data directory (src/store/reservedUnits.ts), so
 // that every display, in this process or another, shows requests counted rather than reserved
 // (docs/operations.md#accounts). Off the request path: the table is read without its locks (a
 // figure a moment old is fine), and nothing is written while nothing changed.
 import type { Logger } from '../log.js';
-import type { InHand, UnitsInHand } from '../store/inHandUnits.js';
+import type { ReservedCount, UnitsInHand } from '../store/reservedUnits.js';
 import { type AccountTable, field } from './accountTable.js';
 import { monthIndexOf, monthOfIndex } from './calendar.js';
 
-export class InHandRecorder {
+export class ReservedUnitsRecorder {
   /** What was last written, as one comparable string; undefined before the first write, which clears what a crash left. */
   private written: string | undefined;
   private writing: Promise<void> | undefined;
@@ -44,7 +44,7 @@ export class InHandRecorder {
   }
 
   private async write(): Promise<void> {
-    const held = this.inHand();
+    const held = this.reservedUnits();
     const seen = JSON.stringify(held);
     if (seen === this.written) return;
     try {
@@ -56,10 +56,10 @@ export class InHandRecorder {
   }
 
   /** Units in hand of the running month, per account. Units of a month that ended stay counted in it (quotaMeter.ts). */
-  private inHand(): InHand[] {
+  private reservedUnits(): ReservedCount[] {
     const { ints } = this.table;
     const month = monthIndexOf(this.now());
-    const held: InHand[] = [];
+    const held: ReservedCount[] = [];
     for (const base of this.table.claimed()) {
       if (ints[base + field.month] !== month) continue;
       const units = ints[base + field.granted]! - ints[base + field.spent]!;

@@ -3,7 +3,7 @@
 // random searches over a million resources, then never enter the cache, where each would
 // cost an insertion, push out entries that are read again and churn the garbage collector.
 // Collisions only change what gets cached, never what a read returns.
-export class Doorkeeper {
+export class SeenTwiceFilter {
   private readonly seen: Int32Array;
   private readonly mask: number;
 

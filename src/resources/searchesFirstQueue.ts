@@ -84,7 +84,7 @@ export type WorkKind = 'finishing' | 'starting';
  * before work that starts more (a due refresh): under the searches' share, starting work first
  * would lease collections whose outcomes then wait behind the next due steps.
  */
-export class WorkPace {
+export class SearchesFirstQueue {
   private readonly finishing = new PieceQueue();
   private readonly starting = new PieceQueue();
   private running = 0;

@@ -21,7 +21,7 @@ export interface AccountBook {
   revokeToken(id: string, at: string): Promise<TokenRecord | undefined>;
 }
 
-export interface Books {
+export interface AccountData {
   book: AccountBook;
   /** Requests of the account counted (or reserved) in the month of `now`. */
   used(account: string, now: number): Promise<number>;

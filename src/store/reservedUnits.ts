@@ -2,11 +2,11 @@
 // (docs/storage.md#units-in-hand). The quota ledger (`usage`) holds units reserved, spent or
 // not; taking these away from it gives the requests counted, which is what every display shows
 // (docs/operations.md#accounts). The server rewrites them from its shared account table about
-// once a second (src/access/inHandRecorder.ts), never on a request's path.
+// once a second (src/access/reservedUnitsRecorder.ts), never on a request's path.
 import type { Databases } from './environment.js';
 
 /** Units in hand of one account and month ('YYYY-MM'). */
-export interface InHand {
+export interface ReservedCount {
   account: string;
   month: string;
   units: number;
@@ -19,27 +19,27 @@ export interface InHand {
  */
 export interface UnitsInHand {
   /** Makes `held` the whole record: an account and month not in it hold none. */
-  replace(held: readonly InHand[]): Promise<void>;
+  replace(held: readonly ReservedCount[]): Promise<void>;
   /** Units in hand of `account` in `month` ('YYYY-MM'); 0 when none were recorded. */
   of(account: string, month: string): number;
 }
 
-export class InHandUnits implements UnitsInHand {
+export class ReservedUnits implements UnitsInHand {
   constructor(private readonly dbs: Databases) {}
 
   /** Units in hand of `account` for `month`; 0 when none were recorded. */
   of(account: string, month: string): number {
-    return this.dbs.inHand.get([account, month]) ?? 0;
+    return this.dbs.reservedUnits.get([account, month]) ?? 0;
   }
 
   /** Makes `held` the whole record, in one write transaction: an entry not in it is removed. */
-  replace(held: readonly InHand[]): Promise<void> {
+  replace(held: readonly ReservedCount[]): Promise<void> {
     return this.dbs.root.transaction(() => {
       const kept = new Set(held.map((entry) => entryOf(entry.account, entry.month)));
-      const stale = [...this.dbs.inHand.getKeys()].filter(([account, month]) => !kept.has(entryOf(account, month)));
-      for (const key of stale) this.dbs.inHand.remove(key);
+      const stale = [...this.dbs.reservedUnits.getKeys()].filter(([account, month]) => !kept.has(entryOf(account, month)));
+      for (const key of stale) this.dbs.reservedUnits.remove(key);
       for (const { account, month, units } of held) {
-        if (this.dbs.inHand.get([account, month]) !== units) this.dbs.inHand.put([account, month], units);
+        if (this.dbs.reservedUnits.get([account, month]) !== units) this.dbs.reservedUnits.put([account, month], units);
       }
     });
   }

@@ -1,4 +1,4 @@
-// The account and token commands' books on a cluster (`--nats`): the KV buckets every node
+// The account and token commands' data on a cluster (`--nats`): the KV buckets every node
 // replicates (docs/cluster.md#accounts-and-tokens; docs/dashboard.md#in-a-cluster), on one
 // connection for the command's life. Loaded only when a command is given --nats.
 import { monthOf } from '../access/calendar.js';
@@ -9,11 +9,11 @@ import { KvQuotaLedger } from '../seams/quotaLedger/kvQuotaLedger.js';
 import { unitsInHandOf } from '../seams/unitsInHand/clusterUnitsInHand.js';
 import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { clusterDefaults } from '../config.js';
-import type { Books } from './books.js';
+import type { AccountData } from './accountData.js';
 import { firstLine } from './dataStore.js';
 import { CommandFailure } from './usageError.js';
 
-export async function withClusterBooks<T>(servers: string[], work: (books: Books) => Promise<T> | T): Promise<T> {
+export async function withClusterAccountData<T>(servers: string[], work: (accountData: AccountData) => Promise<T> | T): Promise<T> {
   const connection = await connectNats({ servers, name: 'datapoints command' }).catch((error: unknown) => {
     throw new CommandFailure(`cannot reach NATS at ${servers.join(',')}: ${firstLine(error)}`);
   });
@@ -29,8 +29,8 @@ export async function withClusterBooks<T>(servers: string[], work: (books: Books
       // Units granted less what the live nodes hold in hand: the requests counted (docs/operations.md#usage-shown).
       used: async (account, now) => {
         const month = monthOf(now);
-        const [granted, inHand] = await Promise.all([ledger.read(account, month), unitsInHandOf(connection, account, month, now)]);
-        return Math.max(0, granted.granted - inHand);
+        const [granted, reservedUnits] = await Promise.all([ledger.read(account, month), unitsInHandOf(connection, account, month, now)]);
+        return Math.max(0, granted.granted - reservedUnits);
       },
       forget: async (account) => {
         await ledger.forget(account);

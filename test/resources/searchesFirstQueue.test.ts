@@ -2,7 +2,7 @@
 // event loop (at least one piece a turn), at most `maxRunning` unfinished at once, in the order
 // they came (work that finishes before work that starts), settling as the work does.
 import t from 'tap';
-import { WorkPace } from '../../src/resources/workPace.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 
 /** A loop whose turns the test runs by hand, and a clock each piece of work moves on. */
 function manualLoop() {
@@ -25,7 +25,7 @@ function manualLoop() {
 
 t.test('work pace - a turn runs pieces until its slice is used, the rest in later turns', async (t) => {
   const loop = manualLoop();
-  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
+  const pace = new SearchesFirstQueue({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
   const ran: number[][] = [];
   let current: number[] = [];
   // Each piece takes 0.4 ms: a 1 ms slice fits three (0, 0.4, 0.8 started under 1 ms).
@@ -47,7 +47,7 @@ t.test('work pace - a turn runs pieces until its slice is used, the rest in late
 
 t.test('work pace - a piece longer than the slice still runs, one a turn', async (t) => {
   const loop = manualLoop();
-  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
+  const pace = new SearchesFirstQueue({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
   const ran: string[] = [];
   for (const name of ['a', 'b'])
     void pace.run(() => {
@@ -62,7 +62,7 @@ t.test('work pace - a piece longer than the slice still runs, one a turn', async
 
 t.test('work pace - finishing work runs before starting work queued earlier; each kind in the order it came', async (t) => {
   const loop = manualLoop();
-  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
+  const pace = new SearchesFirstQueue({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
   const ran: string[] = [];
   const piece = (name: string) => () => {
     ran.push(name);
@@ -84,7 +84,7 @@ t.test('work pace - finishing work runs before starting work queued earlier; eac
 
 t.test('work pace - each run settles as its work does', async (t) => {
   const loop = manualLoop();
-  const pace = new WorkPace({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
+  const pace = new SearchesFirstQueue({ sliceMs: 1, maxRunning: 100 }, { clock: loop.clock, nextTurn: loop.nextTurn });
   const value = pace.run(async () => undefined);
   const thrown = pace.run(() => {
     throw new Error('step failed');
@@ -98,7 +98,7 @@ t.test('work pace - each run settles as its work does', async (t) => {
 
 t.test('work pace - at most maxRunning pieces are unfinished at once; one finishing lets the next start', async (t) => {
   const loop = manualLoop();
-  const pace = new WorkPace({ sliceMs: 1_000, maxRunning: 2 }, { clock: loop.clock, nextTurn: loop.nextTurn });
+  const pace = new SearchesFirstQueue({ sliceMs: 1_000, maxRunning: 2 }, { clock: loop.clock, nextTurn: loop.nextTurn });
   const finishers: Array<() => void> = [];
   const started: number[] = [];
   const pieces = Array.from({ length: 4 }, (_, index) =>
@@ -126,7 +126,7 @@ t.test('work pace - at most maxRunning pieces are unfinished at once; one finish
 });
 
 t.test('work pace - with the real event loop, other callbacks run between slices', async (t) => {
-  const pace = new WorkPace({ sliceMs: 1, maxRunning: 16 });
+  const pace = new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 });
   const order: string[] = [];
   const busy = (ms: number) => {
     const until = performance.now() + ms;
