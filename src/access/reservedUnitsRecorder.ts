@@ -1,10 +1,10 @@
 // Records, about once a second, the units of the running month this server reserved and has not
-// spent yet, from its shared account table into the data directory (src/store/reservedUnits.ts), so
+// spent yet, from its shared account table into the data directory (src/seams/reservedUnits/reservedUnits.ts), so
 // that every display, in this process or another, shows requests counted rather than reserved
 // (docs/operations.md#accounts). Off the request path: the table is read without its locks (a
 // figure a moment old is fine), and nothing is written while nothing changed.
 import type { Logger } from '../log.js';
-import type { ReservedCount, UnitsInHand } from '../store/reservedUnits.js';
+import type { ReservedCount, ReservedUnitsRecord } from '../seams/reservedUnits/reservedUnits.js';
 import { type AccountTable, field } from './accountTable.js';
 import { monthIndexOf, monthOfIndex } from './calendar.js';
 
@@ -16,7 +16,7 @@ export class ReservedUnitsRecorder {
 
   constructor(
     private readonly table: AccountTable,
-    private readonly units: UnitsInHand,
+    private readonly units: ReservedUnitsRecord,
     private readonly log: Pick<Logger, 'error'>,
     private readonly now: () => number = Date.now,
   ) {}

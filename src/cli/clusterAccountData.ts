@@ -6,7 +6,7 @@ import { accountKey, ClusterAccounts } from '../cluster/clusterAccounts.js';
 import { ClusterDailyUsage } from '../cluster/clusterDailyUsage.js';
 import { ClusterWeb } from '../seams/webRecords/clusterWeb.js';
 import { KvQuotaLedger } from '../seams/quotaLedger/kvQuotaLedger.js';
-import { unitsInHandOf } from '../seams/unitsInHand/clusterUnitsInHand.js';
+import { reservedUnitsOf } from '../seams/reservedUnits/clusterReservedUnits.js';
 import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { clusterDefaults } from '../config.js';
 import type { AccountData } from './accountData.js';
@@ -29,7 +29,7 @@ export async function withClusterAccountData<T>(servers: string[], work: (accoun
       // Units granted less what the live nodes hold in hand: the requests counted (docs/operations.md#usage-shown).
       used: async (account, now) => {
         const month = monthOf(now);
-        const [granted, reservedUnits] = await Promise.all([ledger.read(account, month), unitsInHandOf(connection, account, month, now)]);
+        const [granted, reservedUnits] = await Promise.all([ledger.read(account, month), reservedUnitsOf(connection, account, month, now)]);
         return Math.max(0, granted.granted - reservedUnits);
       },
       forget: async (account) => {

@@ -17,8 +17,8 @@ import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import type { AccountStore } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
-import type { ReservedUnits, UnitsInHand } from '../store/reservedUnits.js';
-import { ClusterUnitsInHand } from '../seams/unitsInHand/clusterUnitsInHand.js';
+import type { ReservedUnits, ReservedUnitsRecord } from '../seams/reservedUnits/reservedUnits.js';
+import { ClusterReservedUnits } from '../seams/reservedUnits/clusterReservedUnits.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import type { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import type { DashboardWrites, WebStore } from '../seams/webRecords/webStore.js';
@@ -67,7 +67,7 @@ export interface NodeSeams {
   /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md#in-a-cluster). */
   dashboard: DashboardWrites | undefined;
   /** Where the server records its units in hand: the LMDB's; in a cluster, shared and summed (docs/operations.md#usage-shown). */
-  reservedUnits: UnitsInHand;
+  reservedUnits: ReservedUnitsRecord;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
   close(): Promise<void>;
 }
@@ -154,7 +154,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamInputs)
       quiet,
     );
     const daily = await replicateDailyUsage(days, needs.daily, quiet);
-    const reservedUnits = await ClusterUnitsInHand.open(connection, needs.reservedUnits, { node, log: needs.log });
+    const reservedUnits = await ClusterReservedUnits.open(connection, needs.reservedUnits, { node, log: needs.log });
     return {
       queue,
       queueDepth: undefined,

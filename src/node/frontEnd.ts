@@ -49,7 +49,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   // left at the stop, and admits too when this thread serves.
   const admissions = admissionsOn(link, accountTable, log);
   // Displays show requests counted: the ledger less what this server holds in hand (docs/operations.md#accounts).
-  const unitsRecorder = new ReservedUnitsRecorder(accountTable, core.seams.unitsRecorder, log);
+  const unitsRecorder = new ReservedUnitsRecorder(accountTable, core.seams.reservedUnits, log);
   unitsRecorder.start(limits.reservedUnitsRecordMs);
   const stream = { tickets: createTicketState(), connections: createConnectionCountsBuffer(accountTable) };
   const settings: CommonEdgeSettings = {

@@ -24,7 +24,7 @@ import { openServerDirectory } from '../store/serverDirectory.js';
 import type { UpstreamKind } from '../store/records.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import { WebStore } from '../seams/webRecords/webStore.js';
-import { ReservedUnits } from '../store/reservedUnits.js';
+import { ReservedUnits } from '../seams/reservedUnits/reservedUnits.js';
 
 export interface NodeCoreOptions {
   dataDir: string;

@@ -5,7 +5,7 @@ import { reserveUnits, returnUnits } from '../../src/seams/quotaLedger/reservati
 import { AccountStore } from '../../src/store/accountStore.js';
 import { DailyUsage } from '../../src/store/dailyUsage.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { ReservedUnits } from '../../src/store/reservedUnits.js';
+import { ReservedUnits } from '../../src/seams/reservedUnits/reservedUnits.js';
 import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { tempDataDir } from '../helpers/service.js';
 

@@ -1,12 +1,12 @@
 // Monthly usage per account, as the LMDB quota ledger (src/seams/quotaLedger/quotaLedger.ts): each entry
 // holds the units reserved for the month by every server on this directory, spent or not.
 // A clean stop gives unspent units back, so at rest it is the number of requests counted; while a
-// server runs, `counted` takes away the units it holds in hand (src/store/reservedUnits.ts).
+// server runs, `counted` takes away the units it holds in hand (src/seams/reservedUnits/reservedUnits.ts).
 // Every change is also told, in the same transaction, to the per-day counts (dailyUsage.ts).
 import { DailyUsage } from '../../store/dailyUsage.js';
 import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
 import type { Databases } from '../../store/environment.js';
-import { ReservedUnits } from '../../store/reservedUnits.js';
+import { ReservedUnits } from '../reservedUnits/reservedUnits.js';
 
 export class UsageStore implements QuotaLedger {
   private readonly days: DailyUsage;

@@ -2,18 +2,18 @@
 // implementation: the LMDB record of a node alone, and the cluster's, where one node's record is
 // read on another once shared. `shared()` waits until what was recorded has reached the reader.
 import type { Test } from 'tap';
-import type { UnitsInHand } from '../../store/reservedUnits.js';
+import type { ReservedUnitsRecord } from './reservedUnits.js';
 
-export interface UnitsInHandHarness {
+export interface ReservedUnitsHarness {
   /** Where a server records what it holds. */
-  recorder: UnitsInHand;
+  recorder: ReservedUnitsRecord;
   /** Where displays read: the same record alone, another node's in a cluster. */
-  reader: UnitsInHand;
+  reader: ReservedUnitsRecord;
   /** Resolves once the reader shows `units` for `account` in `month`. */
   shared(account: string, month: string, units: number): Promise<void>;
 }
 
-export function unitsInHandContract(t: Test, name: string, open: (t: Test) => Promise<UnitsInHandHarness>): void {
+export function reservedUnitsContract(t: Test, name: string, open: (t: Test) => Promise<ReservedUnitsHarness>): void {
   t.test(`${name} - what is recorded is read, per account and month`, async (t) => {
     const { recorder, reader, shared } = await open(t);
     await recorder.replace([

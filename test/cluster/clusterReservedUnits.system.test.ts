@@ -1,13 +1,13 @@
-// Units in hand shared by cluster nodes (src/seams/unitsInHand/clusterUnitsInHand.ts) pass the
+// Units in hand shared by cluster nodes (src/seams/reservedUnits/clusterReservedUnits.ts) pass the
 // seam's contract, one node recording and another reading; and a node's entry counts only while
 // it is written: one gone quiet for `staleMs` is a node gone, and a clean stop takes it out.
 import t, { type Test } from 'tap';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { clusterDefaults } from '../../src/config.js';
-import { ClusterUnitsInHand } from '../../src/seams/unitsInHand/clusterUnitsInHand.js';
-import { unitsInHandContract } from '../../src/seams/unitsInHand/unitsInHand.contract.js';
+import { ClusterReservedUnits } from '../../src/seams/reservedUnits/clusterReservedUnits.js';
+import { reservedUnitsContract } from '../../src/seams/reservedUnits/reservedUnits.contract.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { ReservedUnits } from '../../src/store/reservedUnits.js';
+import { ReservedUnits } from '../../src/seams/reservedUnits/reservedUnits.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually, tempDataDir } from '../helpers/service.js';
 
@@ -18,7 +18,7 @@ async function node(t: Test, natsUrl: string, name: string, now: () => number = 
   const dbs = openDatabases(tempDataDir(t));
   const connection = await connectNats({ servers: [natsUrl], name });
   const local = new ReservedUnits(dbs);
-  const units = await ClusterUnitsInHand.open(connection, local, { node: name, log: quiet, now });
+  const units = await ClusterReservedUnits.open(connection, local, { node: name, log: quiet, now });
   t.teardown(async () => {
     await units.stop();
     await closeNats(connection);
@@ -27,7 +27,7 @@ async function node(t: Test, natsUrl: string, name: string, now: () => number = 
   return units;
 }
 
-unitsInHandContract(t, 'units in hand, cluster', async (t) => {
+reservedUnitsContract(t, 'reserved units, cluster', async (t) => {
   const nats = await startNatsServer(t);
   const recorder = await node(t, nats.url, 'node a');
   const reader = await node(t, nats.url, 'node b');
@@ -43,7 +43,7 @@ unitsInHandContract(t, 'units in hand, cluster', async (t) => {
   };
 });
 
-t.test('units in hand, cluster - every live node is summed; a quiet one stops counting, a stopped one at once', async (t) => {
+t.test('reserved units, cluster - every live node is summed; a quiet one stops counting, a stopped one at once', async (t) => {
   const nats = await startNatsServer(t);
   // B's clock can be moved past A's last write, as if A had gone quiet that long.
   const clock = { skew: 0 };

@@ -3,7 +3,7 @@
 // not; taking these away from it gives the requests counted, which is what every display shows
 // (docs/operations.md#accounts). The server rewrites them from its shared account table about
 // once a second (src/access/reservedUnitsRecorder.ts), never on a request's path.
-import type { Databases } from './environment.js';
+import type { Databases } from '../../store/environment.js';
 
 /** Units in hand of one account and month ('YYYY-MM'). */
 export interface ReservedCount {
@@ -15,16 +15,16 @@ export interface ReservedCount {
 /**
  * The seam of units in hand: where a server records what it holds, and where displays read it.
  * A node alone: this LMDB record; a cluster node: the sum over every live node
- * (src/seams/unitsInHand/clusterUnitsInHand.ts), kept in this record too.
+ * (src/seams/reservedUnits/clusterReservedUnits.ts), kept in this record too.
  */
-export interface UnitsInHand {
+export interface ReservedUnitsRecord {
   /** Makes `held` the whole record: an account and month not in it hold none. */
   replace(held: readonly ReservedCount[]): Promise<void>;
   /** Units in hand of `account` in `month` ('YYYY-MM'); 0 when none were recorded. */
   of(account: string, month: string): number;
 }
 
-export class ReservedUnits implements UnitsInHand {
+export class ReservedUnits implements ReservedUnitsRecord {
   constructor(private readonly dbs: Databases) {}
 
   /** Units in hand of `account` for `month`; 0 when none were recorded. */

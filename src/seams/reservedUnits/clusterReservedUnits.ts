@@ -6,9 +6,9 @@ import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { clusterDefaults } from '../../config.js';
 import type { Logger } from '../../log.js';
-import type { ReservedCount, UnitsInHand } from '../../store/reservedUnits.js';
+import type { ReservedCount, ReservedUnitsRecord } from './reservedUnits.js';
 
-export const unitsInHandBucket = 'DATAPOINTS_IN_HAND';
+export const reservedUnitsBucket = 'DATAPOINTS_RESERVED_UNITS';
 
 /** One node's entry: when it wrote it, and what it held then. */
 interface NodeEntry {
@@ -16,14 +16,14 @@ interface NodeEntry {
   held: ReservedCount[];
 }
 
-export interface ClusterUnitsInHandOptions {
+export interface ClusterReservedUnitsOptions {
   /** This node's name, unique in the cluster (its entry's key is derived from it). */
   node: string;
   log: Pick<Logger, 'error'>;
   now?: () => number;
 }
 
-export class ClusterUnitsInHand implements UnitsInHand {
+export class ClusterReservedUnits implements ReservedUnitsRecord {
   /** The last entry heard of every node, this one's included. */
   private readonly entries = new Map<string, NodeEntry>();
   private readonly key: string;
@@ -32,9 +32,13 @@ export class ClusterUnitsInHand implements UnitsInHand {
   private timer: NodeJS.Timeout | undefined;
   private watch: { stop(): void } | undefined;
 
-  static async open(connection: NatsConnection, local: UnitsInHand, options: ClusterUnitsInHandOptions): Promise<ClusterUnitsInHand> {
+  static async open(
+    connection: NatsConnection,
+    local: ReservedUnitsRecord,
+    options: ClusterReservedUnitsOptions,
+  ): Promise<ClusterReservedUnits> {
     const kv = await openBucket(connection);
-    const units = new ClusterUnitsInHand(kv, local, options);
+    const units = new ClusterReservedUnits(kv, local, options);
     await units.follow();
     return units;
   }
@@ -42,8 +46,8 @@ export class ClusterUnitsInHand implements UnitsInHand {
   private constructor(
     private readonly kv: KV,
     /** This node's LMDB record, which its displays read: the cluster's sum goes there. */
-    private readonly local: UnitsInHand,
-    private readonly options: ClusterUnitsInHandOptions,
+    private readonly local: ReservedUnitsRecord,
+    private readonly options: ClusterReservedUnitsOptions,
   ) {
     this.key = Buffer.from(options.node).toString('base64url');
     this.now = options.now ?? Date.now;
@@ -109,7 +113,7 @@ export class ClusterUnitsInHand implements UnitsInHand {
 }
 
 async function openBucket(connection: NatsConnection): Promise<KV> {
-  return new Kvm(jetstream(connection, { timeout: clusterDefaults.requestTimeoutMs })).create(unitsInHandBucket, {
+  return new Kvm(jetstream(connection, { timeout: clusterDefaults.requestTimeoutMs })).create(reservedUnitsBucket, {
     history: 1,
     replicas: 1,
     // A node killed -9 leaves its entry: the sum ignores it once stale, the bucket drops it later.
@@ -143,7 +147,7 @@ function readEntry(entry: KvEntry): NodeEntry | undefined {
 }
 
 /** The units in hand of `account` in `month` summed over every live node, read once (the `--nats` commands). */
-export async function unitsInHandOf(connection: NatsConnection, account: string, month: string, now = Date.now()): Promise<number> {
+export async function reservedUnitsOf(connection: NatsConnection, account: string, month: string, now = Date.now()): Promise<number> {
   const kv = await openBucket(connection);
   const entries = new Map<string, NodeEntry>();
   for await (const key of await kv.keys()) {
