@@ -4,15 +4,9 @@
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import t from 'tap';
-import { cli, cliPath, startServer } from '../helpers/cli.js';
+import { cli, cliPath, jsonLines, lastLine, startServer } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 
-const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
-const jsonLines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line));
 const body = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
 const searchStatus = async (url: string, secret: string) =>
   (await fetch(url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body })).status;

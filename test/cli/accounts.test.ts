@@ -3,15 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { cliInProcess as cli } from '../helpers/cli.js';
+import { cliInProcess as cli, jsonLines, lastLine } from '../helpers/cli.js';
 import { tempDataDir } from '../helpers/service.js';
-
-const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
-const jsonLines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line));
 
 t.test('accounts - read-only commands with a mistyped directory create nothing', async (t) => {
   const missing = join(tempDataDir(t), 'typo');

@@ -83,3 +83,13 @@ export function startServer(t: Test, args: string[]): Promise<ServerProcess> {
     void exited.then(({ code }) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
   });
 }
+
+/** The last line a command printed (a token's secret, an invite link). */
+export const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
+
+/** A command's output of one JSON document per line. */
+export const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
