@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/service.js';
 import type { SearchBody } from '../helpers/searchBody.js';
 
 const kills = 3;
@@ -65,21 +66,20 @@ t.test(
     };
     /** Resolves once `names` are all available on the survivor; fails the round past three times the target. */
     const availableOnSurvivor = async (round: number, names: string[], since: number) => {
-      for (;;) {
-        const answer = await search(survivor, names);
-        if (answer.body?.data.every((entry) => entry.status === 'available')) return Math.round(performance.now() - since);
-        if (performance.now() - since > 3 * targetMs) {
-          throw new Error(`round ${round}: still ${JSON.stringify(answer.body?.data.map((entry) => entry.status))}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const allAvailable = (answer: { body?: SearchBody }) => answer.body?.data.every((entry) => entry.status === 'available') === true;
+      const answer = await eventually(() => search(survivor, names), allAvailable, 3 * targetMs);
+      if (!allAvailable(answer)) throw new Error(`round ${round}: still ${JSON.stringify(answer.body?.data.map((entry) => entry.status))}`);
+      return Math.round(performance.now() - since);
     };
 
     const waits: number[] = [];
     for (let round = 0; round < kills; round++) {
       const doomed = await node(upstream.url);
       // The account reaches the new node by its replica.
-      while ((await search(doomed, [])).status === 401) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(
+        () => search(doomed, []),
+        (answer) => answer.status !== 401,
+      );
       // Searched on A, one at a time, until A itself took one: its call is then held upstream.
       const call = once(upstream.server, 'call') as Promise<[IncomingMessage]>;
       let leased: string | undefined;
