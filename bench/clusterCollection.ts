@@ -9,7 +9,8 @@ import { collectOnlyRate } from './collecting.js';
 import { startNats } from './clusterNats.js';
 import { seedCluster } from './clusterSeed.js';
 import { freshDataSet, scratchDir } from './datasets.js';
-import { log, quick, sleep } from './options.js';
+import { log, sleep } from './log.js';
+import { quick } from './options.js';
 import { cliEntry, loadCore, serverCore, startPinned, startServer, type RunningServer } from './processes.js';
 import type { SeedPlan } from './seed.js';
 

@@ -8,7 +8,7 @@ import { startNats } from './clusterNats.js';
 import { seedCluster } from './clusterSeed.js';
 import { freshDataSet, scratchDir } from './datasets.js';
 import { pairedRatio } from './measure.js';
-import { log } from './options.js';
+import { log } from './log.js';
 import { startServer, type RunningServer } from './processes.js';
 import type { ScenarioResult } from './report.js';
 import { warmTen } from './scenarios.js';

@@ -8,7 +8,6 @@
 // a same-run ratio. `--compare CLI` runs 1 and 2 for another build too.
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { CollectionProgress, collectionsPerSecond } from './collectionProgress.js';
 import {
   busiestProfile,
@@ -23,23 +22,14 @@ import {
   type ProfileItem,
 } from './cpuProfile.js';
 import { cachedDataSet, copyOf, freshDataSet, scratchDir, type DataSet } from './datasets.js';
+import { accountFlags } from './accountFlags.js';
+import { log, sleep } from './log.js';
 import { preflight } from './preflight.js';
 import { cliEntry, loadCore, serveArgv, serverCore, startPinned, startServer } from './processes.js';
 import { warmTen } from './scenarios.js';
 import { ensureWrk, runWrk } from './wrk.js';
 
-const { values: flags } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '5' },
-    top: { type: 'string', default: '0' },
-    /** Another build's dist/src/cli.js, measured in the same run (e.g. the commit before a change). */
-    compare: { type: 'string' },
-  },
-});
-const seconds = Number(flags.seconds);
-const topCount = Number(flags.top);
-const log = (line: string) => process.stderr.write(`${line}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const { seconds, topCount, compare } = accountFlags();
 const dueCount = 200_000;
 
 /** Deepest claim wins, as in the search's account. */
@@ -175,7 +165,7 @@ async function main(): Promise<void> {
   const emulator = await startPinned([loadCore], [cliEntry, 'emulator', '--port', '0']);
   try {
     const columns = [await collecting('service', cliEntry, template, emulator.url)];
-    if (flags.compare) columns.push(await collecting('compared', flags.compare, template, emulator.url));
+    if (compare) columns.push(await collecting('compared', compare, template, emulator.url));
 
     log('searches alone ...');
     const idle = await startServer({ data: warm.dir, threads: 1 });

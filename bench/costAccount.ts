@@ -7,7 +7,6 @@
 // an item claims.
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { digestToken } from '../src/auth/tokens.js';
 import { validateSearchText } from '../src/api/validation.js';
 import {
@@ -22,23 +21,14 @@ import {
   type ProfileItem,
 } from './cpuProfile.js';
 import { freshDataSet, scratchDir } from './datasets.js';
+import { accountFlags } from './accountFlags.js';
+import { log } from './log.js';
 import { preflight } from './preflight.js';
 import { baselineEntry, cliEntry, serveArgv, serverCore, startPinned, type RunningServer } from './processes.js';
 import { warmTen } from './scenarios.js';
 import { ensureWrk, runWrk, type LoadShape } from './wrk.js';
 
-const { values: flags } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '5' },
-    /** Also list the functions with the most self time, with their items, to refine the mapping. */
-    top: { type: 'string', default: '0' },
-    /** Another build's dist/src/cli.js, measured in the same run (e.g. the commit before a change). */
-    compare: { type: 'string' },
-  },
-});
-const measureSeconds = Number(flags.seconds);
-const topCount = Number(flags.top);
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const { seconds: measureSeconds, topCount, compare } = accountFlags();
 
 /** An item of the search's account, the floor's or the service's own. */
 interface Item extends ProfileItem {
@@ -218,7 +208,7 @@ async function main(): Promise<void> {
     const serve = (cli: string) => serveArgv({ cli, data: warm.dir, threads: 1 });
     log('service under --cpu-prof ...');
     const service = await measure('service', serve(cliEntry), scenario.shape, 200);
-    const compared = flags.compare ? [await measure('compared', serve(flags.compare), scenario.shape, 200)] : [];
+    const compared = compare ? [await measure('compared', serve(compare), scenario.shape, 200)] : [];
     log('spec floor under --cpu-prof ...');
     const floor = await measure('floor', [baselineEntry('specFloor'), String(service.answerBytes)], scenario.shape, 200);
     process.stdout.write(

@@ -9,6 +9,3 @@ export const quick = flags.quick;
 export const timing: Timing = quick ? { warmupSeconds: 1, runs: 1, runSeconds: 2 } : { warmupSeconds: 2, runs: 5, runSeconds: 2 };
 /** Collections are counted over this many seconds, after as many of JIT warm-up. */
 export const collectSeconds = quick ? 2 : 3;
-
-export const log = (line: string) => process.stderr.write(`${line}\n`);
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,8 @@
 // the server's memory while they ran; or the same run by run with the baselines.
 import { sampleMemory } from './memory.js';
 import { measure, measureInterleaved, type Measurement, type RunHooks } from './measure.js';
-import { log, timing } from './options.js';
+import { log } from './log.js';
+import { timing } from './options.js';
 import { preflight } from './preflight.js';
 import { baselineEntry, serverCore, startPinned, type RunningServer } from './processes.js';
 import { baselineNames, type BaselineName, type ScenarioResult } from './report.js';

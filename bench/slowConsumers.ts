@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { freshDataSet } from './datasets.js';
 import { memoryOf } from './memory.js';
-import { log, sleep } from './options.js';
+import { log, sleep } from './log.js';
 import { loadCore, startServer } from './processes.js';
 import { benchIdentifier } from './seed.js';
 import { openClient } from './streamClients.js';

@@ -5,7 +5,7 @@
 // can and cannot show.
 import type { DataSet } from './datasets.js';
 import { pairedRatio } from './measure.js';
-import { log } from './options.js';
+import { log } from './log.js';
 import { cliAcceptsThreads, startServer, type RunningServer } from './processes.js';
 import type { ScenarioResult } from './report.js';
 import { warmTen } from './scenarios.js';
