@@ -22,7 +22,7 @@ import {
   type ProfileItem,
 } from './cpuProfile.js';
 import { cachedDataSet, copyOf, freshDataSet, scratchDir, type DataSet } from './datasets.js';
-import { accountFlags } from './accountFlags.js';
+import { accountFlags } from './flags.js';
 import { log, sleep } from './log.js';
 import { preflight } from './preflight.js';
 import { cliEntry, loadCore, serveArgv, serverCore, startPinned, startServer } from './processes.js';

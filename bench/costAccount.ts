@@ -21,7 +21,7 @@ import {
   type ProfileItem,
 } from './cpuProfile.js';
 import { freshDataSet, scratchDir } from './datasets.js';
-import { accountFlags } from './accountFlags.js';
+import { accountFlags } from './flags.js';
 import { log } from './log.js';
 import { preflight } from './preflight.js';
 import { baselineEntry, cliEntry, serveArgv, serverCore, startPinned, type RunningServer } from './processes.js';

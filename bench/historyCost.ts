@@ -8,7 +8,6 @@
 // are recorded, a day's commits in one transaction, per million resource-days.
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { transition } from 'xstate';
 import { createResourceMachine, dueEventFor } from '../machines/resource.js';
 import { defaultPolicy, historyDefaults } from '../src/config.js';
@@ -18,6 +17,7 @@ import { openDatabases } from '../src/store/environment.js';
 import { storageSize } from '../src/metrics/storageSize.js';
 import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
 import { freshDataSet, scratchDir } from './datasets.js';
+import { benchFlags, positiveNumber } from './flags.js';
 import { log } from './log.js';
 import { everyEntry, preflight } from './preflight.js';
 import { startServer } from './processes.js';
@@ -25,18 +25,16 @@ import { bearer, searchBody, tenSeeded } from './requests.js';
 import { seededChanges } from './seed.js';
 import { ensureWrk, runWrk, type LoadShape } from './wrk.js';
 
-const { values: flags } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '3' },
-    runs: { type: 'string', default: '3' },
-    commits: { type: 'string', default: '2000' },
-    'disk-resources': { type: 'string', default: '1000' },
-  },
+const flags = benchFlags({
+  seconds: { type: 'string', default: '3' },
+  runs: { type: 'string', default: '3' },
+  commits: { type: 'string', default: '2000' },
+  'disk-resources': { type: 'string', default: '1000' },
 });
-const seconds = Number(flags.seconds);
-const runs = Number(flags.runs);
-const commitCount = Number(flags.commits);
-const diskResources = Number(flags['disk-resources']);
+const seconds = positiveNumber('seconds', flags.seconds);
+const runs = positiveNumber('runs', flags.runs);
+const commitCount = positiveNumber('commits', flags.commits);
+const diskResources = positiveNumber('disk-resources', flags['disk-resources']);
 const dayMs = 86_400_000;
 const days = 90;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
