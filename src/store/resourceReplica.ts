@@ -1,15 +1,26 @@
 // A cluster node's replica of the resource log in its LMDB (docs/design/cluster-mechanics.md#resource-replication):
 // the store's commits go through the log, and the log's changes are written into the store.
 import { DataDirectoryError } from './dataDirectoryError.js';
-import type {
-  CommitStrategy,
-  LoggedChange,
-  ResourceChange,
-  ResourceCommitLog,
-  ResourceStore,
-  StoreWrites,
-  VersionedResource,
-} from './resourceStore.js';
+import type { CommitStrategy, ResourceChange, ResourceStore, StoreWrites, VersionedResource } from './resourceStore.js';
+
+/** A change as a shared log holds it: its revision orders it among all the log's changes. */
+export interface LoggedChange extends ResourceChange {
+  key: string;
+  /** The log's sequence number of this change; a resource's version in a replica is its revision. */
+  revision: number;
+}
+
+export type AppendResult = { appended: true; revision: number } | { appended: false; current: LoggedChange | undefined };
+
+/**
+ * The part of a cluster's resource log that decides commits
+ * (docs/design/cluster-mechanics.md#one-writer-per-resource): a change is appended only if the
+ * key's last revision is still the one it was computed from (0: the key has none). A refusal
+ * carries the change that won.
+ */
+export interface ResourceCommitLog {
+  append(key: string, expectedRevision: number, change: ResourceChange): Promise<AppendResult>;
+}
 
 export class ResourceReplica implements CommitStrategy {
   /** Makes `store` commit through `log`: from now on its LMDB is this node's replica of the log. */

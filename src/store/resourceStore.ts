@@ -43,23 +43,6 @@ export interface ResourceChange {
   cause?: TransitionCause | undefined;
 }
 
-/** A change as a shared log holds it: its revision orders it among all the log's changes. */
-export interface LoggedChange extends ResourceChange {
-  key: string;
-  /** The log's sequence number of this change; a resource's version in a replica is its revision. */
-  revision: number;
-}
-
-export type AppendResult = { appended: true; revision: number } | { appended: false; current: LoggedChange | undefined };
-
-/**
- * The part of a cluster's resource log that decides commits (docs/design/cluster-mechanics.md#one-writer-per-resource): a change is appended only if the key's last revision is still the one it was
- * computed from (0: the key has none). A refusal carries the change that won.
- */
-export interface ResourceCommitLog {
-  append(key: string, expectedRevision: number, change: ResourceChange): Promise<AppendResult>;
-}
-
 /** How a store's commits are decided: by its own LMDB environment, or by a cluster's log (ResourceReplica). */
 export interface CommitStrategy {
   commit(key: string, base: VersionedResource | undefined, change: ResourceChange): Promise<boolean>;

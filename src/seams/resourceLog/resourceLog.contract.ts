@@ -3,7 +3,8 @@
 import type { Test } from 'tap';
 import { dueEventFor } from '../../../machines/resource.js';
 import type { LogFollower, ResourceLog } from './resourceLog.js';
-import type { LoggedChange, ResourceChange, StoredResource } from '../../store/resourceStore.js';
+import type { LoggedChange } from '../../store/resourceReplica.js';
+import type { ResourceChange, StoredResource } from '../../store/resourceStore.js';
 import { availableResource, pendingResource, viewOf } from '../../../test/store/resourceFixtures.js';
 
 export const changeOf = (resource: StoredResource): ResourceChange => ({

@@ -3,7 +3,8 @@
 // appended on condition of the resource's last revision, which makes one writer per resource
 // cluster-wide; every node follows the log into its own LMDB replica. The in-process log here is
 // the seam's reference implementation; the JetStream one (resourceLogStream.ts) runs clusters.
-import type { AppendResult, LoggedChange, ResourceChange, ResourceCommitLog } from '../../store/resourceStore.js';
+import type { AppendResult, LoggedChange, ResourceCommitLog } from '../../store/resourceReplica.js';
+import type { ResourceChange } from '../../store/resourceStore.js';
 
 /** The changes after a revision, in log order, then each new one as it is appended. */
 export interface LogFollower extends AsyncIterable<LoggedChange> {

@@ -17,7 +17,8 @@ import {
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DueEventType } from '../../../machines/resource.js';
 import { clusterDefaults, replicaDefaults } from '../../config.js';
-import type { AppendResult, LoggedChange, ResourceChange } from '../../store/resourceStore.js';
+import type { AppendResult, LoggedChange } from '../../store/resourceReplica.js';
+import type { ResourceChange } from '../../store/resourceStore.js';
 import { isTransitionCause, type TransitionCause } from '../../store/transitionHistory.js';
 import type { LogFollower, ResourceLog } from './resourceLog.js';
 
