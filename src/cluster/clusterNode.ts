@@ -1,11 +1,5 @@
-// Which seams a node runs on (docs/cluster.md#serving-in-a-cluster): without `--nats` the
-// embedded ones (the in-process collection queue, the LMDB quota ledger, no rate ledger); with it
-// the cluster's (the JetStream queue and the NATS KV ledgers of quota and rate windows on one
-// connection per node), the resource log the
-// node's store commits through and replicates (docs/design/cluster-mechanics.md#resource-replication), plus the
-// replication of accounts and tokens, and of the dashboard's records and daily counts
-// (docs/dashboard.md#in-a-cluster), into the node's LMDB, and the platforms' call budgets and
-// rate-limit pauses shared by the collecting nodes (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). Wiring only: the service takes what this returns.
+// Which seams a node runs on (docs/cluster.md#serving-in-a-cluster): the embedded ones without
+// `--nats`, the cluster's with it. Wiring only: the service takes what this returns.
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { SharedCallBudget } from '../../streams/platformGate.js';

@@ -1,21 +1,17 @@
-// Due work in a cluster (docs/design/cluster-mechanics.md#due-work-exactly-once). Every collecting node scans the
-// due index of its own replica and steps what is due through its resource host, whose commit is
-// an append on the resource's revision in the cluster's log: of nodes stepping one due resource,
-// one appends the lease and asks the collection queue for the collection; the others lose, read
-// that lease and ask for nothing. That is correct with every node scanning everything at once;
-// this index only makes the race rare: a resource due less than `spreadMs` ago is offered to a node
-// once a delay of that node's own (a hash of node and key) has passed, so one node usually steps
-// it and the others find the lease in their replica. A node that dies delays its share by at most
-// `spreadMs`: after that every node is offered it. A backlog (more due than a scan takes) is not
-// taken oldest first by every node alike, or they would all step the same few resources: each node
-// reads `candidatesPerPlace` times what it has room for and takes those first in its own order.
-// Resources the node is already working on are not offered again.
+// Due work shared by a cluster's collecting nodes (docs/design/cluster-mechanics.md#due-work-exactly-once):
+// the log's revision check lets one node's step win; this index only makes the race rare.
 import type { DueIndex, DueWork } from '../../streams/dueWork.js';
 
 /** How many due entries a scan reads for each one it has room to take. */
 export const candidatesPerPlace = 8;
 
 /**
+ * A resource due less than `spreadMs` ago is offered once this node's own delay (a hash of node
+ * and key) has passed, so one node usually steps it and the others find its lease in their
+ * replica; a node that dies delays its share by at most `spreadMs`. A backlog is read
+ * `candidatesPerPlace` times over and taken in the node's own order, or every node would step
+ * the same oldest few.
+ *
  * `inWork`: whether this node is stepping or collecting the key already. Such a key stays in the
  * index until its step commits (its lease moves its due time), which in a cluster takes a round
  * trip to NATS; a scan that offered it again would fill its room with steps that find the

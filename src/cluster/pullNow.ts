@@ -1,12 +1,5 @@
 // One pull from a JetStream pull consumer that takes what is there now and never waits for a
-// full batch (docs/design/cluster-mechanics.md#taking-work). The client library's fetch waits at least 1 s
-// for a full batch; a taker that asks for ten and finds three must get the three at once, so
-// this sends the pull request itself, with `no_wait` and a short `expires`, as nats-server 2.9
-// defines them: the server sends what it has for the consumer and ends the pull with a 408 when
-// the batch ended short; when it has nothing it holds the pull until something arrives (then
-// delivers it and ends) or `expires` runs out (then a 408, or a 404 with no `expires`). The
-// `expires` also ends a pull that would otherwise stay open: with the consumer at its cap of
-// unacknowledged deliveries, 2.9 keeps a `no_wait` pull open and fills it with redeliveries.
+// full batch, as the client library's fetch does (docs/design/cluster-mechanics.md#taking-work).
 import { createInbox, nanos, type NatsConnection } from '@nats-io/transport-node';
 
 export interface Delivered {
@@ -68,6 +61,10 @@ export function pullNow(connection: NatsConnection, target: PullTarget, batch: n
       () => finish(new Error(`JetStream did not answer a pull from ${target.stream}/${target.consumer} within ${limits.timeoutMs} ms`)),
       limits.timeoutMs,
     );
+    // nats-server 2.9 sends what it has and ends a `no_wait` pull with a 408 when the batch ended
+    // short, or holds it until something arrives. `expires` also ends a pull the server would
+    // keep open: with the consumer at its cap of unacknowledged deliveries, 2.9 keeps a
+    // `no_wait` pull open and fills it with redeliveries.
     connection.publish(
       `$JS.API.CONSUMER.MSG.NEXT.${target.stream}.${target.consumer}`,
       JSON.stringify({ batch, no_wait: true, expires: nanos(limits.expiresMs) }),
