@@ -1,8 +1,5 @@
-// A per-platform circuit breaker (docs/architecture.md#collection-path). A platform that keeps failing is paused: its
-// calls are refused at once, without touching the upstream, so a dead platform costs neither
-// connections nor time (docs/api.md#a-24 retries the resources themselves, with backoff). After a
-// cooldown one trial call probes it; success resumes the platform, failure pauses it again for
-// twice as long, up to a cap. Time comes from the injected scheduler (virtual in tests).
+// A per-platform circuit breaker (docs/platforms.md#circuit-breaker): a platform that keeps failing
+// is refused at once, costing neither connections nor time, until a trial call succeeds.
 import { defer, finalize, of, tap, type Observable, type SchedulerLike } from 'rxjs';
 
 export interface BreakerPolicy {
@@ -19,6 +16,11 @@ export type BreakerState = 'closed' | 'open' | 'halfOpen';
 /** What an observer hears when the breaker opens (with the time of its next trial) or closes. */
 export type BreakerChange = { state: 'open'; at: number; trialAt: number; failures: number } | { state: 'closed'; at: number };
 
+/**
+ * Pauses the platform, not its resources (docs/api.md#a-24 retries those, with backoff). After a
+ * cooldown one trial call probes it; failure pauses it again for twice as long, up to a cap. Time
+ * comes from the injected scheduler (virtual in tests).
+ */
 export class CircuitBreaker {
   private failures = 0;
   private openUntil = 0;

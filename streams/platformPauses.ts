@@ -1,8 +1,5 @@
-// Where a platform's rate-limit pauses are told and heard (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). A platform's limit belongs to its token or address, not to the node that ran
-// into it, so the pause a rate-limit answer calls for is announced through this seam and every
-// node sharing it pauses the platform. A seam: the in-process board below is a node alone (it
-// hears only itself); src/seams/platformPauses/natsPlatformPauses.ts shares one among the nodes of a cluster.
-// Every implementation passes src/seams/platformPauses/platformPauses.contract.ts.
+// Where a platform's rate-limit pauses are told and heard, so that every node sharing the platform's
+// limit pauses it (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
 import { concat, defer, from, Subject, type Observable } from 'rxjs';
 import type { PlatformCode } from '../src/model.js';
 
@@ -12,6 +9,11 @@ export interface PlatformPause {
   until: number;
 }
 
+/**
+ * A seam: InProcessPlatformPauses is a node alone; src/seams/platformPauses/natsPlatformPauses.ts
+ * shares one among the nodes of a cluster. Every implementation passes
+ * src/seams/platformPauses/platformPauses.contract.ts.
+ */
 export interface PlatformPauses {
   /**
    * Pauses `platform` until `until` everywhere the seam reaches. A pause that ends no later than
@@ -25,6 +27,7 @@ export interface PlatformPauses {
   readonly paused: Observable<PlatformPause>;
 }
 
+/** The board of a node alone: it hears only itself. */
 export class InProcessPlatformPauses implements PlatformPauses {
   private readonly latest = new Map<PlatformCode, number>();
   private readonly heard = new Subject<PlatformPause>();

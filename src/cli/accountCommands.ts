@@ -1,9 +1,5 @@
-// `datapoints accounts create|show|list|update|suspend|resume|usage|delete` (docs/operations.md#commands; docs/operations.md,
-// "Accounts"): the dashboard of the spec. Every change takes effect on a running server within
-// a second, because the store bumps the auth version the server polls; with --nats they act on
-// the cluster's accounts, which every node replicates (docs/cluster.md#accounts-and-tokens).
-// `invite --nats` writes the cluster's invites (docs/dashboard.md#in-a-cluster); `usage` reads
-// one node's data directory, which in a cluster holds the cluster's daily counts as replicated.
+// `datapoints accounts ...` (docs/operations.md#accounts): the spec's dashboard on the command line,
+// on a data directory or, with --nats, the cluster's accounts (docs/cluster.md#accounts-and-tokens).
 import { monthOf, nextMonthStart } from '../access/calendar.js';
 import { createAccount, updateAccount, type AccountSettings } from '../access/provisioning.js';
 import { accountSuspension, flagBounds, plans, type PlanName, type RatePolicy } from '../config.js';

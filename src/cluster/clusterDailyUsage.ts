@@ -1,9 +1,5 @@
-// Requests per account and UTC day in a cluster (docs/dashboard.md#in-a-cluster): one NATS KV
-// entry per account and day holding the units granted on that day by every node, changed with
-// revision-checked writes so that nodes adding at once all land. It keeps the meaning of the
-// single node's per-day counts (src/store/dailyUsage.ts): a reservation adds its units on the
-// day it lands on, a give-back takes them from the latest days of the month. Every node follows
-// the bucket into its LMDB (dailyUsageReplica.ts); the bucket forgets days older than the chart.
+// Requests per account and UTC day in a cluster (docs/dashboard.md#in-a-cluster): one NATS KV entry
+// per account and day, as the single node's per-day counts mean them (src/store/dailyUsage.ts).
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -14,6 +10,10 @@ import { accountKey, isRevisionRefusal } from './clusterAccounts.js';
 export const dailyUsageBucket = 'DATAPOINTS_DAILY_USAGE';
 const dayMs = 86_400_000;
 
+/**
+ * The units granted on each day by every node, changed with revision-checked writes so that nodes
+ * adding at once all land. Every node follows the bucket into its LMDB (dailyUsageReplica.ts).
+ */
 export class ClusterDailyUsage {
   static async open(connection: NatsConnection): Promise<ClusterDailyUsage> {
     const bucket = await new Kvm(jetstream(connection, { timeout: clusterDefaults.requestTimeoutMs })).create(dailyUsageBucket, {
@@ -28,7 +28,11 @@ export class ClusterDailyUsage {
   /** Key: the account name in base64url, the month and the day of the month (`YWNtZQ.2026-11.26`); value: the count. */
   private constructor(readonly entries: KV) {}
 
-  /** `units` more (or, negative, fewer) for `account` in `month` ('YYYY-MM'), at `now`. */
+  /**
+   * `units` more (or, negative, fewer) for `account` in `month` ('YYYY-MM'), at `now`: a
+   * reservation adds its units on the day it lands on, a give-back takes them from the latest days
+   * of the month.
+   */
   async record(account: string, month: string, units: number, now: number): Promise<void> {
     if (units === 0) return;
     const day = countedDay(month, now);

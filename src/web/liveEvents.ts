@@ -1,8 +1,5 @@
-// The console's live updates (docs/dashboard.md#live-updates): server-sent events, each a
-// fresh rendering of the page's live section, every `webLimits.liveEventMs`. A stream ends
-// itself after `webLimits.liveStreamMs` and the browser's EventSource reconnects (after the
-// `retry` it was given), so no stream outlives a stopping server by long and every
-// reconnection passes the session check again.
+// The console's live updates (docs/dashboard.md#live-updates): server-sent events, each a fresh
+// rendering of the page's live section, every `webLimits.liveEventMs`.
 import { webLimits } from '../config.js';
 import type { Exchange } from '../http/reply.js';
 import type { HttpResponse } from '../http/uws.js';
@@ -20,6 +17,11 @@ export function eventMessage(data: string): string {
     .join('\n')}\n\n`;
 }
 
+/**
+ * Ends the stream after `webLimits.liveStreamMs`; the browser's EventSource reconnects after the
+ * `retry` it was given, so no stream outlives a stopping server by long and every reconnection
+ * passes the session check again.
+ */
 export function streamEvents(res: HttpResponse, exchange: Exchange, events: LiveStreams, aborted: () => boolean): void {
   res.cork(() => {
     res.writeStatus('200 OK');

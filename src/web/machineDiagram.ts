@@ -1,8 +1,5 @@
-// The resource machine drawn as SVG from its own definition (machines/resource.ts), so the
-// drawing cannot drift from the code: each state a box (the current one marked), each
-// transition to another state an arrow labelled with its event, events that keep the state
-// listed under it, and the transitions every state takes (declared on the machine's root)
-// drawn from an "any state" box (docs/dashboard.md#resource-inspector).
+// The resource machine drawn as SVG from its own definition (machines/resource.ts), so the drawing
+// cannot drift from the code (docs/dashboard.md#resource-inspector).
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { html, type SafeHtml } from './html.js';
 
@@ -52,6 +49,11 @@ export function machineShape(machine: AnyStateMachine): MachineShape {
 const box = { width: 130, height: 36 };
 const size = { width: 760, height: 460 };
 
+/**
+ * Each state a box (the current one marked), each transition to another state an arrow labelled
+ * with its event, events that keep the state listed under it, and the transitions every state
+ * takes (declared on the machine's root) drawn from an "any state" box.
+ */
 export function machineDiagram(shape: MachineShape, current: string | undefined): SafeHtml {
   // States on an ellipse, "any state" in the middle.
   const centre = { x: size.width / 2, y: size.height / 2 - 10 };

@@ -1,8 +1,5 @@
-// The dashboard and console routes on the uWebSockets.js app (docs/dashboard.md): every page
-// answered with the security headers, every POST read as a bounded form and refused without
-// its session's CSRF token, every signed-in page behind its session and the console behind
-// the operator role. Handlers see a WebRequest and return a WebAnswer; only this module
-// speaks uWS.
+// The dashboard and console routes on the uWebSockets.js app (docs/dashboard.md#pages): handlers see
+// a WebRequest and return a WebAnswer; only this module speaks uWS.
 import { webLimits } from '../config.js';
 import { isWritesUnavailable } from '../seams/webRecords/webStore.js';
 import { readBody } from '../http/body.js';
@@ -138,6 +135,11 @@ function requestHead(req: HttpRequest, res: HttpResponse, options: WebRouteOptio
   };
 }
 
+/**
+ * Every page is answered with the security headers, every POST read as a bounded form and refused
+ * without its session's CSRF token (docs/dashboard.md#csrf), every signed-in page behind its
+ * session and the console behind the operator role (docs/dashboard.md#operator-role).
+ */
 export function registerWebRoutes(
   app: TemplatedApp,
   begin: (req: HttpRequest) => Exchange,

@@ -1,12 +1,13 @@
-// LinkedIn public addresses: companies live under /company/<name>/ (organization), people
-// under /in/<name>/ (account), docs/api.md#a-3. Company names and numeric ids are 1-100 of
-// letters, digits, "-" and "_", and older pages also keep "." and "&" from the company's name
-// (/company/booking.com/, /company/johnson-&-johnson/). Personal custom URLs are 3-100 of
-// letters, digits and "-" (LinkedIn help, "Manage your public profile URL"). Neither starts
-// or ends with a separator. LinkedIn matches both case-insensitively (docs/api.md#a-8).
+// LinkedIn's public addresses (docs/api.md#a-3): companies under /company/<name>/ (organization),
+// people under /in/<name>/ (account), both matched case-insensitively (docs/api.md#a-8).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, lowerCase, wholeIdentifier } from '../identifiers.js';
 
+/**
+ * Company names and numeric ids are 1-100 of letters, digits, "-" and "_"; older pages also keep
+ * "." and "&" from the company's name (/company/booking.com/, /company/johnson-&-johnson/). None
+ * starts or ends with a separator.
+ */
 export const linkedinCompany: IdentifierRule = {
   pattern: /^[A-Za-z0-9](?:[A-Za-z0-9_.&-]{0,98}[A-Za-z0-9])?$/,
   minLength: 1,
@@ -24,6 +25,10 @@ export const linkedinCompany: IdentifierRule = {
   },
 };
 
+/**
+ * Personal custom URLs are 3-100 of letters, digits and "-", not starting or ending with "-"
+ * (LinkedIn help, "Manage your public profile URL").
+ */
 export const linkedinProfile: IdentifierRule = {
   pattern: /^[A-Za-z0-9][A-Za-z0-9-]{1,98}[A-Za-z0-9]$/,
   minLength: 3,

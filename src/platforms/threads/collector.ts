@@ -1,11 +1,5 @@
-// Threads. Accounts: the Threads API's Profile Discovery lookup
-// GET /v1.0/profile_lookup?username=<name>&fields=follower_count
-// (https://developers.facebook.com/docs/threads/threads-profiles). Posts named by their code
-// (`<handle>:<code>`, any public account): the public post page
-// www.threads.net/@<handle>/post/<code> (postPage.ts). Posts named by their API media id
-// (`<handle>:<media_id>`): the author is looked up first, then
-// GET /v1.0/{media-id}/insights?metric=likes,reposts, which Meta answers only for posts of
-// the token's own account. docs/platforms.md#threads.
+// Threads (docs/platforms.md#threads): accounts by the API's profile lookup; posts by code from
+// their public page (any public account), by media id from the API's insights (own posts only).
 import Type from 'typebox';
 import { found, notFound, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import { oneAtATime, refusal } from '../lookups.js';
@@ -37,7 +31,10 @@ export function createThreadsCollector(context: CollectorContext): Collector {
   const get = (path: string, signal: AbortSignal) =>
     context.http.get(`${context.baseUrl}/${threadsApiVersion}/${path}&access_token=${token}`, headers, signal);
 
-  /** The follower count of a profile, or the outcome that ends this collection. */
+  /**
+   * The follower count of a profile, or the outcome that ends this collection: Profile Discovery
+   * (https://developers.facebook.com/docs/threads/threads-profiles).
+   */
   const lookupFollowers = async (username: string, signal: AbortSignal): Promise<number | CollectionOutcome> => {
     const response = await get(`profile_lookup?username=${encodeURIComponent(username)}&fields=follower_count`, signal);
     if (response.status !== 200) return graphFailure(response, context.now(), isUnknownObject);

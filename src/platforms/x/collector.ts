@@ -1,10 +1,5 @@
-// X API v2 with an app bearer token: GET /2/users/by?usernames= (up to 100) with
-// user.fields=public_metrics,verified, then GET /2/tweets?ids= (up to 100) with
-// tweet.fields=author_id,public_metrics. Both answer 200 with the found resources in `data`
-// and a `Not Found Error` per missing one in `errors`.
-// https://docs.x.com/x-api/users/lookup, https://docs.x.com/x-api/posts/lookup
-// A post is collected only when its author resolves and the tweet's author_id is that user:
-// a tweet by someone else is not the post the caller named, so it is notFound.
+// X (docs/platforms.md#x): API v2 with an app bearer token, users/by for accounts and post
+// authors, then tweets for the posts, up to 100 a call.
 import Type, { type Static } from 'typebox';
 import { failed, notFound, type CollectionOutcome } from '../../model.js';
 import { idPart } from '../identifiers.js';
@@ -55,11 +50,15 @@ const notFoundProblem = 'https://api.twitter.com/2/problems/resource-not-found';
 /** A 429 carries x-rate-limit-reset in Unix seconds; X answers missing items inside a 200. */
 const statusRules: StatusRules = { notFoundStatuses: [], resetHeader: 'x-rate-limit-reset' };
 
-/** Keys are lower-cased usernames or tweet ids; a per-item outcome is notFound or X's own detail (e.g. a suspended user). */
-
 export function createXCollector(context: CollectorContext): Collector {
   const headers = { accept: 'application/json', authorization: `Bearer ${context.credentials.X_BEARER_TOKEN ?? ''}` };
 
+  /**
+   * Both lookups (https://docs.x.com/x-api/users/lookup, https://docs.x.com/x-api/posts/lookup)
+   * answer 200 with the found resources in `data` and a `Not Found Error` per missing one in
+   * `errors`. Keys are lower-cased usernames or tweet ids; a per-item outcome is notFound or X's
+   * own detail (e.g. a suspended user).
+   */
   const lookup = async <T extends { id: string }>(
     path: string,
     query: Record<string, string>,
@@ -124,6 +123,7 @@ export function createXCollector(context: CollectorContext): Collector {
       );
     },
     post: (tweet, author) => {
+      // A tweet by someone else is not the post the caller named.
       if (tweet.author_id !== author.id) return notFound;
       const metrics = tweet.public_metrics;
       return reportedCounts({

@@ -1,9 +1,4 @@
-// YouTube names: a channel id is `UC` and 22 URL-safe base64 characters, case-sensitive. A
-// handle is 3-30 letters (of any script), digits, `_`, `-` or `.`, sent with or without the
-// `@` of youtube.com/@handle; handles are case-insensitive (docs/api.md#a-8) and kept as
-// `@handle`. A 24-character handle that also reads as a channel id is a channel id unless
-// sent with its `@`. A video id is 11 URL-safe base64 characters, case-sensitive, and is the
-// whole post identifier (docs/api.md#a-4).
+// YouTube's identifiers: channels by id or @handle (docs/api.md#a-8), videos by id (docs/api.md#a-4).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, keepCase, wholeIdentifier } from '../identifiers.js';
 
@@ -11,6 +6,12 @@ const channelId = /^UC[A-Za-z0-9_-]{22}$/;
 
 export const isChannelId = (normalized: string) => channelId.test(normalized);
 
+/**
+ * A channel id is `UC` and 22 URL-safe base64 characters, case-sensitive. A handle is 3-30 letters
+ * (of any script), digits, `_`, `-` or `.`, sent with or without the `@` of youtube.com/@handle;
+ * handles are case-insensitive and kept as `@handle`. A 24-character handle that also reads as a
+ * channel id is a channel id unless sent with its `@`.
+ */
 export const youtubeChannel: IdentifierRule = {
   pattern: /^(?:UC[A-Za-z0-9_-]{22}|@?[\p{L}\p{M}\p{N}._-]{3,30})$/u,
   minLength: 3,
@@ -23,6 +24,7 @@ export const youtubeChannel: IdentifierRule = {
   examples: { valid: '@mkbhd', missing: '@missing_channel', flaky: '@flaky_channel', invalid: ['https://www.youtube.com/@mkbhd', '@mk'] },
 };
 
+/** A video id is 11 URL-safe base64 characters, case-sensitive, and the whole post identifier. */
 export const youtubeVideo: IdentifierRule = {
   pattern: /^[A-Za-z0-9_-]{11}$/,
   minLength: 11,

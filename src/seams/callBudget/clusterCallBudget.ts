@@ -1,10 +1,5 @@
-// A platform's calls shared by the nodes of a cluster (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). Time is cut into windows of the same length on every node; a window's calls
-// are counted in the budget ledger (a QuotaLedger on its own KV bucket, one entry per platform
-// and window), from which a node reserves blocks with the quota's own revision-checked
-// reservations, never past the window's cap. A node calls only on units it holds for the
-// current window, so the calls of all nodes in a window never exceed its cap; a block unspent
-// when its window ends is dropped, never carried over. A node that cannot reach the ledger
-// spends what it holds and then waits.
+// A platform's calls shared by a cluster's nodes (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide):
+// blocks of each window's calls reserved from a KV budget ledger, never past the window's cap.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { reserveUnits, type Reservation } from '../quotaLedger/reservations.js';
 import type { Health } from '../../health.js';

@@ -1,11 +1,5 @@
-// The collection queue of a cluster (docs/design/cluster-mechanics.md#the-collection-queue): a JetStream
-// work-queue stream holding one message per requested resource, taken through one durable pull
-// consumer that every node shares. A message stays in the stream until it is acknowledged, and
-// the stream refuses a second message on a subject that holds one, so a key is not queued again
-// while it waits or is leased. The consumer's ack wait is the lease: NATS delivers an
-// unacknowledged message again once it runs out, to whichever node pulls next. The ack wait is
-// short and a live holder extends it (src/seams/collection/heldLeases.ts), so a dead node's work comes
-// back within seconds (docs/design/cluster-mechanics.md#leases).
+// The cluster's collection queue (docs/design/cluster-mechanics.md#the-collection-queue): a JetStream
+// work-queue stream of one message per requested resource, leased by the consumer's ack wait.
 import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';

@@ -1,10 +1,5 @@
-// The cluster's quota ledger, counting per day as well (docs/dashboard.md#in-a-cluster): a
-// decorator over the NATS KV ledger that tells every granted change to the cluster's per-day
-// counts (clusterDailyUsage.ts), as the LMDB ledger tells its own in the same transaction. A
-// swap names a revision, not the count it replaces, so the decorator remembers the last counts
-// it saw of each entry (every swap follows a read or a refused swap of the same entry, both of
-// which show it). The per-day write follows the swap without holding up the admission; `flush`
-// waits for those still out, for a while: a stop never waits long on NATS.
+// The cluster's quota ledger, counting per day as well (docs/dashboard.md#in-a-cluster): it tells
+// every granted change to the cluster's per-day counts, as the LMDB ledger tells its own.
 import type { Logger } from '../../log.js';
 import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
 import type { ClusterDailyUsage } from '../../cluster/clusterDailyUsage.js';
@@ -12,6 +7,13 @@ import type { ClusterDailyUsage } from '../../cluster/clusterDailyUsage.js';
 /** How many recent revisions of one entry are remembered (calls on one entry overlap a little). */
 const remembered = 8;
 
+/**
+ * A decorator over the NATS KV ledger that writes to clusterDailyUsage.ts. A swap names a
+ * revision, not the count it replaces, so it remembers the last counts it saw of each entry
+ * (every swap follows a read or a refused swap of the same entry, both of which show it). The
+ * per-day write follows the swap without holding up the admission; `flush` waits for those still
+ * out, for a while: a stop never waits long on NATS.
+ */
 export class DayCountingLedger implements QuotaLedger {
   private readonly seen = new Map<string, LedgerEntry[]>();
   private readonly writing = new Set<Promise<void>>();

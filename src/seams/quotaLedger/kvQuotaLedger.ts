@@ -1,10 +1,5 @@
-// The quota ledger of a cluster (docs/design/cluster-mechanics.md#quota-ledger): one NATS KV entry per account
-// and period (a month; a rate window in the buckets of src/seams/quotaLedger/kvRateLedger.ts) holding the
-// units granted so far. Its revision is the KV revision, so a swap is a revision-checked `update`
-// (or `create` for the first write), which the server refuses when another node wrote in between;
-// the refusal reads the entry back for the caller's next attempt.
-// The same ledger, on a bucket of its own, counts the upstream calls the nodes reserved per
-// platform and window (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
+// The cluster's quota ledger (docs/design/cluster-mechanics.md#quota-ledger): one NATS KV entry per
+// account and period, swapped by revision; on buckets of their own it keeps rate windows and upstream call budgets.
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';

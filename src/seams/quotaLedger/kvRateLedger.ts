@@ -1,11 +1,5 @@
-// The ledger of rate windows of a cluster (docs/design/cluster-mechanics.md#rate-limit-across-nodes): one NATS
-// KV entry per account and window holding the units granted in it, reserved and revision-checked
-// exactly as the quota's months (src/seams/quotaLedger/kvQuotaLedger.ts). Only its keeping differs: a
-// window's entry is of no use once the window ended, so entries expire (the bucket's max_age;
-// nats-server 2.9 has no per-message TTL). A window of any length from 1 s to 31 days needs its
-// entry kept at least that long, and keeping a 1-minute window's entries for 31 days would pile
-// up 44,640 keys per account, so windows go to one of a few buckets by their length, each
-// expiring after its longest window plus a grace.
+// The cluster's ledger of rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes):
+// the quota ledger's NATS KV entries, in buckets by window length (docs/design/cluster.md#old-rate-windows).
 import type { NatsConnection } from '@nats-io/transport-node';
 import { windowLengthOf } from '../../access/rateLimiter.js';
 import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';

@@ -1,9 +1,5 @@
 // The durable record of units handed out per account and period, shared by every server on it
-// (docs/guarantees.md#quota-and-rate-across-threads): the quota's months ('YYYY-MM') and, in a
-// cluster, the rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes). A seam: the LMDB
-// implementation is src/seams/quotaLedger/usageStore.ts; a cluster plugs in a key-value store with
-// revision-checked updates. Every implementation passes src/seams/quotaLedger/quotaLedger.contract.ts;
-// reserving and giving back on top of it is src/seams/quotaLedger/reservations.ts.
+// (docs/guarantees.md#quota-and-rate-across-threads): quota months and, in a cluster, rate windows.
 
 export interface LedgerEntry {
   /** Units reserved for the period so far, spent or not. */
@@ -14,6 +10,12 @@ export interface LedgerEntry {
 
 export type SwapResult = { swapped: true; entry: LedgerEntry } | { swapped: false; current: LedgerEntry };
 
+/**
+ * A seam: the LMDB ledger (usageStore.ts), a cluster's key-value store with revision-checked
+ * updates (kvQuotaLedger.ts, docs/design/cluster-mechanics.md#rate-limit-across-nodes for its rate
+ * windows). Every implementation passes quotaLedger.contract.ts; reserving and giving back on top
+ * of it is reservations.ts. Periods are months ('YYYY-MM') or rate windows.
+ */
 export interface QuotaLedger {
   /** The entry of `account` for `period`; granted 0 when none was written. */
   read(account: string, period: string): Promise<LedgerEntry>;

@@ -1,9 +1,5 @@
-// The mechanics every replica of a KV bucket shares (docs/cluster.md#accounts-and-tokens): a
-// watch that starts with the last value of every key (deleted ones as their delete markers), so a
-// node that starts, restarts or was cut off catches up in full, and then follows every change.
-// Entries are applied in order, one at a time, into the node's LMDB; the watch follows reconnects
-// by itself. Resolves once the entries there at the start are applied, so that a node answers
-// only once it holds what the cluster held.
+// What every replica of a KV bucket shares (docs/cluster.md#accounts-and-tokens): a watch from the
+// last value of every key, so a node catches up in full, then follows every change into its LMDB.
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import { clusterDefaults } from '../../config.js';
 import type { Logger } from '../../log.js';
@@ -35,7 +31,12 @@ export interface FollowedBucket {
   stop(): void;
 }
 
-/** `apply` resolves whether it changed the LMDB; `what` names the records in a failure's log line. */
+/**
+ * Applies entries in order, one at a time (deleted keys as their delete markers); the watch follows
+ * reconnects by itself. Resolves once the entries there at the start are applied, so that a node
+ * answers only once it holds what the cluster held. `apply` resolves whether it changed the LMDB;
+ * `what` names the records in a failure's log line.
+ */
 export async function followBucket(
   bucket: KV,
   apply: (entry: KvWatchEntry) => Promise<boolean>,

@@ -1,9 +1,5 @@
-// A node's side of the dashboard's records in a cluster (docs/dashboard.md#in-a-cluster): it
-// follows the three KV buckets into the node's LMDB (bucketReplica.ts), where sign-in and every
-// session check read them, and it writes changes to the buckets, resolving each once this node's
-// replica has applied it, so that the next page this node answers sees it. Other nodes see it as
-// soon as their replica has it: a session made on one node is accepted on another, and one
-// ended on any node is ended on all.
+// The dashboard's records in a cluster, as one node sees them (docs/dashboard.md#in-a-cluster): the
+// KV buckets followed into its LMDB, each write resolved once its own replica has applied it.
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import type { WebRecords, InviteRecord, PasswordRecord, SessionRecord, WebStore } from './webStore.js';
 import { type FollowedBucket, followBucket, type ReplicaOptions, unlessUnavailable } from '../replicas/bucketReplica.js';

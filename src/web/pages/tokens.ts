@@ -1,8 +1,5 @@
-// The dashboard's API tokens (docs/dashboard.md#api-tokens): the CLI's rules through the
-// same code (src/access/provisioning.ts issues, the account store revokes and bumps the auth
-// version, so a change is in force on every edge within a second). A secret is shown once:
-// the form redirects (so a reload never creates a second token) to the tokens page, which
-// shows the secret the browser carried there and has it forgotten (docs/dashboard.md#api-tokens).
+// The dashboard's API tokens page, the CLI's rules through the same code (src/access/provisioning.ts);
+// a new secret is shown once, after a redirect (docs/dashboard.md#api-tokens).
 import { issueToken } from '../../access/provisioning.js';
 import { digestToken, tokenNoteProblem } from '../../auth/tokens.js';
 import { tokenDisplay } from '../../config.js';
