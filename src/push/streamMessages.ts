@@ -1,8 +1,5 @@
-// What the server does with each client message (docs/push.md#messages, "Counting"). A
-// subscribe is checked like a search (docs/api.md#a-45): quota, then rate, then its resources,
-// then the answer; it counts once unless refused at admission. An unsubscribe is free.
-// Messages of one connection are handled in the order sent: while a subscribe waits for its
-// account's next quota reservation, later messages wait behind it.
+// What the server does with each client message (docs/push.md#messages): a subscribe is checked and
+// counted like a search, an unsubscribe is free (docs/push.md#counting).
 import type { Admissions, Decision } from '../access/admission.js';
 import { limitHeaderPairs } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
@@ -25,6 +22,11 @@ export interface StreamMessageDeps {
   now(): number;
 }
 
+/**
+ * A subscribe is checked for quota, then rate, then its resources, then answered; it counts once
+ * unless refused at admission. A connection's messages are handled in the order sent: while a
+ * subscribe waits for its account's next quota reservation, later messages wait behind it.
+ */
 export function streamMessageHandler(deps: StreamMessageDeps) {
   /** A bug answers this message with a 500 error and leaves the connection and the server running. */
   const guarded = (connection: StreamConnection, work: () => void): void => {

@@ -1,8 +1,5 @@
 // GET /api/v1/resources/stream, upgraded to a WebSocket, and POST .../stream/tickets
-// (docs/push.md). The upgrade is authenticated like a search (docs/api.md#a-36), by the
-// Authorization header or by a ticket offered as a subprotocol; a refusal is the same HTTP
-// answer a search would get. Open connections are checked every `limits.push.checkMs` for a
-// revoked token and for output their client leaves unread.
+// (docs/push.md#opening): the upgrade authenticated like a search, by header or ticket.
 import type { TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
 import type { Admissions } from '../access/admission.js';
 import type { Authentication, Authenticator } from '../access/authenticator.js';
@@ -53,6 +50,11 @@ export interface StreamRoutes {
   goingAway(): void;
 }
 
+/**
+ * The upgrade takes the Authorization header or a ticket offered as a subprotocol; a refusal is
+ * the HTTP answer a search would get (docs/push.md#authentication). Open connections are checked
+ * every `limits.push.checkMs` for a revoked token and for output their client leaves unread.
+ */
 export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): StreamRoutes {
   const registry = new SubscriptionRegistry((topic, message) => void app.publish(topic, message, false));
   const stopListening = deps.changes.listen((key, view) => registry.changed(key, view));

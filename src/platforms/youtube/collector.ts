@@ -1,8 +1,5 @@
-// YouTube Data API v3: channels.list and videos.list with part=statistics, 1 quota unit per
-// call. Channel ids (up to 50) share one channels call, each handle needs its own
-// (`forHandle` takes one), and video ids (up to 50) share one videos call. Both answer 200
-// and leave out ids that do not exist.
-// https://developers.google.com/youtube/v3/docs/channels/list, .../videos/list
+// YouTube (docs/platforms.md#youtube): Data API v3 channels.list and videos.list with
+// part=statistics, 1 quota unit a call; what a list leaves out is in docs/platforms.md#youtube-lists.
 import Type, { type Static, type TSchema } from 'typebox';
 import { failed, notFound, rateLimited, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import type { UpstreamResponse } from '../http.js';
@@ -97,6 +94,11 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
     return failed(`unexpected upstream status ${response.status}${reason ? ` (${reason})` : ''}`);
   };
 
+  /**
+   * One list call (https://developers.google.com/youtube/v3/docs/channels/list, .../videos/list):
+   * channel ids (up to 50) share one channels call, each handle needs its own (`forHandle` takes
+   * one), and video ids (up to 50) share one videos call.
+   */
   const call = async <T>(
     resource: 'channels' | 'videos',
     filter: Record<string, string>,

@@ -1,8 +1,5 @@
-// The YouTube Data API v3 as the emulator speaks it: channels and videos with the same
-// parameters (part, id, forHandle, the API key as `key` or x-goog-api-key), list bodies and
-// Google error bodies as www.googleapis.com/youtube/v3, including the 403 quotaExceeded
-// answer (YouTube sends no rate-limit headers). `rounded*` channels show their subscriber
-// count rounded down to three significant figures, as YouTube does.
+// The YouTube Data API v3 as the emulator speaks it (docs/platforms.md#the-emulator): channels and
+// videos with the same parameters, list bodies and Google error bodies as www.googleapis.com/youtube/v3.
 import { createHash } from 'node:crypto';
 import { cutOffJson, jsonReply } from '../../emulator/replies.js';
 import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../../emulator/types.js';
@@ -15,6 +12,7 @@ const googleError = (code: number, message: string, reason: string, domain = 'gl
 
 const quotaMessage =
   'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.';
+// YouTube's only throttling answer: it sends no rate-limit headers.
 const quotaExceeded = googleError(403, quotaMessage, 'quotaExceeded', 'youtube.quota');
 
 const malformedReply = cutOffJson('{"kind":"youtube#channelListResponse","items":[{"statistics":');
@@ -22,7 +20,7 @@ const malformedReply = cutOffJson('{"kind":"youtube#channelListResponse","items"
 /** An etag-shaped token, stable per answer content. */
 const etagOf = (seed: string) => createHash('sha256').update(seed).digest('base64url').slice(0, 27);
 
-/** YouTube shows subscriber counts rounded down to three significant figures. */
+/** YouTube shows subscriber counts rounded down to three significant figures: so do `rounded*` channels. */
 function threeSignificantFigures(value: number): number {
   const scale = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(value, 1))) - 2);
   return Math.floor(value / scale) * scale;
@@ -108,6 +106,7 @@ function videos(request: EmulatorRequest, context: EmulatorContext): EmulatorRep
   return listResponse('video', items, true);
 }
 
+/** Takes part, id, forHandle, and the API key as `key` or x-goog-api-key. */
 export const emulator: PlatformEmulator = {
   handle(request, context) {
     if (request.path !== '/channels' && request.path !== '/videos') return undefined;

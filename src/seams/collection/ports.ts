@@ -1,8 +1,5 @@
 // The two seams of collection (docs/architecture.md#the-seams): the resource side asks for
 // collections through a CollectionQueue and receives their results through an OutcomeSink.
-// Wiring chooses the implementations; the collection loop knows only these interfaces. Both are
-// shaped so that a durable, redelivering queue (a JetStream work queue) fits them: work is
-// leased, acknowledged once its result is recorded, and delivered again if it never is.
 import type { Observable } from 'rxjs';
 import type { CollectionOutcome } from '../../model.js';
 
@@ -13,6 +10,10 @@ export interface Lease {
   readonly delivery: number;
 }
 
+/**
+ * Shaped so that a durable, redelivering queue (a JetStream work queue) fits: work is leased,
+ * acknowledged once its result is recorded, and delivered again if it never is.
+ */
 export interface CollectionQueue {
   /**
    * Asks for the resource `key` to be collected. A key already waiting, or leased and not yet

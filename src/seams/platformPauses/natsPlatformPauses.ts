@@ -1,8 +1,5 @@
-// Rate-limit pauses shared by the nodes of a cluster (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). One KV entry per platform holds the time its pause ends; announcing raises it
-// with a revision-checked write (never lowers it), and every node watches the bucket, so a pause
-// one node ran into reaches every node's pipeline as fast as KV updates are pushed, and a node
-// that starts, or comes back from an outage, hears the pauses still in force from the watch's
-// first entries. The node that announces pauses at once, NATS or not.
+// Rate-limit pauses shared by a cluster's nodes (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide):
+// one KV entry per platform holding when its pause ends, only ever raised, watched by every node.
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -46,6 +43,7 @@ export class NatsPlatformPauses implements PlatformPauses {
   }
 
   announce(platform: PlatformCode, until: number): void {
+    // This node pauses at once, NATS or not.
     this.board.announce(platform, until);
     this.publish(platform, until).catch((error: unknown) =>
       this.log.warn({ err: error, platform }, 'platform pause not shared with the cluster; this node pauses alone'),

@@ -1,8 +1,5 @@
-// A ledger of the resource thread (the quota's; in a cluster also the rate windows'), lent to an
-// edge thread over a MessagePort (portCalls.ts; docs/cluster.md#edge-threads-in-a-cluster). A
-// NATS connection cannot cross threads; rather than one connection per edge, edges send their few
-// ledger calls (one per reserved block, not one per request) to the resource thread, which makes
-// them on the node's one connection.
+// A ledger of the resource thread lent to an edge thread over a MessagePort, so edges reach NATS on
+// the node's one connection (docs/design/cluster.md#edge-threads-in-a-cluster).
 import type { MessagePort } from 'node:worker_threads';
 import type { QuotaLedger } from './quotaLedger.js';
 import { borrowCalls, lendCalls } from '../../threads/portCalls.js';

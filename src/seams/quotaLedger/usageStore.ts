@@ -1,8 +1,5 @@
-// Monthly usage per account, as the LMDB quota ledger (src/seams/quotaLedger/quotaLedger.ts): each entry
-// holds the units reserved for the month by every server on this directory, spent or not.
-// A clean stop gives unspent units back, so at rest it is the number of requests counted; while a
-// server runs, `counted` takes away the units it holds in hand (src/seams/reservedUnits/reservedUnits.ts).
-// Every change is also told, in the same transaction, to the per-day counts (dailyUsage.ts).
+// Monthly usage per account, as the LMDB quota ledger: the units reserved for the month by every
+// server on this directory, spent or not (docs/storage.md#units-in-hand).
 import { DailyUsage } from '../../store/dailyUsage.js';
 import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
 import type { Databases } from '../../store/environment.js';
@@ -21,7 +18,10 @@ export class UsageStore implements QuotaLedger {
     this.reservedUnits = new ReservedUnits(dbs);
   }
 
-  /** Units reserved for the month by every server, spent or not: what the quota is enforced on. */
+  /**
+   * Units reserved for the month by every server, spent or not: what the quota is enforced on. A
+   * clean stop gives unspent units back, so at rest it is the number of requests counted.
+   */
   used(account: string, month: string): number {
     return this.dbs.usage.get([account, month]) ?? 0;
   }
@@ -50,6 +50,7 @@ export class UsageStore implements QuotaLedger {
       const current = this.used(account, month);
       if (current !== revision) return { swapped: false, current: { granted: current, revision: current } };
       this.dbs.usage.put([account, month], granted);
+      // The per-day counts change in the same transaction.
       this.days.record(account, month, granted - current, this.now());
       return { swapped: true, entry: { granted, revision: granted } };
     });

@@ -1,8 +1,5 @@
-// A node's replica of the cluster's resource log (docs/design/cluster-mechanics.md#resource-replication): it
-// follows the log from the last revision its LMDB applied and writes each change there, in log
-// order, recording that revision in the same transaction. A node that restarts resumes after it;
-// a new node reads the whole log, which holds one change per resource. Searches read the replica
-// only, so they never wait on NATS.
+// A node's replica of the cluster's resource log (docs/design/cluster-mechanics.md#resource-replication):
+// each change written to its LMDB in log order, with the revision applied, so searches never wait on NATS.
 import type { OutcomeSink } from '../collection/ports.js';
 import type { Health } from '../../health.js';
 import type { Logger } from '../../log.js';

@@ -1,8 +1,5 @@
-// Units in hand: what the running server reserved of each account's month and has not spent yet
-// (docs/storage.md#units-in-hand). The quota ledger (`usage`) holds units reserved, spent or
-// not; taking these away from it gives the requests counted, which is what every display shows
-// (docs/operations.md#accounts). The server rewrites them from its shared account table about
-// once a second (src/access/reservedUnitsRecorder.ts), never on a request's path.
+// Units in hand: what the running server reserved of each account's month and has not spent yet;
+// displays take them from the units reserved to show requests counted (docs/storage.md#units-in-hand).
 import type { Databases } from '../../store/environment.js';
 
 /** Units in hand of one account and month ('YYYY-MM'). */

@@ -1,8 +1,5 @@
-// The resource log of a cluster (docs/design/cluster-mechanics.md#resource-replication): every committed change
-// of every resource, in one order, keeping only the last change of each resource. Commits are
-// appended on condition of the resource's last revision, which makes one writer per resource
-// cluster-wide; every node follows the log into its own LMDB replica. The in-process log here is
-// the seam's reference implementation; the JetStream one (resourceLogStream.ts) runs clusters.
+// The resource log of a cluster (docs/design/cluster-mechanics.md#resource-replication): the last
+// change of every resource, in one order, appended on condition and followed by every node.
 import type { AppendResult, LoggedChange, ResourceCommitLog } from '../../store/resourceReplica.js';
 import type { ResourceChange } from '../../store/resourceStore.js';
 
@@ -12,6 +9,11 @@ export interface LogFollower extends AsyncIterable<LoggedChange> {
   stop(): void;
 }
 
+/**
+ * Appends on condition of the resource's last revision, which makes one writer per resource
+ * cluster-wide. InProcessResourceLog is the seam's reference implementation; the JetStream one
+ * (resourceLogStream.ts) runs clusters.
+ */
 export interface ResourceLog extends ResourceCommitLog {
   /** The key's last change, or undefined when it has none. */
   latest(key: string): Promise<LoggedChange | undefined>;

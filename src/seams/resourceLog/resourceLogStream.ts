@@ -1,8 +1,5 @@
-// The resource log on JetStream (docs/design/cluster-mechanics.md#resource-replication): a limits stream with one
-// subject per resource that keeps only its last message, so the stream is the last change of
-// every resource in revision order, and its sequence numbers are the revisions. An append is a
-// publish with `Nats-Expected-Last-Subject-Sequence`: the server refuses it when the resource's
-// last message is not the one the change was computed from (0: when the resource has one).
+// The resource log on JetStream (docs/design/cluster-mechanics.md#resource-replication): one subject
+// per resource keeping its last change, sequence numbers as revisions, appends on condition.
 import {
   DiscardPolicy,
   JetStreamApiCodes,

@@ -1,8 +1,5 @@
-// The dashboard's invites, passwords and sessions in a cluster (docs/dashboard.md#in-a-cluster): three NATS KV buckets, the cluster's one copy, which every node follows into its
-// LMDB (webReplica.ts) so that signing in and checking a session read only the LMDB. Invites and
-// sessions are kept under the SHA-256 digest of their secret, as in the LMDB; the buckets expire
-// them by age too (an invite after its lifetime, a session after the longest one), besides the
-// expiry every read checks.
+// The dashboard's invites, passwords and sessions in a cluster (docs/dashboard.md#in-a-cluster): three
+// NATS KV buckets, the cluster's one copy, which every node follows into its LMDB (webReplica.ts).
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -17,7 +14,11 @@ export const invitesBucket = 'DATAPOINTS_WEB_INVITES';
 export const sessionsBucket = 'DATAPOINTS_WEB_SESSIONS';
 
 export class ClusterWeb {
-  /** Creates the buckets, or opens them as another node or command created them. */
+  /**
+   * Creates the buckets, or opens them as another node or command created them. They expire
+   * invites and sessions by age too (an invite after its lifetime, a session after the longest
+   * one), besides the expiry every read checks.
+   */
   static async open(connection: NatsConnection): Promise<ClusterWeb> {
     const kvm = new Kvm(jetstream(connection, { timeout: clusterDefaults.requestTimeoutMs }));
     const [passwords, invites, sessions] = await Promise.all([
