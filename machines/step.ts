@@ -1,8 +1,6 @@
-// Pure steps of the resource machine, exactly what XState's transition() and
-// initialTransition() compute, but through one inert actor scope per machine instead of a
-// new actor per call: building that actor was three quarters of every step, and the host
-// steps resources thousands of times a second. The scope follows XState's public ActorLogic
-// contract; actions are collected for the caller, never executed here.
+// Pure steps of the resource machine, exactly what XState's transition() and initialTransition()
+// compute, through one reused inert actor scope instead of a new actor per call
+// (docs/dependencies.md#xstate).
 import { createActor, type AnyActorScope, type ExecutableActionObject } from 'xstate';
 import type { ResourceEvent, ResourceMachine } from './resource.js';
 
@@ -19,6 +17,11 @@ export interface ResourceStepper {
   next(snapshot: ResourceSnapshot, event: ResourceEvent): Step;
 }
 
+/**
+ * Building an actor per call was three quarters of every step, and the host steps resources
+ * thousands of times a second. The scope follows XState's public ActorLogic contract; actions
+ * are collected for the caller, never executed here.
+ */
 export function stepperFor(machine: ResourceMachine): ResourceStepper {
   // Never started: it only lends the scope an identity, as in XState's own transition().
   const self = createActor(machine, { input: { createdAt: 0 } });

@@ -1,8 +1,5 @@
-// `datapoints accounts invite NAME [--url URL]` (docs/dashboard.md#sign-in): prints a
-// one-time link, valid 24 hours, where the account's holder sets a dashboard password. The
-// secret is in the link's fragment, which no server or log ever sees; only its digest is stored:
-// in the data directory, or with `--nats` in the cluster's, where any node accepts it
-// (docs/dashboard.md#in-a-cluster).
+// `datapoints accounts invite NAME [--url URL]` (docs/dashboard.md#sign-in): prints a one-time link
+// where the account's holder sets a dashboard password; with --nats any node accepts it.
 import { serveDefaults } from '../config.js';
 import { createInvite, inviteLink } from '../web/invites.js';
 import { natsFlag, withAccountBook } from './accountBook.js';

@@ -1,8 +1,5 @@
-// A server started by npm (`npm start`, `npx datapoints serve`) stops when npm goes away
-// (docs/operations.md#signals). npm runs a script through `sh -c`; when npm is killed, or
-// the shell dies of the SIGTERM npm forwards to it, the server would be left running with
-// nobody to stop it. A server started otherwise (systemd, nohup, a container) keeps running
-// when its parent ends, as daemons are expected to.
+// A server started by npm stops when npm goes away, or it would be left running with nobody to stop
+// it; one started otherwise outlives its parent, as a daemon should (docs/operations.md#signals).
 import { readFileSync } from 'node:fs';
 
 /** Calls `onGone` once, when this process's parent changes; only when npm started it. */

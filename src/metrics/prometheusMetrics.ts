@@ -1,8 +1,5 @@
-// The Prometheus recorder (docs/operations-endpoints.md#metrics): counters and a latency
-// histogram fed by the events of `Metrics` (answers through a lighter tally of their own, see
-// ./answerTally.ts), and gauges read from their sources when scraped, so nothing polls between
-// scrapes. Its registry is its own (never prom-client's global one), so
-// that two services in one process (tests) do not share series.
+// The Prometheus recorder (docs/operations-endpoints.md#metrics): counters fed by the events of
+// `Metrics`, answers through ./answerTally.ts, gauges read from their sources when scraped.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { BreakerState } from '../../streams/circuitBreaker.js';
 import type { CollectionOutcome, PlatformCode } from '../model.js';
@@ -12,7 +9,7 @@ import type { EdgeCounts } from './edgeMetrics.js';
 import type { Metrics, RefusalReason } from './metrics.js';
 import { storageSize, type StatsSource } from './storageSize.js';
 
-/** Where the gauges read their values at scrape time; a gauge without a source is not exported. */
+/** Where the gauges read their values at scrape time, so nothing polls between scrapes; a gauge without a source is not exported. */
 export interface MetricSources {
   /** The circuit breaker of each platform that has one. */
   breakerStates?(): Iterable<readonly [PlatformCode, BreakerState]>;
@@ -41,6 +38,7 @@ const refusalReasons: readonly RefusalReason[] = [
 const breakerStates: readonly BreakerState[] = ['closed', 'open', 'halfOpen'];
 
 export class PrometheusMetrics implements Metrics {
+  /** Its own, never prom-client's global one, so that two services in one process (tests) do not share series. */
   private readonly registry = new Registry();
   private readonly answers = new AnswerTally(answerSeriesNames, latencyBuckets);
   private readonly refusals: Counter<'reason'>;

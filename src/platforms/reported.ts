@@ -1,8 +1,5 @@
-// Turns the counts a collector read into a `found` outcome. A platform may leave any field
-// out of an answer (Meta's own business-discovery example carries no `follows_count`): that
-// datapoint is then `null` (unavailable) and the others are kept. An answer that carries
-// none of the counts the collector reads taught us nothing: it is a failure, never a found
-// resource with every value null. docs/platforms.md#missing-fields.
+// Turns the counts a collector read into a `found` outcome: a count left out is `null`, an answer
+// with none of the counts read is a failure (docs/platforms.md#missing-fields).
 import { found, type CollectionOutcome, type MetricName, type ReportedDatapoint } from '../model.js';
 import { unparsable } from './upstream.js';
 

@@ -1,14 +1,16 @@
-// The shape of a platform's upstream requests, as each folder's `upstreamShape.ts` states it
-// for the security tests (test/security/upstreamTargets.ts): which identifier parts a request
-// target carries, and which parts a valid identifier must turn into. A target that fits none
-// of its platform's shapes, or carries an unexpected query parameter, is an identifier that
-// escaped its place in the URL. docs/adding-a-platform.md
+// The shape of a platform's upstream requests, as each folder's `upstreamShape.ts` states it for
+// the security tests (test/security/upstreamTargets.ts; docs/adding-a-platform.md#checklist).
 import type { ResourceType } from '../model.js';
 import { handlePart, idPart } from './identifiers.js';
 
 /** One identifier (or part of one) seen in an upstream request: `<slot>=<decoded value>`. */
 export type Part = string;
 
+/**
+ * Which identifier parts a request target carries, and which parts a valid identifier must turn
+ * into. A target that fits none of its platform's shapes, or carries an unexpected query
+ * parameter, is an identifier that escaped its place in the URL.
+ */
 export interface UpstreamShape {
   /** The parts a request (path after `/<platform>`, query) carries, or undefined when it fits no shape. */
   read(path: string, query: URLSearchParams): Part[] | undefined;

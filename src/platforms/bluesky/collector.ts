@@ -1,8 +1,5 @@
-// Bluesky's public AppView (XRPC over HTTP, no credentials):
-// app.bsky.actor.getProfiles (up to 25 actors) for accounts and to turn post handles into
-// DIDs, then app.bsky.feed.getPosts (up to 25 at-URIs) for posts. Both answer 200 and leave
-// out what does not exist, so an actor or post missing from the answer is notFound.
-// https://docs.bsky.app/docs/api/app-bsky-actor-get-profiles, .../app-bsky-feed-get-posts
+// Bluesky (docs/platforms.md#per-platform): the public AppView over XRPC, no credentials;
+// getProfiles for accounts and post authors' DIDs, then getPosts, up to 25 a call.
 import Type, { type Static } from 'typebox';
 import { notFound } from '../../model.js';
 import { idPart } from '../identifiers.js';
@@ -71,7 +68,8 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
     fetchAuthors: fetchProfiles,
     postKey: (ref, author) => postUri(author.did, idPart(ref.identifier)),
     fetchPosts,
-    // Both methods leave out what does not exist (see above).
+    // Both methods answer 200 and leave out what does not exist
+    // (https://docs.bsky.app/docs/api/app-bsky-actor-get-profiles, .../app-bsky-feed-get-posts).
     absent: notFound,
     account: (profile) =>
       reportedCounts({

@@ -1,13 +1,14 @@
-// Bluesky names (atproto handle spec): a handle is a full domain name of at most 253
-// characters, labels of 1-63 [A-Za-z0-9-] not starting or ending with a hyphen, a last label
-// that starts with a letter, and none of the reserved TLDs. Handles are case-insensitive
-// (docs/api.md#a-8). A post is `<handle>:<record key>`, the key being the 13-character TID of the
-// post address bsky.app/profile/<handle>/post/<tid> (docs/api.md#a-4).
+// Bluesky's identifiers (atproto handle spec): handles, case-insensitive (docs/api.md#a-8), and
+// posts as `<handle>:<record key>` (docs/api.md#a-4).
 import type { IdentifierRule } from '../types.js';
 import { accountHint, handlePart, lowerCase, lowerHandlePart, postHint } from '../identifiers.js';
 
 const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const reservedTld = '(?!(?:alt|arpa|example|internal|invalid|local|localhost|onion)(?:$|:))';
+/**
+ * A full domain name of at most 253 characters, labels of 1-63 [A-Za-z0-9-] not starting or ending
+ * with a hyphen, a last label that starts with a letter, and none of the reserved TLDs.
+ */
 const handle = `(?=[^:]{1,253}(?:$|:))(?:${label}\\.)+${reservedTld}[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?`;
 /** Timestamp identifiers: base32-sortable, the first character limited so the top bit is 0. */
 const tid = '[234567a-j][234567a-z]{12}';
@@ -29,6 +30,7 @@ export const blueskyAccount: IdentifierRule = {
   },
 };
 
+/** The key is the 13-character TID of the post address bsky.app/profile/<handle>/post/<tid>. */
 export const blueskyPost: IdentifierRule = {
   pattern: new RegExp(`^${handle}:${tid}$`),
   minLength: 17,

@@ -1,8 +1,5 @@
-// LinkedIn's logged-out public pages as the emulator serves them: GET /company/<name>/ with
-// the follower count in the meta description ("12,345 followers", or "12.3K followers" for
-// `rounded*` names), GET /in/<name>/ with it in the JSON-LD Person; 404 for a name that
-// does not exist and LinkedIn's bot-block status 999 when throttled. Names are written
-// HTML-escaped, as LinkedIn writes "AT&amp;T".
+// LinkedIn's logged-out public pages as the emulator serves them (docs/platforms.md#the-emulator):
+// /company/<name>/ and /in/<name>/, 404 for a missing name, bot-block 999 when throttled.
 import type { EmulatedCounts, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
 import { abbreviateCount } from '../counts.js';
 
@@ -11,12 +8,14 @@ const profilePath = /^\/in\/([^/]+)\/$/;
 
 const html = (status: number, body: string): EmulatorReply => ({ status, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
 
+/** Names are written HTML-escaped, as LinkedIn writes "AT&amp;T". */
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const document = (title: string, head: string, main: string) =>
   `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><main class="main">${main}</main></body></html>`;
 
+/** The follower count in the meta description: "12,345 followers", or "12.3K followers" for `rounded*` names. */
 function companyPage(identifier: string, counts: EmulatedCounts, rounded: boolean): string {
   const name = escapeHtml(identifier);
   const followers = rounded ? abbreviateCount(counts.followers) : counts.followers.toLocaleString('en-US');
@@ -37,6 +36,7 @@ function profilePage(name: string, ldJson: string): string {
   );
 }
 
+/** A profile page's JSON-LD, where the Person carries the follower count. */
 const personGraph = (name: string, counts: EmulatedCounts) =>
   JSON.stringify({
     '@context': 'http://schema.org',

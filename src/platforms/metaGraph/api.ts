@@ -1,8 +1,5 @@
-// The Meta Graph API family (graph.facebook.com, graph.threads.net) answers every failure
-// with one error object: {"error":{"message","type","code","error_subcode","fbtrace_id"}}.
-// This module holds what the facebook, instagram and threads collectors share of it: the
-// Graph version they call and the classification of its answers.
-// https://developers.facebook.com/docs/graph-api/guides/error-handling
+// What the facebook, instagram and threads collectors share of the Meta Graph API family: the Graph
+// version they call and the classification of its answers (docs/platforms.md#the-platform-core).
 import Type from 'typebox';
 import { failed, notFound, rateLimited, type CollectionOutcome } from '../../model.js';
 import { header, type UpstreamResponse } from '../http.js';
@@ -17,6 +14,11 @@ const graphErrorBody = jsonBody(
   }),
 );
 
+/**
+ * graph.facebook.com and graph.threads.net answer every failure with one error object,
+ * {"error":{"message","type","code","error_subcode","fbtrace_id"}}
+ * (https://developers.facebook.com/docs/graph-api/guides/error-handling).
+ */
 export interface GraphError {
   message: string;
   code: number;

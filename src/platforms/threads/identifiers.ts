@@ -1,8 +1,5 @@
-// Threads usernames are the Instagram ones (src/platforms/metaGraph/username.ts). A post is
-// `<handle>:<code>`, the code users copy from threads.net/@<handle>/post/<code> (letters,
-// digits, `_` and `-`, case-sensitive), or `<handle>:<media_id>`, the Threads API's numeric
-// id. The two forms name the same post in two id spaces that cannot be converted into each
-// other, so they are two resources (docs/platforms.md#threads).
+// Threads' identifiers: usernames are Instagram's (src/platforms/metaGraph/username.ts); a post is
+// named by its page's code or its API media id, two resources (docs/platforms.md#threads).
 import { instagramUsername, instagramUsernameRule } from '../metaGraph/username.js';
 import type { IdentifierRule } from '../types.js';
 import { handlePart, idPart, lowerHandlePart, postHint } from '../identifiers.js';
@@ -12,6 +9,11 @@ export const threadsAccount: IdentifierRule = {
   examples: { valid: 'mosseri', missing: 'missing_user', flaky: 'flaky_user', invalid: ['https://www.threads.net/@zuck', '@zuck'] },
 };
 
+/**
+ * `<handle>:<code>`, the code users copy from threads.net/@<handle>/post/<code> (letters, digits,
+ * `_` and `-`, case-sensitive), or `<handle>:<media_id>`, the Threads API's numeric id. The two
+ * name the same post in id spaces that cannot be converted into each other.
+ */
 export const threadsPost: IdentifierRule = {
   pattern: new RegExp(`^${instagramUsername}:(?:\\d{1,25}|[A-Za-z0-9_-]{1,40})$`),
   minLength: 3,

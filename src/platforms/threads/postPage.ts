@@ -1,8 +1,5 @@
-// The public post page https://www.threads.net/@<handle>/post/<code>, as served to a
-// logged-out reader: its data rides in `<script type="application/json" data-sjs>` blocks,
-// where the post is an object carrying its `code`, `like_count`, the author's `user.username`
-// and `text_post_app_info.repost_count`. The blocks nest the post at no fixed depth, so the
-// post is found by its code. docs/platforms.md#threads.
+// The public post page https://www.threads.net/@<handle>/post/<code>, as served to a logged-out
+// reader, read for its post's counts (docs/platforms.md#threads).
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { scriptTexts } from '../upstream.js';
@@ -30,7 +27,11 @@ function find(value: unknown, code: string, depth: number): PagePost | undefined
   return undefined;
 }
 
-/** The post of `code` in a public post page, or undefined when the page does not carry it. */
+/**
+ * The post of `code` in a public post page, or undefined when the page does not carry it. The
+ * page's data rides in `<script type="application/json" data-sjs>` blocks, which nest the post
+ * at no fixed depth, so the post is found by its code.
+ */
 export function postOnPage(html: string, code: string): PagePost | undefined {
   for (const text of scriptTexts(html, 'type="application/json"')) {
     let data: unknown;
