@@ -1,7 +1,5 @@
-// Demand -> per-platform batching, budget and pause -> collector call with a timeout ->
-// one result per resource. Functions of observables with an injectable scheduler, so
-// timeouts, pauses and budgets are tested in virtual time. The stream knows collectors only
-// by the structural types below, and every limit arrives through its options.
+// Demand -> per-platform batching, budget and pause -> collector call with a timeout -> one result
+// per resource (docs/architecture.md#collection-path), its scheduler injectable for virtual time.
 import { setMaxListeners } from 'node:events';
 import {
   Observable,
@@ -39,6 +37,7 @@ export interface CollectingPlatform {
   budget: CallBudget;
 }
 
+/** Every limit the pipeline keeps arrives here. */
 export interface CollectionOptions {
   collectors: ReadonlyMap<PlatformCode, CollectingPlatform>;
   scheduler: SchedulerLike;

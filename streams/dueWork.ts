@@ -1,7 +1,5 @@
-// Wakes due work (refreshes, retries, rechecks) from the LMDB index ordered by due time.
-// The index is on disk, so due work survives restarts; a scan that finds nothing is cheap.
-// Each scan takes only what there is room for: due work waits in the index, not in memory,
-// and a backlog of a million due resources never floods the event loop that answers searches.
+// Wakes due work (refreshes, retries, rechecks) from the LMDB index ordered by due time, which
+// survives restarts (docs/architecture.md#collection-path).
 import { EMPTY, exhaustMap, from, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { DueEventType } from '../machines/resource.js';
 
@@ -15,7 +13,11 @@ export interface DueIndex {
   dueBefore(now: number, limit: number): DueWork[];
 }
 
-/** `room()` is how many more resources may be taken now (the caller's capacity left). */
+/**
+ * `room()` is how many more resources may be taken now (the caller's capacity left). Each scan
+ * takes only that: due work waits in the index, not in memory, so a backlog of a million due
+ * resources never floods the event loop that answers searches; a scan that finds nothing is cheap.
+ */
 export function dueWork(index: DueIndex, intervalMs: number, room: () => number, scheduler: SchedulerLike): Observable<DueWork> {
   return timer(0, intervalMs, scheduler).pipe(
     exhaustMap(() => {

@@ -1,7 +1,5 @@
-// When a platform may be called next: its request budget spaces calls out evenly, a
-// rate-limit answer pauses the whole platform until the platform's own reset time, and its
-// circuit breaker pauses it after repeated failures. In a cluster each call also takes its turn
-// in the platform's budget shared by every node (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
+// When a platform may be called next (docs/architecture.md#collection-path): its budget spaces calls
+// out evenly; a rate-limit answer (until the platform's reset) or its breaker pauses it.
 import { defer, mergeMap, Observable, of, timer, type SchedulerLike } from 'rxjs';
 import type { PlatformCode } from '../src/model.js';
 import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';
@@ -17,7 +15,10 @@ export interface CallBudget {
 /** A call's turn in a shared budget: taken, or none left before `retryAt` (epoch ms). */
 export type CallTurn = { taken: true } | { taken: false; retryAt: number };
 
-/** A platform's calls shared among nodes: together they make at most `perMinute` a minute. */
+/**
+ * A platform's calls shared among nodes: together they make at most `perMinute` a minute. In a
+ * cluster each call takes its turn here too (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
+ */
 export interface SharedCallBudget {
   takeCall(platform: PlatformCode, perMinute: number): Promise<CallTurn>;
 }

@@ -1,7 +1,5 @@
-// The dashboard's one stylesheet and one script, served from the server: the CSP allows no
-// inline style or script (docs/dashboard.md#content-security-policy). The script only
-// enhances: it copies secrets to the clipboard, reads an invite from the link's fragment, and
-// keeps the console's live section up to date; every form works without it.
+// The dashboard's one stylesheet and one script, served from the server: the CSP allows no inline
+// style or script (docs/dashboard.md#content-security-policy).
 
 export const stylesheet = `
 :root { color-scheme: light; --ink: #1d2330; --muted: #5b6475; --line: #d5d9e2; --accent: #1f5fbf; --bad: #b3261e; --good: #1e7b34; }
@@ -62,6 +60,10 @@ svg.machine marker path { fill: #5b6475; }
 pre { background: #fff; border: 1px solid var(--line); padding: 8px; overflow: auto; }
 `;
 
+/**
+ * Only enhances: copies secrets to the clipboard, reads an invite from the link's fragment, and
+ * keeps the console's live section up to date; every form works without it.
+ */
 export const pageScript = `'use strict';
 document.addEventListener('click', function (event) {
   var button = event.target.closest && event.target.closest('button.copy');

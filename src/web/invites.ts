@@ -1,7 +1,5 @@
-// Invites (docs/dashboard.md#sign-in): a one-time secret, valid `webLimits.inviteMs`, that
-// lets its holder set the account's password. The secret travels in the link's fragment
-// (`/dashboard/invite#SECRET`), which browsers never send to a server, so no access log or
-// proxy sees it; the page's script posts it with the new password. Stored as its digest.
+// Invites (docs/dashboard.md#sign-in): a one-time secret, valid `webLimits.inviteMs` and stored as
+// its digest, that lets its holder set the account's password.
 import { webLimits } from '../config.js';
 import type { WebRecords, WebStore } from '../seams/webRecords/webStore.js';
 import { hashPassword } from './passwords.js';
@@ -21,6 +19,10 @@ export async function createInvite(
   return { secret, expiresAt };
 }
 
+/**
+ * The secret travels in the link's fragment, which browsers never send to a server, so no access
+ * log or proxy sees it; the page's script posts it with the new password.
+ */
 export function inviteLink(baseUrl: string, secret: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${invitePath}#${secret}`;
 }

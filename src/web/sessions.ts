@@ -1,7 +1,5 @@
-// Dashboard sessions (docs/dashboard.md#sessions): a random id in a cookie, stored only
-// as its digest, with its synchronizer CSRF token. Every form, signed in or not, belongs to a
-// session: a visitor gets a session without an account, and signing in replaces it with a new
-// id (never the one the browser came with, so a planted id is worth nothing).
+// Dashboard sessions (docs/dashboard.md#sessions): a random id in a cookie, stored only as its
+// digest, with its synchronizer CSRF token; signing in always issues a new id.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { webLimits } from '../config.js';
 import type { SessionRecord, WebRecords, WebStore } from '../seams/webRecords/webStore.js';
@@ -13,6 +11,11 @@ export interface Session {
   record: SessionRecord;
 }
 
+/**
+ * Every form, signed in or not, belongs to a session: a visitor gets one without an account, and
+ * signing in replaces it with a new id (never the one the browser came with, so a planted id is
+ * worth nothing).
+ */
 export class Sessions {
   constructor(
     private readonly store: WebStore,

@@ -1,7 +1,5 @@
-// The resource inspector (docs/dashboard.md#resource-inspector): a reference looked up as
-// the API looks it up (its platform and type's identifier syntax, then normalized), and its
-// machine state, context, next due time, datapoints with their history and last transitions,
-// beside the machine drawn from its definition with the current state marked.
+// The resource inspector (docs/dashboard.md#resource-inspector): a reference looked up as the API
+// looks it up, its machine state, datapoints and transitions beside the machine's drawing.
 import { dueEventFor } from '../../../../machines/resource.js';
 import { identifierSyntax } from '../../../api/schema.js';
 import { platformCodes, platforms } from '../../../platforms/registry.js';
@@ -31,6 +29,11 @@ function lookupForm(platform: string, type: string, identifier: string): SafeHtm
 <button type="submit">Look up</button></form>`;
 }
 
+/**
+ * Judges the reference by its platform and type's identifier syntax, then normalizes it; shows the
+ * machine state, context, next due time, datapoints with their history and last transitions,
+ * beside the machine drawn from its definition with the current state marked.
+ */
 export function showResource(context: WebContext, request: WebRequest, viewer: Viewer, shape: MachineShape): WebAnswer {
   const platform = request.query.get('platform') ?? '';
   const type = request.query.get('type') ?? '';
