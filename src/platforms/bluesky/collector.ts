@@ -1,5 +1,5 @@
-// Bluesky (docs/platforms.md#per-platform): the public AppView over XRPC, no credentials;
-// getProfiles for accounts and post authors' DIDs, then getPosts, up to 25 a call.
+// Bluesky (docs/platforms.md#facebook-instagram-linkedin-tiktok-github-bluesky): the public AppView
+// over XRPC, no credentials; getProfiles for accounts and post authors' DIDs, then getPosts, 25 a call.
 import Type, { type Static } from 'typebox';
 import { notFound } from '../../model.js';
 import { idPart } from '../identifiers.js';

@@ -1,7 +1,5 @@
-// Bluesky's public AppView as the emulator speaks it: the same XRPC paths, repeated query
-// parameters, bodies and XRPC errors as public.api.bsky.app, including its 429 with
-// ratelimit-* headers. Emulated accounts get `did:web:<handle>` DIDs (a real DID method) so a
-// getPosts at-URI names its author's handle back, which the post lookup needs.
+// Bluesky's public AppView as the emulator speaks it (docs/platforms.md#the-emulator): the same XRPC
+// paths, repeated query parameters, bodies and errors as public.api.bsky.app, 429 included.
 import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
 import type { EmulatedResource, EmulatorContext, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
 
@@ -10,7 +8,7 @@ const lexiconMaxLength = 25;
 
 const invalidRequest = (message: string) => json(400, { error: 'InvalidRequest', message });
 
-/** The AppView's per-IP window: 3000 requests per 5 minutes. */
+/** The AppView's per-IP window, 3000 requests per 5 minutes, told in ratelimit-* headers. */
 const rateLimitReply = (now: number) =>
   json(
     429,
@@ -25,6 +23,7 @@ const rateLimitReply = (now: number) =>
 
 const malformedReply = cutOffJson('{"profiles":[{"did":"');
 
+/** A real DID method that names the handle, so a getPosts at-URI names its author's handle back, which the post lookup needs. */
 const didOf = (handle: string) => `did:web:${handle}`;
 const postUriPattern = /^at:\/\/did:web:([^/]+)\/app\.bsky\.feed\.post\/([^/]+)$/;
 

@@ -1,7 +1,5 @@
-// Instagram Graph API business discovery: the operator's own business account asks for
-// another professional account's public counts.
-// GET /{ig-user-id}?fields=business_discovery.username(<name>){followers_count,follows_count,media_count}
-// https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/business_discovery
+// Instagram (docs/platforms.md#facebook-instagram-linkedin-tiktok-github-bluesky): Graph API business
+// discovery, the operator's own business account asking for another professional account's counts.
 import Type from 'typebox';
 import { reportedCounts } from '../reported.js';
 import type { Collector, CollectorContext } from '../types.js';
@@ -21,6 +19,10 @@ const discoveryBody = jsonBody(
  */
 const isUnknownUser = (error: GraphError) => error.code === 110 && error.error_subcode === 2207013;
 
+/**
+ * GET /{ig-user-id}?fields=business_discovery.username(<name>){followers_count,follows_count,media_count}
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/business_discovery).
+ */
 export const discoveryFields = (username: string) => `business_discovery.username(${username}){followers_count,follows_count,media_count}`;
 
 export function createInstagramCollector(context: CollectorContext): Collector {

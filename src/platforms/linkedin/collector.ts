@@ -1,7 +1,5 @@
-// LinkedIn offers no public count API; the logged-out public pages carry the counts.
-// Companies (https://www.linkedin.com/company/<name>/): the meta description,
-// "<Name> | 12,345 followers on LinkedIn. <tagline>". People (https://www.linkedin.com/in/<name>/):
-// the JSON-LD Person's interactionStatistic (FollowAction) userInteractionCount.
+// LinkedIn (docs/platforms.md#facebook-instagram-linkedin-tiktok-github-bluesky): no public count API,
+// so the logged-out public pages of companies and people are read for their follower counts.
 import Type from 'typebox';
 import { failed, found, type CollectionOutcome, type ResourceRef } from '../../model.js';
 import { oneAtATime, refusal, type StatusRules } from '../lookups.js';
@@ -52,12 +50,14 @@ function decodeEntities(text: string): string {
   });
 }
 
+/** https://www.linkedin.com/company/<name>/: the meta description, "<Name> | 12,345 followers on LinkedIn. <tagline>". */
 function companyFollowers(html: string): number | undefined {
   const description = metaContent(html, 'description');
   const text = description === undefined ? undefined : followersText.exec(decodeEntities(description))?.[1];
   return text === undefined ? undefined : expandCount(text);
 }
 
+/** https://www.linkedin.com/in/<name>/: the JSON-LD Person's interactionStatistic (FollowAction) userInteractionCount. */
 function personFollowers(html: string): number | undefined {
   const graph = linkedData.parse(scriptText(html, 'type="application/ld+json"') ?? '')?.['@graph'];
   const person = graph?.find((node) => [node['@type']].flat().includes('Person'));

@@ -1,7 +1,5 @@
-// Threads as the emulator speaks it: the API's GET /v1.0/profile_lookup?username=&fields=
-// and GET /v1.0/{media-id}/insights?metric=, with the Graph family's error answers (100/33
-// for an object that does not exist, code 4 when throttled, 104 without a token), and the
-// public post page /@<handle>/post/<code>.
+// Threads as the emulator speaks it (docs/platforms.md#the-emulator): the API's profile_lookup and
+// media insights, and the public post page /@<handle>/post/<code>.
 import type { EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
 import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../metaGraph/replies.js';
 
@@ -147,6 +145,11 @@ function postPageReply(handle: string, code: string, resource: EmulatedResource)
   }
 }
 
+/**
+ * GET /v1.0/profile_lookup?username=&fields= and GET /v1.0/{media-id}/insights?metric=, with the
+ * Graph family's error answers: 100/33 for an object that does not exist, code 4 when
+ * throttled, 104 without a token.
+ */
 export const emulator: PlatformEmulator = {
   handle(request, context) {
     const page = postPagePath.exec(request.path);

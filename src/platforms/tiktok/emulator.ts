@@ -1,7 +1,5 @@
-// TikTok's public profile page as the emulator serves it: GET /@<name>, an HTML page whose
-// counts sit exact in the __UNIVERSAL_DATA_FOR_REHYDRATION__ JSON and rounded ("1.2M") in the
-// visible header, as on tiktok.com. A missing name is a 200 page with statusCode 10221;
-// throttling is a bare 429.
+// TikTok's public profile page GET /@<name> as the emulator serves it (docs/platforms.md#the-emulator):
+// a missing name is a 200 page with statusCode 10221; throttling is a bare 429.
 import type { EmulatedCounts, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
 import { abbreviateCount } from '../counts.js';
 
@@ -28,6 +26,7 @@ function page(
   ].join('');
 }
 
+/** Counts sit exact in the __UNIVERSAL_DATA_FOR_REHYDRATION__ JSON and rounded ("1.2M") in the visible header, as on tiktok.com. */
 function profilePage(name: string, counts: EmulatedCounts): string {
   const strong = (e2e: string, value: number) => `<strong data-e2e="${e2e}">${abbreviateCount(value)}</strong>`;
   const header = `<h1 data-e2e="user-title">${name}</h1><h3>${strong('following-count', counts.following)} Following ${strong('followers-count', counts.followers)} Followers ${strong('likes-count', counts.likes)} Likes</h3>`;

@@ -1,7 +1,5 @@
-// The leases a node holds from the cluster's collection queue and when each may still be
-// answered (docs/design/cluster-mechanics.md#leases). The consumer's ack wait is short: a live holder sends an
-// in-progress acknowledgement every third of it, so a node that dies gives its work back within
-// one ack wait, while a live one keeps a lease up to the queue's lease length.
+// The leases a node holds from the cluster's collection queue and when each may still be answered:
+// extended while the node lives, back within one ack wait when it dies (docs/design/cluster-mechanics.md#leases).
 import type { Lease } from './ports.js';
 
 export interface LeaseTiming {

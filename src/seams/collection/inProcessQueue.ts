@@ -1,7 +1,5 @@
-// The collection queue of one process (docs/architecture.md#the-seams): requests wait in
-// memory in arrival order; a taken request is leased for `leaseMs` and comes back first if it is
-// neither acknowledged nor released by then. It survives nothing: after a crash the resources'
-// persisted leases bring the work back through the due index.
+// The collection queue of one process (docs/architecture.md#the-seams): requests wait in memory in
+// arrival order, each taken one leased for `leaseMs`.
 import { Subject, type Observable } from 'rxjs';
 import type { CollectionQueue, Lease } from './ports.js';
 
@@ -11,6 +9,10 @@ interface Waiting {
   delivered: number;
 }
 
+/**
+ * A lease neither acknowledged nor released in time comes back first. The queue survives nothing:
+ * after a crash the resources' persisted leases bring the work back through the due index.
+ */
 export class InProcessCollectionQueue implements CollectionQueue {
   /** Requests not yet taken, by key, in arrival order (a Map keeps insertion order). */
   private readonly waitingByKey = new Map<string, number>();

@@ -1,7 +1,5 @@
-// The "a resource's view changed" seam (docs/push.md#where-changes-come-from). Whatever
-// commits views tells it; the push module listens and forwards each change to the clients
-// following that resource. In one process the in-process feed below joins them; a cluster
-// feed (every node hearing every node's commits) plugs in behind the same interface.
+// The "a resource's view changed" seam (docs/push.md#where-changes-come-from): whatever commits
+// views tells it; the push module forwards each change to the clients following that resource.
 import type { ResourceView } from '../../resources/view.js';
 
 export type ViewChangeListener = (key: string, view: ResourceView) => void;

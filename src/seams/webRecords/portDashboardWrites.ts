@@ -1,7 +1,5 @@
-// The dashboard's writes of the resource thread, lent to an edge thread over MessagePorts
-// (portCalls.ts): in a cluster its invites, passwords, sessions, accounts and tokens are written
-// to NATS, which only the resource thread is connected to (docs/dashboard.md#in-a-cluster).
-// Each resolves once the change is in the LMDB the edge reads.
+// The dashboard's writes of the resource thread, lent to an edge thread over MessagePorts: in a
+// cluster they go to NATS, which only the resource thread reaches (docs/dashboard.md#in-a-cluster).
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { AccountChangeWrites } from '../../store/accountStore.js';
 import type { DashboardWrites, WebRecords } from './webStore.js';
@@ -25,6 +23,7 @@ export function lendDashboardWrites(writes: DashboardWrites): DashboardPorts {
   return { records: records.port2, accounts: accounts.port2 };
 }
 
+/** The edge's side: invites, passwords, sessions, accounts and tokens, each resolved once the change is in the LMDB the edge reads. */
 export function borrowDashboardWrites(ports: DashboardPorts): DashboardWrites {
   return {
     records: borrowCalls<WebRecords, (typeof recordCalls)[number]>(ports.records, recordCalls),

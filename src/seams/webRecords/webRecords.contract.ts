@@ -1,7 +1,5 @@
-// The contract of WebRecords (docs/dashboard.md#sign-in, "In a cluster"): what every way of
-// writing the dashboard's invites, passwords and sessions must do, each change readable from the
-// node's WebStore once it resolves. Run on the LMDB alone (test/web/webRecords.test.ts) and on
-// the cluster's buckets (test/cluster/webReplica.system.test.ts).
+// The contract of WebRecords (docs/dashboard.md#in-a-cluster): what every way of writing the
+// dashboard's invites, passwords and sessions must do, each change readable once it resolves.
 import type { Test } from 'tap';
 import type { PasswordRecord, WebRecords, WebStore } from './webStore.js';
 import { digestSecret, newSecret } from '../../web/secrets.js';
@@ -26,6 +24,7 @@ export const password: PasswordRecord = {
 
 const digest = () => digestSecret(newSecret());
 
+/** Run on the LMDB alone (test/web/webRecords.test.ts) and on the cluster's buckets (test/cluster/webReplica.system.test.ts). */
 export function webRecordsContract(t: Test, name: string, open: (t: Test) => Promise<WebRecordsUnderTest>): void {
   t.test(`${name} - an invite is taken once, sets the password and ends the account's sessions`, async (t) => {
     const { records, store, addAccount } = await open(t);
