@@ -1,7 +1,5 @@
-// Accounts and tokens of a cluster (docs/cluster.md#accounts-and-tokens): two NATS KV
-// buckets, the cluster's one copy that every node replicates into its LMDB (accountReplica.ts)
-// and that `datapoints accounts|tokens --nats` writes. Changes of one record are revision-checked,
-// so two operators changing one account at once both land, one after the other.
+// Accounts and tokens of a cluster (docs/cluster.md#accounts-and-tokens): two NATS KV buckets, the
+// cluster's one copy, written by `--nats` commands and replicated by every node (accountReplica.ts).
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -13,6 +11,7 @@ import { type AccountChanges, type AccountRecord, accountNamedLike, type TokenRe
 export const accountsBucket = 'DATAPOINTS_ACCOUNTS';
 export const tokensBucket = 'DATAPOINTS_TOKENS';
 
+/** Changes of one record are revision-checked, so two operators changing one account at once both land, one after the other. */
 export class ClusterAccounts {
   /** Creates the buckets, or opens them as another node or command created them. */
   static async open(connection: NatsConnection): Promise<ClusterAccounts> {

@@ -1,7 +1,5 @@
-// Finds each platform's emulator handler in its folder (`src/platforms/<code>/emulator.ts`,
-// exporting `emulator`), for every platform of the registry: the emulator depends on the
-// platforms, never the reverse, and adding a platform adds no line here. A platform without
-// a handler stops the emulator at start with its name. docs/adding-a-platform.md
+// Finds each platform's emulator handler in its folder (`src/platforms/<code>/emulator.ts`), so the
+// emulator depends on the platforms, never the reverse (docs/adding-a-platform.md#checklist).
 import type { PlatformCode } from '../model.js';
 import { platformCodes } from '../platforms/registry.js';
 import type { PlatformEmulator } from './types.js';
@@ -15,6 +13,10 @@ const isHandlerModule = (module: unknown): module is { emulator: PlatformEmulato
   'handle' in module.emulator &&
   typeof module.emulator.handle === 'function';
 
+/**
+ * Every platform of the registry, so adding a platform adds no line here; a platform without a
+ * handler stops the emulator at start with its name.
+ */
 export async function loadHandlers(): Promise<ReadonlyMap<PlatformCode, PlatformEmulator>> {
   const handlers = new Map<PlatformCode, PlatformEmulator>();
   for (const code of platformCodes) {

@@ -1,7 +1,5 @@
 // The platform emulator (docs/operations.md#emulator): one loopback HTTP server speaking every
-// platform's API under `/<platform>`, plus the fault switch at POST /_emulator/faults and
-// the list of faults in force at GET /_emulator/faults, and the count offsets at
-// POST /_emulator/counts and GET /_emulator/counts (docs/operations.md#moving-counts).
+// platform's API under `/<platform>`, plus its fault switch and count offsets under `/_emulator`.
 import type { PlatformCode } from '../model.js';
 import { platforms } from '../platforms/registry.js';
 import { loadHandlers } from './handlers.js';
@@ -21,6 +19,10 @@ export interface RunningEmulator {
 /** Control bodies are a few fields; anything larger is a mistake. */
 const maxControlBody = 4096;
 
+/**
+ * The fault switch is POST /_emulator/faults, the faults in force GET /_emulator/faults; the count
+ * offsets POST and GET /_emulator/counts (docs/operations.md#moving-counts).
+ */
 export async function startEmulator(port = 0, now: () => number = Date.now): Promise<RunningEmulator> {
   const handlers = await loadHandlers();
   const world = new EmulatorWorld(platforms);

@@ -1,7 +1,5 @@
-// Answers by route and status, and their latency in buckets, tallied in plain numbers and written
-// in Prometheus' text format at scrape time (docs/operations-endpoints.md#metrics). Every
-// answer of the search path passes here: prom-client's counters and histograms validate and hash
-// their labels on each call (~1.3 us an answer, measured), this costs an array increment.
+// Answers by route and status, and their latency in buckets, tallied in plain numbers and written in
+// Prometheus' text format at scrape time (docs/operations-endpoints.md#how-the-counters-get-their-events).
 
 /** One route and status code: how many answers, and how long they took. */
 class AnswerSeries {
@@ -54,6 +52,10 @@ export const answerSeriesNames = { requests: 'datapoints_http_requests_total', d
 
 const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
+/**
+ * Every answer of the search path passes here: prom-client's counters and histograms validate and
+ * hash their labels on each call (~1.3 us an answer, measured); this costs an array increment.
+ */
 export class AnswerTally {
   /** By route, then by status as written: found without building a key per answer. */
   private readonly byRoute = new Map<string, Map<string, AnswerSeries>>();

@@ -1,7 +1,5 @@
-// The recorder of an edge thread (docs/operations-endpoints.md#metrics-with-threads): answers
-// and refusals are counted in plain numbers on the edge, as on a single-threaded server, and the
-// edge posts what it counted to the resource thread about once a second, where the Prometheus
-// recorder adds it up. No message and no lock per request.
+// The recorder of an edge thread (docs/operations-endpoints.md#metrics-with-threads): answers and
+// refusals counted in plain numbers, posted to the resource thread about once a second.
 import { AnswerTally, answerSeriesNames, latencyBuckets, type AnswerCounts } from './answerTally.js';
 import type { RefusalReason, RequestMetrics } from './metrics.js';
 

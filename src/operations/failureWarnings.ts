@@ -1,7 +1,5 @@
 // The operator's warning that a platform's collection is failing (docs/operations.md#collection-failing):
-// one warn line per platform at most every `warnEveryMs`, with the collections tried and failed
-// since the last one and the last reason, so that a server without internet says so once a
-// minute rather than once per resource at info level, or not at all.
+// one warn line per platform at most every `warnEveryMs`, with the counts since the last one.
 import type { Logger } from '../log.js';
 import type { CollectionOutcome, PlatformCode } from '../model.js';
 
@@ -21,6 +19,11 @@ export const failureMessage = (outcome: CollectionOutcome): string | null => {
   return null;
 };
 
+/**
+ * Counts the collections tried and failed since the last warning and keeps the last reason, so that
+ * a server without internet says so once a minute rather than once per resource at info level, or
+ * not at all.
+ */
 export class FailureWarnings {
   private readonly tallies = new Map<PlatformCode, Tally>();
 
