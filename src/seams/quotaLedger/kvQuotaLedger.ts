@@ -1,5 +1,6 @@
 // The cluster's quota ledger (docs/design/cluster-mechanics.md#quota-ledger): one NATS KV entry per
-// account and period, swapped by revision; on buckets of their own it keeps rate windows and upstream call budgets.
+// account and period, swapped by revision; on buckets of their own it keeps rate windows and
+// upstream call budgets.
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
