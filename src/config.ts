@@ -26,11 +26,12 @@ export const limits = {
   maxResourcesInWork: 2_000,
   /**
    * Resource work runs in slices of at most `sliceMs` per event-loop turn, so a search waits
-   * behind one slice at most, and at most `maxRunning` steps are unfinished at once, so a
-   * search's usage commit waits behind few resource commits (docs/architecture.md#pacing-background-work). While searches keep the edge threads busy, the work keeps `minShare` of
+   * behind one slice at most, and at most `maxRunning` steps are unfinished at once while the
+   * edges are busy, so a search's usage commit waits behind few resource commits, up to
+   * `idleMaxRunning` while they are idle (docs/architecture.md#pacing-background-work). While searches keep the edge threads busy, the work keeps `minShare` of
    * the time; edges write how busy they are every `edgeLoadSampleMs` (docs/architecture.md#searches-first).
    */
-  resourceWork: { sliceMs: 1, maxRunning: 64, minShare: 0.1 },
+  resourceWork: { sliceMs: 1, maxRunning: 64, idleMaxRunning: 256, minShare: 0.1 },
   edgeLoadSampleMs: 20,
   /** How often the collection loop asks its queue for work besides the queue's own signal. */
   collectionPollMs: 25,

@@ -6,10 +6,17 @@ export interface PaceLimits {
   /** Each turn of the loop starts queued pieces until this much of it is used, then yields to the sockets. */
   sliceMs: number;
   /**
-   * Pieces unfinished at once: a search's usage count is committed in the same LMDB write queue as
-   * resource steps, so hundreds of steps at once would make every answer wait behind their commit.
+   * Pieces unfinished at once while the edges are busy: a search's usage count is committed in the
+   * same LMDB write queue as resource steps, so hundreds of steps at once would make every answer
+   * wait behind their commit.
    */
   maxRunning: number;
+  /**
+   * Pieces unfinished at once while the edges are idle (none: `maxRunning`); between the two, the
+   * room shrinks with their load. A step waits for its durable commit, so this room, not the
+   * CPU, bounds how fast a backlog drains while nobody searches.
+   */
+  idleMaxRunning?: number;
   /** The share of the time resource work keeps while searches keep the edges fully busy. */
   minShare?: number;
 }
@@ -47,6 +54,12 @@ export function pauseAfter(usedMs: number, share: number): number {
   const pause = Math.min(longestPauseMs, (usedMs * (1 - share)) / share);
   return pause < shortestPauseMs ? 0 : pause;
 }
+
+/** Pieces unfinished at once while the edges are `busy` (0 to 1): from the idle room down to the busy one. */
+export const runningRoom = (busy: number, limits: PaceLimits): number => {
+  const idle = limits.idleMaxRunning ?? limits.maxRunning;
+  return Math.max(limits.maxRunning, Math.round(idle - (idle - limits.maxRunning) * Math.min(1, Math.max(0, busy))));
+};
 
 /** Pieces in arrival order; taken from the head without shifting the array each time. */
 class PieceQueue {
@@ -99,6 +112,8 @@ export class SearchesFirstQueue {
   private readonly busyMs: () => number;
   /** busyMs() when the last slice ended. */
   private busyAtLastSlice = 0;
+  /** Pieces that may be unfinished at once, set by the edges' load at the end of each slice. */
+  private room: number;
 
   constructor(
     private readonly limits: PaceLimits,
@@ -110,6 +125,7 @@ export class SearchesFirstQueue {
     this.edgeLoad = pace.edgeLoad ?? (() => 0);
     this.busyMs = pace.busyMs ?? (() => performance.eventLoopUtilization().active);
     this.busyAtLastSlice = this.busyMs();
+    this.room = runningRoom(this.edgeLoad(), limits);
   }
 
   /** Runs `work` in a later turn, inside that turn's slice; settles as the work does. */
@@ -141,7 +157,7 @@ export class SearchesFirstQueue {
   };
 
   private scheduleTurn(): void {
-    if (this.turnScheduled || this.running >= this.limits.maxRunning) return;
+    if (this.turnScheduled || this.running >= this.room) return;
     this.turnScheduled = true;
     const pauseMs = this.resumeAt - this.clock();
     if (pauseMs >= shortestPauseMs) this.later(this.runSlice, pauseMs);
@@ -154,12 +170,14 @@ export class SearchesFirstQueue {
     // At least one piece a turn, however long pieces take.
     do {
       (this.finishing.length > 0 ? this.finishing : this.starting).take()();
-    } while (this.waiting > 0 && this.running < this.limits.maxRunning && this.clock() - started < this.limits.sliceMs);
+    } while (this.waiting > 0 && this.running < this.room && this.clock() - started < this.limits.sliceMs);
     // The pause answers for everything the thread did since the last slice ended, this slice included.
     const busy = this.busyMs();
     const active = Math.max(busy - this.busyAtLastSlice, this.clock() - started);
     this.busyAtLastSlice = busy;
-    this.resumeAt = this.clock() + pauseAfter(active, workShare(this.edgeLoad(), this.limits.minShare ?? 1));
+    const edgeLoad = this.edgeLoad();
+    this.room = runningRoom(edgeLoad, this.limits);
+    this.resumeAt = this.clock() + pauseAfter(active, workShare(edgeLoad, this.limits.minShare ?? 1));
     this.turnScheduled = false;
     if (this.waiting > 0) this.scheduleTurn();
   };

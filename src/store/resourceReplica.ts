@@ -73,6 +73,11 @@ export class ResourceReplica implements CommitStrategy {
     return written;
   }
 
+  /** Whether this replica holds a copy of the resource, however old. */
+  holds(key: string): boolean {
+    return this.writes.dbs.resources.doesExist(key);
+  }
+
   /** The revision of the last change applied in log order (0: none yet). */
   appliedRevision(): number {
     return this.writes.dbs.meta.get('resourceLogRevision') ?? 0;

@@ -3,12 +3,16 @@
 // a node resumes after that revision, a new node reads the whole log, and a lost commit leaves the
 // winner's change in the loser's replica.
 import t from 'tap';
-import { dueEventFor } from '../../machines/resource.js';
+import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
+import { defaultPolicy } from '../../src/config.js';
+import { ResourceHost } from '../../src/resources/host.js';
+import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
+import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { InProcessResourceLog } from '../../src/seams/resourceLog/resourceLog.js';
 import { ResourceLogReplica, replicaHealth } from '../../src/seams/replicas/resourceLogReplica.js';
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';
-import { notFound } from '../../src/model.js';
+import { found, notFound } from '../../src/model.js';
 import type { Databases } from '../../src/store/environment.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceReplica } from '../../src/store/resourceReplica.js';
@@ -16,7 +20,7 @@ import { ResourceStore, type StoredResource } from '../../src/store/resourceStor
 import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
-import { availableResource, commitResource, pendingResource, viewOf } from '../store/resourceFixtures.js';
+import { at, availableResource, commitResource, pendingResource, viewOf } from '../store/resourceFixtures.js';
 import { changeOf } from '../../src/seams/resourceLog/resourceLog.contract.js';
 
 const key = 'github/account/octocat';
@@ -181,6 +185,56 @@ t.test("resource replica - an outcome for a resource another node created meets 
   await sink.abandoned(key);
   t.same(seen[1], ['abandoned', availableResource(1)], 'and its change since, when a lease is ended');
 });
+
+t.test(
+  'resource replica - an outcome for a resource whose copy lags is not read from the log first: the stale step is refused and stepped again from the winner',
+  async (t) => {
+    const server = await startNatsServer(t);
+    const [a, b] = await Promise.all([openClusterNode(t, server.url, 'a'), openClusterNode(t, server.url, 'b')]);
+    const replica = await b.startReplica();
+    t.equal(await commitOn(a, key, pendingResource()), true);
+    await replica.untilApplied(1);
+    await replica.stop(); // b's copy stays at revision 1 from here on
+    t.equal(await commitOn(a, key, availableResource(1)), true);
+    let reads = 0;
+    const latest = b.log.latest.bind(b.log);
+    b.log.latest = (resource) => {
+      reads++;
+      return latest(resource);
+    };
+    const errors: unknown[] = [];
+    const host = new ResourceHost({
+      store: b.store,
+      machine: createResourceMachine(defaultPolicy),
+      work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
+      requestCollection: () => undefined,
+      now: () => at + 5_000,
+      random: () => 0.5,
+      onError: (_resource, error) => errors.push(error),
+    });
+    const sink = replica.caughtUpOutcomes(host);
+    const collected = (followers: number) => found({ metrics: { followers: { value: followers, semantic: 'followers' } } });
+    await sink.deliver(key, collected(9));
+    t.equal(reads, 1, 'b holds a copy: no read before the step, one to learn the winner of the refused append');
+    t.same(errors, []);
+    t.equal(b.store.snapshotEntry(key)?.version, 3, "appended over a's revision 2, not b's 1");
+    t.same(
+      b.store.history(key).map(({ event, from, to }) => [event, from, to]),
+      [
+        ['CREATED', null, 'pending'],
+        ['COLLECTED', 'pending', 'available'],
+        ['COLLECTED', 'available', 'available'],
+      ],
+      "stepped from a's change: the transition from its state, after a's own",
+    );
+    t.same((await a.log.latest(key))?.resource, b.store.snapshot(key), 'the log holds what b recorded');
+    reads = 0;
+    await sink.deliver(key, collected(10));
+    t.equal(reads, 0, 'a copy that is the latest: no read of the log at all');
+    t.equal(b.store.snapshotEntry(key)?.version, 4);
+    t.same(errors, []);
+  },
+);
 
 t.test('resource replica - a write that fails is reported, and following starts again from the revision recorded', async (t) => {
   const dbs = openDatabases(tempDataDir(t));

@@ -1,8 +1,9 @@
 // The pace of resource work: queued pieces run in slices of at most `sliceMs` per turn of the
-// event loop (at least one piece a turn), at most `maxRunning` unfinished at once, in the order
-// they came (work that finishes before work that starts), settling as the work does.
+// event loop (at least one piece a turn), at most `maxRunning` unfinished at once (up to
+// `idleMaxRunning` while the edges are idle), in the order they came (work that finishes before
+// work that starts), settling as the work does.
 import t from 'tap';
-import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
+import { runningRoom, SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 
 /** A loop whose turns the test runs by hand, and a clock each piece of work moves on. */
 function manualLoop() {
@@ -122,6 +123,46 @@ t.test('work pace - at most maxRunning pieces are unfinished at once; one finish
   finishers[3]!();
   await Promise.all(pieces);
   t.same(started, [0, 1, 2, 3]);
+  t.equal(pace.waiting, 0);
+});
+
+t.test('work pace - the room for unfinished pieces shrinks from idleMaxRunning to maxRunning as the edges get busy', async (t) => {
+  const limits = { sliceMs: 1, maxRunning: 64, idleMaxRunning: 256 };
+  t.same(
+    [0, 0.25, 0.5, 1, 1.5, -1].map((busy) => runningRoom(busy, limits)),
+    [256, 208, 160, 64, 64, 256],
+  );
+  t.equal(runningRoom(0, { sliceMs: 1, maxRunning: 64 }), 64, 'no idle room given: maxRunning always');
+  t.equal(runningRoom(0, { sliceMs: 1, maxRunning: 64, idleMaxRunning: 16 }), 64, 'never below maxRunning');
+});
+
+t.test('work pace - idleMaxRunning unfinished while the edges are idle, maxRunning once a slice reads them busy', async (t) => {
+  const loop = manualLoop();
+  let edgeLoad = 0;
+  const pace = new SearchesFirstQueue(
+    { sliceMs: 1_000, maxRunning: 2, idleMaxRunning: 6 },
+    { clock: loop.clock, nextTurn: loop.nextTurn, edgeLoad: () => edgeLoad },
+  );
+  const finishers: Array<() => void> = [];
+  const pieces = Array.from({ length: 10 }, () => pace.run(() => new Promise<void>((resolve) => finishers.push(resolve))));
+  while (loop.turn());
+  t.equal(finishers.length, 6, 'edges idle: six started');
+  edgeLoad = 1;
+  finishers[0]!();
+  await pieces[0];
+  while (loop.turn());
+  t.equal(finishers.length, 7, 'one finished: one more starts in a slice, which reads the edges busy');
+  for (const finish of finishers.slice(1, 5)) finish();
+  await Promise.all(pieces.slice(1, 5));
+  while (loop.turn());
+  t.equal(finishers.length, 7, 'five of the seven finished: two are unfinished, none more starts while the edges are busy');
+  edgeLoad = 0;
+  finishers[5]!();
+  await pieces[5];
+  while (loop.turn());
+  t.equal(finishers.length, 10, 'one finished: a slice starts one, reads the edges idle, and the next turn starts the rest');
+  for (const finish of finishers.slice(6)) finish();
+  await Promise.all(pieces);
   t.equal(pace.waiting, 0);
 });
 

@@ -78,13 +78,17 @@ export class ResourceLogReplica {
   }
 
   /**
-   * An OutcomeSink that freshens the resource before `sink` records an outcome or ends a lease,
-   * so that the outcome of a collection another node asked for meets the state that asked for it.
+   * An OutcomeSink that freshens the resource before `sink` records an outcome of a resource this
+   * replica holds no copy of (another node created it and asked for the collection), or ends a
+   * lease. A copy it holds is not read from the log first (a NATS request per collection): the
+   * machine takes an outcome in every state, so a step from a lagging copy is only refused by the
+   * log's revision check, which writes the winner's change here, and the host steps again from it
+   * (docs/design/cluster-mechanics.md#one-writer-per-resource).
    */
   caughtUpOutcomes(sink: OutcomeSink): OutcomeSink {
     return {
       deliver: async (key: string, outcome: CollectionOutcome) => {
-        await this.freshen(key);
+        if (!this.store.holds(key)) await this.freshen(key);
         await sink.deliver(key, outcome);
       },
       // Ending the lease is a step like any other: from a stale state it would lose, and is not retried.
