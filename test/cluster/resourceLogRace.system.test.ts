@@ -4,31 +4,16 @@
 // log, so of two steps computed from one revision exactly one goes in and the other is computed
 // again from the winner's.
 import t, { type Test } from 'tap';
-import { createResourceMachine } from '../../machines/resource.js';
-import { defaultPolicy } from '../../src/config.js';
 import { found, notFound } from '../../src/model.js';
-import { ResourceHost } from '../../src/resources/host.js';
-import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
-import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openClusterNode } from '../helpers/clusterNode.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { testResourceHost } from '../helpers/resourceHost.js';
 
-const machine = createResourceMachine(defaultPolicy);
 const at = Date.UTC(2026, 10, 23);
 
 async function hostNode(t: Test, url: string, name: string) {
   const node = await openClusterNode(t, url, name);
-  const requested: string[] = [];
-  const errors: unknown[] = [];
-  const host = new ResourceHost({
-    store: node.store,
-    machine,
-    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
-    requestCollection: (key) => requested.push(key),
-    now: () => at + 1_000,
-    random: () => 0.5,
-    onError: (_key, error) => errors.push(error),
-  });
+  const { resourceHost: host, requested, errors } = testResourceHost(node.store, { now: () => at + 1_000 });
   return { ...node, host, requested, errors };
 }
 

@@ -1,13 +1,9 @@
 // The resource host, the in-process OutcomeSink, against the OutcomeSink contract over a real
 // LMDB store.
 import t from 'tap';
-import { createResourceMachine } from '../../machines/resource.js';
-import { defaultPolicy } from '../../src/config.js';
-import { ResourceHost } from '../../src/resources/host.js';
-import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
-import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
+import { testResourceHost } from '../helpers/resourceHost.js';
 import { tempDataDir } from '../helpers/service.js';
 import { outcomeSinkContract } from '../../src/seams/collection/outcomeSink.contract.js';
 
@@ -16,13 +12,8 @@ outcomeSinkContract(t, 'resource host as outcome sink', async (t) => {
   t.teardown(() => dbs.root.close());
   const store = new ResourceStore(dbs);
   const clock = { now: Date.UTC(2026, 10, 23) };
-  const resourceHost = new ResourceHost({
-    store,
-    machine: createResourceMachine(defaultPolicy),
-    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
-    requestCollection: () => undefined,
+  const { resourceHost } = testResourceHost(store, {
     now: () => clock.now,
-    random: () => 0.5,
     onError: (key, error) => t.fail(`${key}: ${String(error)}`),
   });
   return {

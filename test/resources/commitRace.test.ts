@@ -3,18 +3,14 @@
 // still stored; the loser computes its step again from the winner's snapshot. No result is
 // lost and the resource keeps exactly one due entry.
 import t, { type Test } from 'tap';
-import { createResourceMachine } from '../../machines/resource.js';
-import { defaultPolicy, limits } from '../../src/config.js';
+import { limits } from '../../src/config.js';
 import { found, notFound } from '../../src/model.js';
-import { ResourceHost } from '../../src/resources/host.js';
-import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
-import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
+import { testResourceHost } from '../helpers/resourceHost.js';
 import { tempDataDir } from '../helpers/service.js';
 
 const key = 'github/account/octocat';
-const machine = createResourceMachine(defaultPolicy);
 const at = Date.UTC(2026, 10, 23);
 
 /** Holds the first `count` commits (of any host) until all have been asked for, then lets them race. */
@@ -41,18 +37,7 @@ function resourceHostOn(t: Test, dataDir: string, beforeCommit: () => Promise<vo
     commits.push(won);
     return won;
   };
-  const requested: string[] = [];
-  const errors: unknown[] = [];
-  const resourceHost = new ResourceHost({
-    store,
-    machine,
-    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
-    requestCollection: (resource) => requested.push(resource),
-    now: () => at + 1_000,
-    random: () => 0.5,
-    onError: (_resource, error) => errors.push(error),
-  });
-  return { dbs, store, resourceHost, commits, requested, errors };
+  return { dbs, store, commits, ...testResourceHost(store, { now: () => at + 1_000 }) };
 }
 
 function dueEntriesOf(dbs: Databases): unknown[] {

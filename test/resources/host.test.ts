@@ -4,11 +4,9 @@ import t from 'tap';
 import { initialTransition, transition } from 'xstate';
 import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
-import { ResourceHost } from '../../src/resources/host.js';
-import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
-import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
+import { testResourceHost } from '../helpers/resourceHost.js';
 import { tempDataDir } from '../helpers/service.js';
 
 const machine = createResourceMachine(defaultPolicy);
@@ -18,18 +16,7 @@ const datapoints = { metrics: { followers: { value: 42, semantic: 'followers' } 
 function resourceHostOn(dataDir: string, clock: { now: number }) {
   const dbs = openDatabases(dataDir);
   const store = new ResourceStore(dbs);
-  const requested: string[] = [];
-  const errors: unknown[] = [];
-  const resourceHost = new ResourceHost({
-    store,
-    machine,
-    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
-    requestCollection: (k) => requested.push(k),
-    now: () => clock.now,
-    random: () => 0,
-    onError: (_k, error) => errors.push(error),
-  });
-  return { dbs, store, resourceHost, requested, errors };
+  return { dbs, store, ...testResourceHost(store, { now: () => clock.now, machine, random: 0 }) };
 }
 
 t.test('resource host - concurrent first demands create one pending resource and one collection', async (t) => {

@@ -1,14 +1,11 @@
 // The bounded transition history of each resource, written in its commits (docs/storage.md,
 // "Transition history").
 import t from 'tap';
-import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy, limits } from '../../src/config.js';
 import { found } from '../../src/model.js';
-import { ResourceHost } from '../../src/resources/host.js';
-import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
-import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
+import { testResourceHost } from '../helpers/resourceHost.js';
 import { tempDataDir } from '../helpers/service.js';
 import { at, availableResource, commitResource, pendingResource } from './resourceFixtures.js';
 
@@ -66,13 +63,8 @@ t.test('history - the resource host records each step with the event that made i
   t.teardown(() => dbs.root.close());
   const store = new ResourceStore(dbs);
   const clock = { now: at };
-  const host = new ResourceHost({
-    store,
-    machine: createResourceMachine(defaultPolicy),
-    work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
-    requestCollection: () => undefined,
+  const { resourceHost: host } = testResourceHost(store, {
     now: () => clock.now,
-    random: () => 0.5,
     onError: (failed, error) => t.fail(`${failed}: ${String(error)}`),
   });
   host.wanted([key], clock.now);
