@@ -9,6 +9,7 @@ import { limits } from '../config.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
 import { identifierRules } from '../platforms/registry.js';
 import type { IdentifierRule } from '../platforms/types.js';
+import type { ResourceView } from '../resources/view.js';
 
 export const identifierSchema = (rule: IdentifierRule) =>
   Type.String({ pattern: rule.pattern.source, maxLength: rule.maxLength, minLength: rule.minLength });
@@ -23,6 +24,9 @@ export interface RequestedResource {
   readonly key: string;
   /** The opening of its entry in an answer (docs/api.md#a-10): the reference echoed, up to its view. */
   readonly head: string;
+  /** The view its entry was last encoded with, and that entry (head and view) as UTF-8 (src/api/searchResponse.ts). */
+  shownView: ResourceView | undefined;
+  shownEntry: Uint8Array | undefined;
 }
 
 /** What a reference's platform and type accept: the compiled address syntax, and its rule. */
@@ -54,7 +58,8 @@ function syntaxOf(platform: PlatformCode, type: ResourceType, rule: IdentifierRu
       if (remembered !== undefined || !isValid(identifier)) return remembered;
       // platform and type are registry literals; only the identifier needs escaping.
       const head = `{"platform":"${platform}","type":"${type}","identifier":${JSON.stringify(identifier)}`;
-      const resource = { platform, type, identifier, key: resourceKey({ platform, type, identifier: rule.normalize(identifier) }), head };
+      const key = resourceKey({ platform, type, identifier: rule.normalize(identifier) });
+      const resource: RequestedResource = { platform, type, identifier, key, head, shownView: undefined, shownEntry: undefined };
       if (known.size >= rememberedIdentifiers) known = new Map();
       known.set(identifier, resource);
       return resource;
