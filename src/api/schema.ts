@@ -24,7 +24,7 @@ export interface RequestedResource {
   readonly key: string;
   /** The opening of its entry in an answer (docs/api.md#a-10): the reference echoed, up to its view. */
   readonly head: string;
-  /** The view its entry was last encoded with, and that entry (head and view) as UTF-8 (src/api/searchResponse.ts). */
+  /** The view its entry was last shown with, and that entry (head and view) as UTF-8 once shown twice (src/api/searchResponse.ts). */
   shownView: ResourceView | undefined;
   shownEntry: Uint8Array | undefined;
 }

@@ -20,15 +20,17 @@ export interface RenderedSearch {
 const opening = Buffer.from('{"data":[');
 const closing = Buffer.from(']}');
 const comma = 0x2c;
+/** The most UTF-8 bytes one UTF-16 unit of a string can take. */
+const maxBytesPerUnit = 3;
 
-/** Each entry of the answer being rendered, reused: at most ten (limits.maxResourcesPerRequest) are held at once. */
-const entries: Uint8Array[] = [];
 /** Where answers are assembled: a new buffer per answer cost more than the copies into it (bench/README.md, "Cost account"). */
-let answerBuffer = Buffer.allocUnsafeSlow(16_384);
+let answer = Buffer.allocUnsafeSlow(16_384);
+let at = 0;
 
 export function renderSearchResponse(resources: readonly RequestedResource[], views: ViewSource, now: number): RenderedSearch {
   let wanted: string[] | undefined;
-  let size = opening.length + closing.length + Math.max(0, resources.length - 1);
+  at = 0;
+  copy(opening);
   for (let index = 0; index < resources.length; index++) {
     const resource = resources[index]!;
     const view = views.view(resource.key);
@@ -36,34 +38,46 @@ export function renderSearchResponse(resources: readonly RequestedResource[], vi
       wanted ??= [];
       wanted.push(resource.key);
     }
-    const entry = entryOf(resource, view ?? pendingView);
-    entries[index] = entry;
-    size += entry.length;
+    if (index > 0) {
+      room(1);
+      answer[at++] = comma;
+    }
+    writeEntry(resource, view ?? pendingView);
   }
-  if (size > answerBuffer.length) answerBuffer = Buffer.allocUnsafeSlow(2 * size);
-  const body = answerBuffer;
-  body.set(opening, 0);
-  let at = opening.length;
-  for (let index = 0; index < resources.length; index++) {
-    if (index > 0) body[at++] = comma;
-    const entry = entries[index]!;
-    body.set(entry, at);
-    at += entry.length;
-  }
-  body.set(closing, at);
-  entries.length = 0;
-  return { body: body.subarray(0, at + closing.length), wanted };
+  copy(closing);
+  return { body: answer.subarray(0, at), wanted };
 }
 
 /**
- * A resource's whole entry as UTF-8: its echoed reference and its view, encoded once per view
- * (a view is a new object at each change) and kept on the reference, which every search naming
- * the identifier shares.
+ * A resource's entry: its echoed reference and its view. An entry shown with the same view a
+ * second time is kept as UTF-8 on the reference (which every search naming the identifier
+ * shares) and copied from then on; a view seen once (a cold search's) is encoded straight
+ * into the answer, without a buffer of its own.
  */
-function entryOf(resource: RequestedResource, view: ResourceView): Uint8Array {
-  if (resource.shownView !== view) {
-    resource.shownEntry = Buffer.from(resource.head + view.entryEnd);
-    resource.shownView = view;
+function writeEntry(resource: RequestedResource, view: ResourceView): void {
+  if (resource.shownView === view) {
+    resource.shownEntry ??= Buffer.from(resource.head + view.entryEnd);
+    copy(resource.shownEntry);
+    return;
   }
-  return resource.shownEntry!;
+  resource.shownView = view;
+  resource.shownEntry = undefined;
+  const { head } = resource;
+  room(maxBytesPerUnit * (head.length + view.entryEnd.length));
+  at += answer.write(head, at);
+  at += answer.write(view.entryEnd, at);
+}
+
+function copy(bytes: Uint8Array): void {
+  room(bytes.length);
+  answer.set(bytes, at);
+  at += bytes.length;
+}
+
+/** Makes room for `bytes` more, keeping what is written. */
+function room(bytes: number): void {
+  if (at + bytes <= answer.length) return;
+  const larger = Buffer.allocUnsafeSlow(2 * (at + bytes));
+  answer.copy(larger, 0, 0, at);
+  answer = larger;
 }

@@ -65,3 +65,21 @@ t.test('search rendering - an entry shows the view read now, after a change, and
     { platform: 'github', type: 'account', identifier: 'b', status: 'not_found' },
   ]);
 });
+
+t.test('search rendering - an answer larger than the buffer it is assembled in, shown once and then again', async (t) => {
+  const name = 'Ω'.repeat(3_000);
+  const view: ResourceView = { entryEnd: `,"status":"available","attributes":{"name":"${name}"}}`, refreshAfter: now + 1 };
+  const resources = ['l1', 'l2', 'l3', 'l4'].map(requested);
+  const expected = resources.map(({ identifier }) => ({
+    platform: 'github',
+    type: 'account',
+    identifier,
+    status: 'available',
+    attributes: { name },
+  }));
+  for (const time of ['first', 'second', 'third']) {
+    const body = renderSearchResponse(resources, { view: () => view }, now).body;
+    t.ok(body.length > 16_384, `${time}: over 16 KiB`);
+    t.same(JSON.parse(body.toString()).data, expected, time);
+  }
+});
