@@ -26,6 +26,8 @@ const maxBytesPerUnit = 3;
 /** Where answers are assembled: a new buffer per answer cost more than the copies into it (bench/README.md, "Cost account"). */
 let answer = Buffer.allocUnsafeSlow(16_384);
 let at = 0;
+/** Entries (and their commas) of views seen once, not yet written: encoded together, in one call. */
+let text = '';
 
 export function renderSearchResponse(resources: readonly RequestedResource[], views: ViewSource, now: number): RenderedSearch {
   let wanted: string[] | undefined;
@@ -33,39 +35,50 @@ export function renderSearchResponse(resources: readonly RequestedResource[], vi
   copy(opening);
   for (let index = 0; index < resources.length; index++) {
     const resource = resources[index]!;
-    const view = views.view(resource.key);
-    if (wantedAt(view, now)) {
+    const found = views.view(resource.key);
+    if (wantedAt(found, now)) {
       wanted ??= [];
       wanted.push(resource.key);
     }
+    const view = found ?? pendingView;
+    const entry = keptEntry(resource, view);
+    if (entry === undefined) {
+      text += index > 0 ? `,${resource.head}${view.entryEnd}` : resource.head + view.entryEnd;
+      continue;
+    }
+    writeText();
     if (index > 0) {
       room(1);
       answer[at++] = comma;
     }
-    writeEntry(resource, view ?? pendingView);
+    copy(entry);
   }
+  writeText();
   copy(closing);
   return { body: answer.subarray(0, at), wanted };
 }
 
 /**
- * A resource's entry: its echoed reference and its view. An entry shown with the same view a
- * second time is kept as UTF-8 on the reference (which every search naming the identifier
- * shares) and copied from then on; a view seen once (a cold search's) is encoded straight
- * into the answer, without a buffer of its own.
+ * A resource's entry (its echoed reference and its view) as UTF-8, from its second showing with
+ * the same view on: kept on the reference, which every search naming the identifier shares.
+ * Undefined for a view seen once (a cold search's), whose entry is encoded straight into the
+ * answer without a buffer of its own.
  */
-function writeEntry(resource: RequestedResource, view: ResourceView): void {
+function keptEntry(resource: RequestedResource, view: ResourceView): Uint8Array | undefined {
   if (resource.shownView === view) {
     resource.shownEntry ??= Buffer.from(resource.head + view.entryEnd);
-    copy(resource.shownEntry);
-    return;
+    return resource.shownEntry;
   }
   resource.shownView = view;
   resource.shownEntry = undefined;
-  const { head } = resource;
-  room(maxBytesPerUnit * (head.length + view.entryEnd.length));
-  at += answer.write(head, at);
-  at += answer.write(view.entryEnd, at);
+  return undefined;
+}
+
+function writeText(): void {
+  if (text === '') return;
+  room(maxBytesPerUnit * text.length);
+  at += answer.write(text, at);
+  text = '';
 }
 
 function copy(bytes: Uint8Array): void {
