@@ -32,12 +32,16 @@ export interface AccountFlags {
   compare: string | undefined;
 }
 
-export function accountFlags(): AccountFlags {
-  const flags = benchFlags({
-    seconds: { type: 'string', default: '5' },
-    top: { type: 'string', default: '0' },
-    compare: { type: 'string' },
-  });
+/** The options both cost accounts take, for a script that adds its own beside them. */
+export const accountOptions = {
+  seconds: { type: 'string', default: '5' },
+  top: { type: 'string', default: '0' },
+  compare: { type: 'string' },
+} as const;
+
+export function readAccountFlags(flags: { seconds: string; top: string; compare?: string | undefined }): AccountFlags {
   const topCount = flags.top === '0' ? 0 : positiveNumber('top', flags.top);
   return { seconds: positiveNumber('seconds', flags.seconds), topCount, compare: flags.compare };
 }
+
+export const accountFlags = (): AccountFlags => readAccountFlags(benchFlags(accountOptions));

@@ -57,7 +57,8 @@ class LimitCounter {
   }
 }
 
-const answer: Reply = { status: '200 OK', body: fixedAnswer(answerSizeArgument()) };
+// As bytes, as the service writes its answers (src/api/searchResponse.ts): uWS copies them without encoding.
+const answer: Reply = { status: '200 OK', body: Buffer.from(fixedAnswer(answerSizeArgument())) };
 // Request ids and the answer's writing as the service does them; no CORS and no access log, which
 // an implementation may leave out.
 const exchanges = {

@@ -35,7 +35,7 @@ const dayMs = 86_400_000;
 export function historyOf(request: HistoryRequest, views: ViewSource, series: HistorySource, now: number): RenderedHistory {
   // The search's own answer gives each reference's status and current datapoints, and what to collect.
   const search = renderSearchResponse(request.resources, views, now);
-  const answered = (JSON.parse(search.body) as { data: Array<Record<string, unknown>> }).data;
+  const answered = (JSON.parse(search.body.toString()) as { data: Array<Record<string, unknown>> }).data;
   const timeText = request.interval === 'day' ? dayNamer() : (at: number) => new Date(at).toISOString();
   const entries = request.resources.map((resource, index): HistoryEntry => {
     const current = answered[index]!;

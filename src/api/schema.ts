@@ -9,6 +9,7 @@ import { limits } from '../config.js';
 import { resourceKey, type PlatformCode, type ResourceType } from '../model.js';
 import { identifierRules } from '../platforms/registry.js';
 import type { IdentifierRule } from '../platforms/types.js';
+import type { ResourceView } from '../resources/view.js';
 
 export const identifierSchema = (rule: IdentifierRule) =>
   Type.String({ pattern: rule.pattern.source, maxLength: rule.maxLength, minLength: rule.minLength });
@@ -23,6 +24,9 @@ export interface RequestedResource {
   readonly key: string;
   /** The opening of its entry in an answer (docs/api.md#a-10): the reference echoed, up to its view. */
   readonly head: string;
+  /** The view its entry was last shown with, and that entry (head and view) as UTF-8 once shown twice (src/api/searchResponse.ts). */
+  shownView: ResourceView | undefined;
+  shownEntry: Uint8Array | undefined;
 }
 
 /** What a reference's platform and type accept: the compiled address syntax, and its rule. */
@@ -54,7 +58,8 @@ function syntaxOf(platform: PlatformCode, type: ResourceType, rule: IdentifierRu
       if (remembered !== undefined || !isValid(identifier)) return remembered;
       // platform and type are registry literals; only the identifier needs escaping.
       const head = `{"platform":"${platform}","type":"${type}","identifier":${JSON.stringify(identifier)}`;
-      const resource = { platform, type, identifier, key: resourceKey({ platform, type, identifier: rule.normalize(identifier) }), head };
+      const key = resourceKey({ platform, type, identifier: rule.normalize(identifier) });
+      const resource: RequestedResource = { platform, type, identifier, key, head, shownView: undefined, shownEntry: undefined };
       if (known.size >= rememberedIdentifiers) known = new Map();
       known.set(identifier, resource);
       return resource;
@@ -76,8 +81,19 @@ for (const { platform, type, rule } of identifierRules) {
  * The fast path and the explanations of a 422 both judge by it.
  */
 export function identifierSyntax(platform: string, type: string): IdentifierSyntax | undefined {
-  return syntaxes.get(platform)?.get(type);
+  // A search names one platform and type again and again: comparing two short strings is
+  // cheaper than hashing them for two maps (bench/README.md, "Cost account").
+  if (platform === lastPlatform && type === lastType) return lastSyntax;
+  lastSyntax = syntaxes.get(platform)?.get(type);
+  lastPlatform = platform;
+  lastType = type;
+  return lastSyntax;
 }
+
+/** The last platform and type asked for, and their syntax. */
+let lastPlatform = '';
+let lastType = '';
+let lastSyntax: IdentifierSyntax | undefined;
 
 /** A reference's three fields; the OpenAPI document fills them per platform and type (./openapiRequest.ts). */
 export const referenceOf = <Fields extends { platform: TSchema; type: TSchema; identifier: TSchema }>(

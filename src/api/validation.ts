@@ -1,10 +1,12 @@
 // Turns a parsed request body into the resources to look up, or into every validation
-// message of docs/api.md#errors and docs/api.md#a-40, docs/api.md#a-41 at once. Valid bodies take the compiled
-// checks only; only invalid ones walk the body to explain what is wrong.
+// message of docs/api.md#errors and docs/api.md#a-40, docs/api.md#a-41 at once. A body of the
+// common shape is read without JSON.parse (./commonSearchBody.ts); other valid bodies take the
+// compiled checks only; only invalid ones walk the body to explain what is wrong.
 import { limits } from '../config.js';
 import type { PlatformCode } from '../model.js';
 import { platformCodes, platforms } from '../platforms/registry.js';
 import type { IdentifierRule } from '../platforms/types.js';
+import { commonSearchFields } from './commonSearchBody.js';
 import { identifierSyntax, isSearchEnvelope, type RequestedResource, type ResourceReference } from './schema.js';
 
 export type { RequestedResource };
@@ -17,6 +19,9 @@ export type SearchValidation = { ok: true; resources: RequestedResource[] } | { 
  * after JSON.parse fails, so a valid body pays nothing for it.
  */
 export function validateSearchText(text: string): SearchValidation {
+  const fields = commonSearchFields(text);
+  const common = fields && requestedFields(fields);
+  if (common) return { ok: true, resources: common };
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -44,11 +49,26 @@ function requested(references: ResourceReference[]): RequestedResource[] | undef
   const resources: RequestedResource[] = [];
   for (let index = 0; index < references.length; index++) {
     const { platform, type, identifier } = references[index]!;
-    const resource = identifierSyntax(platform, type)?.requested(identifier);
-    if (resource === undefined) return undefined;
-    if (!sentBefore(resources, platform, type, identifier)) resources.push(resource);
+    if (!add(resources, platform, type, identifier)) return undefined;
   }
   return resources;
+}
+
+/** The same from the fields of a body read without JSON.parse: platform, type, identifier of each reference in turn. */
+function requestedFields(fields: readonly string[]): RequestedResource[] | undefined {
+  const resources: RequestedResource[] = [];
+  for (let index = 0; index < fields.length; index += 3) {
+    if (!add(resources, fields[index]!, fields[index + 1]!, fields[index + 2]!)) return undefined;
+  }
+  return resources;
+}
+
+/** Adds a reference unless it was sent before; false when it is not valid. */
+function add(resources: RequestedResource[], platform: string, type: string, identifier: string): boolean {
+  const resource = identifierSyntax(platform, type)?.requested(identifier);
+  if (resource === undefined) return false;
+  if (!sentBefore(resources, platform, type, identifier)) resources.push(resource);
+  return true;
 }
 
 /**

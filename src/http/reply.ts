@@ -9,8 +9,8 @@ export type Headers = ReadonlyArray<readonly [string, string]>;
 
 export interface Reply {
   status: string;
-  /** '' for an answer without a body (a 204): no Content-Type, no Content-Length. */
-  body: string;
+  /** '' for an answer without a body (a 204): no Content-Type, no Content-Length. Bytes are UTF-8. */
+  body: string | Uint8Array;
   /** application/json unless said (a history answer as CSV: docs/history.md#csv). */
   contentType?: string;
   headers?: Headers | undefined;
@@ -51,7 +51,7 @@ export function beginExchange(source: ExchangeSource, req: HttpRequest): Exchang
 export function writeReply(res: HttpResponse, exchange: Exchange, reply: Reply, limits?: LimitFigures): void {
   let first = 'X-Request-Id';
   let rest = exchange.id;
-  if (reply.body !== '') {
+  if (reply.body.length !== 0) {
     first = 'Content-Type';
     rest = `${reply.contentType ?? 'application/json'}\r\nX-Request-Id: ${exchange.id}`;
   }
@@ -65,16 +65,17 @@ export function writeReply(res: HttpResponse, exchange: Exchange, reply: Reply, 
   pending.body = reply.body;
   res.cork(writePending);
   pending.res = undefined;
+  pending.body = '';
   exchange.logAccess(exchange, reply.status);
 }
 
 /** What the one cork writes: set just before `cork`, which calls back at once, so no closure is made per answer. */
-const pending = { res: undefined as HttpResponse | undefined, status: '', first: '', rest: '', body: '' };
+const pending = { res: undefined as HttpResponse | undefined, status: '', first: '', rest: '', body: '' as Reply['body'] };
 
 function writePending(): void {
   const res = pending.res!;
   res.writeStatus(pending.status);
   res.writeHeader(pending.first, pending.rest);
-  if (pending.body === '') res.endWithoutBody();
+  if (pending.body.length === 0) res.endWithoutBody();
   else res.end(pending.body);
 }

@@ -129,7 +129,7 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
     const rendered = renderSearchResponse(validation.resources, deps.views, now);
     if (rendered.wanted) deps.demand.wanted(rendered.wanted, now);
     for (const resource of added) connection.socket?.subscribe(topicOf(resource));
-    connection.send(subscribedMessage(limitHeaderPairs(decision.limits), rendered.body));
+    connection.send(subscribedMessage(limitHeaderPairs(decision.limits), rendered.body.toString()));
   };
 
   const unsubscribe = (connection: StreamConnection, message: Record<string, unknown>): void => {

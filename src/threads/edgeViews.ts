@@ -32,10 +32,13 @@ export class EdgeViews implements ViewSource {
     const stored = this.dbs.views.get(key);
     // Every message already posted is taken now. A view older than the one read was posted before
     // that one was committed, so it is among them, and the newest seen is what the edge keeps.
+    let received = false;
     for (let message = receiveMessageOnPort(this.posted); message; message = receiveMessageOnPort(this.posted)) {
       this.rememberAll(message.message as PostedViews);
+      received = true;
     }
-    const posted = this.recent.get(key);
+    // Looked up again only if views came in (a cold search's lookups are mostly memory misses).
+    const posted = received ? this.recent.get(key) : undefined;
     if (posted || !stored) return posted;
     const view = { entryEnd: stored[0], refreshAfter: stored[1] };
     this.recent.set(key, view);
