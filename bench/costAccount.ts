@@ -43,7 +43,8 @@ interface Item extends ProfileItem {
 /** Deepest claim wins: JSON.parse inside validation is JSON.parse, the rest of validation is validation. */
 const items: Item[] = [
   { name: 'body read', floor: true, claims: (f, u) => file('/src/http/body.js')(f, u) || native('onData')(f, u) },
-  { name: 'JSON.parse', floor: true, claims: native('parse') },
+  // The common body's reader (both sides use it) or JSON.parse for any other body.
+  { name: 'body parse', floor: true, claims: (f, u) => native('parse')(f, u) || file('/src/api/commonSearchBody.js')(f, u) },
   {
     name: 'SHA-256 of the token',
     floor: true,
