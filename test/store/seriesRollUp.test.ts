@@ -85,3 +85,29 @@ t.test('roll-up - detail inside its window is untouched', async (t) => {
   const { kept } = await rolledUp(t, { points, now: dayStart(3) + 3 * hour, detailMs: 2 * hour + 1, days: 400, slice: 1 });
   t.same(kept, points);
 });
+
+t.test('roll-up - loose points are packed once their day is over or they are older than the detail window, in slices', async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const series = new DatapointSeries(dbs, { detailMs: 2 * hour, days: 400 });
+  const loose: Array<[string, number]> = [];
+  for (let index = 0; index < 20; index++) loose.push([`github/account/user${String(index).padStart(2, '0')}`, dayStart(2) + 23 * hour]);
+  loose.push(['github/account/yours', dayStart(3) + 9 * hour], ['github/account/yours', dayStart(3) + 11 * hour]);
+  await dbs.root.transaction(() => {
+    for (const [key, at] of loose) void dbs.loosePoints.put([key, at], [['metrics', 'followers', at]]);
+  });
+  const rollUp = new SeriesRollUp(dbs, series, () => dayStart(3) + 12 * hour);
+  let slices = 1;
+  while (!(await rollUp.slice(64))) slices++;
+  t.equal(slices, 2, '22 loose entries in slices of 16, and the months in the second');
+  t.same(
+    [...dbs.loosePoints.getKeys()],
+    [['github/account/yours', dayStart(3) + 11 * hour]],
+    'only the point inside the detail window of a day not over stays loose',
+  );
+  t.same(
+    [...dbs.series.getRange()].map(({ key, value }) => [key[0], key[3] + value[0][0]!, value[1][0]]),
+    loose.slice(0, -1).map(([key, at]) => [key, at, at]),
+    'every other one is in its month',
+  );
+});
