@@ -5,6 +5,8 @@ import type { RecordedSeries, SeriesPoint } from '../store/datapointSeries.js';
 
 export type { DatapointGroup, RecordedSeries, SeriesPoint, SeriesValue } from '../store/datapointSeries.js';
 export { startOfDay } from '../store/datapointSeries.js';
+// The bounded map the store keeps its recent views in, for the daily answers' rendered days (api/dailyHistory.ts).
+export { RecentMap } from '../store/recentMap.js';
 
 export interface HistorySource {
   readonly recording: boolean;
