@@ -78,7 +78,8 @@ export class DailyHistory {
     const current = JSON.parse(`{${entryEnd.slice(1)}`) as Record<string, unknown> & { status: string };
     const range = { from: this.series.retainedFrom(now), to: Number.MAX_SAFE_INTEGER };
     const dayName = dayNamer();
-    const series = this.series.read(key, range.from, range.to).flatMap((recorded): DaysText[] => {
+    // Kept until the view changes: read with every commit the view shows, whichever thread made it.
+    const series = this.series.readLatest(key, range.from, range.to).flatMap((recorded): DaysText[] => {
       const seen = (current[recorded.group] as Record<string, { collected_at?: string }> | undefined)?.[recorded.name]?.collected_at;
       const points = daily(recorded, range, seen);
       if (points.length === 0) return [];

@@ -15,4 +15,6 @@ export interface HistorySource {
   retainedFrom(now: number): number;
   /** Every series of the resource with its points in the range, and the value in force before it. */
   read(key: string, from: number, to: number): Array<RecordedSeries & { before: SeriesPoint | undefined }>;
+  /** As `read`, seeing every commit made before the call, also by another thread. */
+  readLatest(key: string, from: number, to: number): Array<RecordedSeries & { before: SeriesPoint | undefined }>;
 }

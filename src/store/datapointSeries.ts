@@ -104,6 +104,15 @@ export class DatapointSeries {
     return loose.length === 0 ? found : withLoosePoints(found, loose, from);
   }
 
+  /**
+   * As `read`, in a read transaction begun now: lmdb-js keeps a thread's read transaction until its
+   * next timer turn, and a thread told of a commit by a message may still hold one begun before it.
+   */
+  readLatest(key: string, from: number, to: number): Array<RecordedSeries & { before: SeriesPoint | undefined }> {
+    this.dbs.root.resetReadTxn();
+    return this.read(key, from, to);
+  }
+
   /** The earliest time a history answer may reach back to at `now`: the retention's edge. */
   retainedFrom(now: number): number {
     return startOfDay(now) - this.policy.days * dayMs;
