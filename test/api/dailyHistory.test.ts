@@ -21,12 +21,21 @@ const octocat = { platform: 'github', type: 'account', identifier: 'octocat' };
 const unknown = { platform: 'github', type: 'account', identifier: 'nobody' };
 const hour = 3_600_000;
 
-function collected(previous: StoredResource, at: number, followers: number, verified: boolean): StoredResource {
+function collected(
+  previous: StoredResource,
+  at: number,
+  followers: number,
+  verified: boolean,
+  following: number | 'absent' = 7,
+): StoredResource {
   const [next] = transition(machine, machine.resolveState(previous), {
     type: 'COLLECTED',
     at,
     datapoints: {
-      metrics: { followers: { value: followers, semantic: 'followers' }, following: { value: 7, semantic: 'following' } },
+      metrics: {
+        followers: { value: followers, semantic: 'followers' },
+        ...(following === 'absent' ? {} : { following: { value: following, semantic: 'following' } }),
+      },
       attributes: { verified: { value: verified, semantic: 'verified' } },
     },
   });
@@ -41,8 +50,8 @@ async function collectedStore(t: Test) {
   let resource = pendingResource();
   await commitResource(store, { key, next: resource });
   let version = 1;
-  const collect = async (at: number, followers: number, verified: boolean) => {
-    const next = collected(resource, at, followers, verified);
+  const collect = async (at: number, followers: number, verified: boolean, following?: number | 'absent') => {
+    const next = collected(resource, at, followers, verified, following);
     t.equal(await commitResource(store, { key, base: { version, resource }, next }), true);
     resource = next;
     version++;
@@ -149,4 +158,23 @@ t.test('daily history - a range that ends inside a day before the series was las
     [{ at: '2026-10-20', value: 10 }],
     'the value at 12:00, not the day’s last',
   );
+});
+
+t.test('daily history - a datapoint the snapshot no longer has answers as from the points', async (t) => {
+  const { store, collect } = await collectedStore(t);
+  await collect(Date.UTC(2026, 10, 4, 9), 21, false, 8);
+  // The platform stops giving `following`: its series ends at its last point.
+  await collect(Date.UTC(2026, 10, 5, 9), 22, false, 'absent');
+  const days = new DailyHistory(store.series);
+  const now = Date.UTC(2026, 10, 5, 12);
+  const inside = answers(store, days, { from: '2026-10-20', to: '2026-11-03' }, now);
+  t.equal(inside.fromText, undefined, 'a range ending before its last point is left to the points');
+  t.same(
+    JSON.parse(inside.fromPoints.body).data[0].metrics.following.series.map((day: { at: string }) => day.at),
+    ['2026-10-20'],
+    'where it ends at its last point up to the range',
+  );
+  const { fromText, fromPoints } = answers(store, days, { from: '2026-10-20' }, now);
+  t.same(fromText, fromPoints, 'a range past its last point is cut from the text');
+  t.same(JSON.parse(fromText!.body).data[0].metrics.following.series.at(-1), { at: '2026-11-04', value: 8 });
 });
