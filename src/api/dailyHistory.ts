@@ -34,7 +34,7 @@ interface ResourceDays {
 }
 
 const dayMs = 86_400_000;
-/** Resources kept per generation: at 400 days of 3 counts, ~36 KB each. */
+/** Resources kept per generation (two generations): at 400 days of 3 counts, ~55 KB each. */
 const resourcesKept = 256;
 
 export class DailyHistory {
@@ -44,8 +44,8 @@ export class DailyHistory {
 
   /**
    * The JSON answer of a daily request and the keys a search of its references would ask for;
-   * undefined when its range ends inside a day before a series was last seen, where the day's
-   * value is the last one up to that time, not the day's (the caller renders it from the points).
+   * undefined when a series' days cannot be cut from the kept text (`cutDays`) or the range
+   * reaches further back than they were read: the caller renders the answer from the points.
    */
   answer(request: HistoryRequest, views: ViewSource, now: number): { body: string; wanted: string[] | undefined } | undefined {
     const entries: Array<{ reference: string; datapoints: RenderedDatapoint[] }> = [];
