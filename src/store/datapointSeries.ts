@@ -11,7 +11,7 @@ import type { DatapointGroup, LooseKey, LoosePoints, SeriesKey, SeriesMonth, Ser
 import { startOfDay, startOfMonth } from './utcPeriods.js';
 
 export type { DatapointGroup, LooseKey, LoosePoints, SeriesKey, SeriesMonth, SeriesValue };
-export { startOfDay };
+export { startOfDay, startOfMonth };
 
 export interface SeriesPoint {
   at: number;
@@ -64,17 +64,26 @@ export class DatapointSeries {
 
   /** Adds a point to its month's entry, in time order; a point at a time already recorded replaces it. */
   append(key: string, group: DatapointGroup, name: string, point: SeriesPoint): void {
-    const month = startOfMonth(point.at);
-    const monthKey: SeriesKey = [key, group, name, month];
+    this.appendToMonth([key, group, name, startOfMonth(point.at)], [point]);
+  }
+
+  /**
+   * Adds points of one UTC month to its entry, read and written once: each in time order, a point
+   * at a time already recorded replacing it.
+   */
+  appendToMonth(monthKey: SeriesKey, points: readonly SeriesPoint[]): void {
+    const month = monthKey[3];
     const [offsets, values] = this.dbs.series.get(monthKey) ?? [[], []];
-    const offset = point.at - month;
-    // Collections arrive in time order: the point almost always goes last.
-    let index = offsets.length;
-    while (index > 0 && offsets[index - 1]! > offset) index--;
-    if (offsets[index - 1] === offset) values[index - 1] = point.value;
-    else {
-      offsets.splice(index, 0, offset);
-      values.splice(index, 0, point.value);
+    for (const point of points) {
+      const offset = point.at - month;
+      // Collections arrive in time order: the point almost always goes last.
+      let index = offsets.length;
+      while (index > 0 && offsets[index - 1]! > offset) index--;
+      if (offsets[index - 1] === offset) values[index - 1] = point.value;
+      else {
+        offsets.splice(index, 0, offset);
+        values.splice(index, 0, point.value);
+      }
     }
     void this.dbs.series.put(monthKey, [offsets, values]);
   }

@@ -3,7 +3,15 @@
 // (docs/history.md#roll-up), in slices of a few entries so that a search or a commit on the same
 // thread waits behind one slice at most.
 import { historyRollUp } from '../config.js';
-import { type DatapointSeries, type LooseKey, type SeriesKey, type SeriesMonth, startOfDay } from './datapointSeries.js';
+import {
+  type DatapointSeries,
+  type LooseKey,
+  type SeriesKey,
+  type SeriesMonth,
+  type SeriesPoint,
+  startOfDay,
+  startOfMonth,
+} from './datapointSeries.js';
 import type { Databases } from './environment.js';
 
 export interface RollUpEdges {
@@ -94,7 +102,11 @@ export class SeriesRollUp {
     return passEnded;
   }
 
-  /** Appends the loose entries older than `before` to their months; true while entries are left to read. */
+  /**
+   * Appends the points of the loose entries older than `before` to their months, each month read
+   * and written once for all of them (a resource's entries are adjacent: its day's collections),
+   * and removes the entries; true while entries are left to read.
+   */
   private pack(before: number, limit: number): boolean {
     const { loosePoints } = this.dbs;
     const after = this.previousLoose;
@@ -102,12 +114,24 @@ export class SeriesRollUp {
     const entries = [...loosePoints.getRange({ start: after ?? [''], limit: limit + 1 })]
       .filter(({ key }) => !after || key[0] !== after[0] || key[1] !== after[1])
       .slice(0, limit);
+    const months = new Map<string, { key: SeriesKey; points: SeriesPoint[] }>();
     for (const { key, value } of entries) {
       const [resource, at] = key;
       if (at >= before) continue;
-      for (const [group, name, pointValue] of value) this.series.append(resource, group, name, { at, value: pointValue });
+      for (const [group, name, pointValue] of value) {
+        const monthKey: SeriesKey = [resource, group, name, startOfMonth(at)];
+        const id = monthKey.join('\n');
+        let month = months.get(id);
+        if (!month) {
+          month = { key: monthKey, points: [] };
+          months.set(id, month);
+        }
+        // A resource's entries arrive in time order: so do each month's points.
+        month.points.push({ at, value: pointValue });
+      }
       void loosePoints.remove(key);
     }
+    for (const { key, points } of months.values()) this.series.appendToMonth(key, points);
     this.previousLoose = entries.length < limit ? undefined : entries.at(-1)!.key;
     return entries.length === limit;
   }

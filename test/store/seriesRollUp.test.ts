@@ -111,3 +111,27 @@ t.test('roll-up - loose points are packed once their day is over or they are old
     'every other one is in its month',
   );
 });
+
+t.test("roll-up - a resource's loose points of one month are added to it together, in time order", async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const series = new DatapointSeries(dbs, { detailMs: 30 * day, days: 400 });
+  const key = 'github/account/octocat';
+  await dbs.root.transaction(() => {
+    series.append(key, 'metrics', 'followers', { at: dayStart(2), value: 1 });
+    series.append(key, 'metrics', 'followers', { at: dayStart(4), value: 3 });
+    void dbs.loosePoints.put([key, dayStart(3)], [['metrics', 'followers', 2]]);
+    void dbs.loosePoints.put([key, dayStart(4)], [['metrics', 'followers', 4]]);
+    void dbs.loosePoints.put([key, dayStart(5)], [['metrics', 'followers', 5]]);
+    void dbs.loosePoints.put([key, Date.UTC(2026, 11, 1)], [['metrics', 'followers', 6]]);
+  });
+  t.equal(await new SeriesRollUp(dbs, series, () => Date.UTC(2026, 11, 2)).slice(), true);
+  t.same(
+    [...dbs.series.getRange()].map(({ key, value }) => [key[3], value]),
+    [
+      [Date.UTC(2026, 10, 1), [[1, 2, 3, 4].map((n) => dayStart(n + 1) - Date.UTC(2026, 10, 1)), [1, 2, 4, 5]]],
+      [Date.UTC(2026, 11, 1), [[0], [6]]],
+    ],
+    'between the packed points, one at a packed millisecond replacing it, and a point of the next month in its own',
+  );
+});
