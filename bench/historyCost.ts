@@ -224,7 +224,7 @@ async function diskPerMillionResourceDays(): Promise<{ bytes: number; resourceDa
   }
 }
 
-/** Collections a second of a server recording history and of one that does not, alternating fresh copies of one due set. */
+/** Collections a second of a server recording history and of one that does not, alternating (on, off, off, on, ...) fresh copies of one due set. */
 async function collectionRates(): Promise<{ on: number[]; off: number[] }> {
   const template = await cachedDataSet('history-collect', {
     platform: 'github',
@@ -235,10 +235,13 @@ async function collectionRates(): Promise<{ on: number[]; off: number[] }> {
   const rates = { on: [] as number[], off: [] as number[] };
   try {
     for (let run = 0; run < runs; run++) {
-      for (const [label, flags] of [
+      const pair = [
         ['on', []],
         ['off', ['--history-days', '0']],
-      ] as const) {
+      ] as const;
+      // Each run of a few seconds, one server after the other: the order alternates, so that a
+      // load rising or falling through the pairs favours neither.
+      for (const [label, flags] of run % 2 === 0 ? pair : [...pair].reverse()) {
         const data = copyOf(template, `history-collect-${label}`);
         const server = await startServer({ data: data.dir, upstream: emulator.url, threads: 1, flags });
         const progress = new CollectionProgress(data.dir);
