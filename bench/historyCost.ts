@@ -5,7 +5,9 @@
 // resources, each moving its 3 counts, on a store recording history against one that does not
 // (`days: 0`), alternating rounds in this process (target <= +10 %). Disk: the growth of the
 // LMDB data file while 90 days of one point a day for 3 counts of `--disk-resources` resources
-// are recorded, a day's commits in one transaction, per million resource-days.
+// are recorded, a day's commits in one transaction, per million resource-days. Collection: due
+// resources collected from an emulator on the load core per second, by a server recording
+// history and one with `--history-days 0`, alternating servers on copies of one due set.
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { transition } from 'xstate';
@@ -16,11 +18,12 @@ import { DatapointSeries } from '../src/store/datapointSeries.js';
 import { openDatabases } from '../src/store/environment.js';
 import { storageSize } from '../src/metrics/storageSize.js';
 import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
-import { freshDataSet, scratchDir } from './datasets.js';
+import { CollectionProgress, collectionsPerSecond } from './collectionProgress.js';
+import { cachedDataSet, copyOf, freshDataSet, scratchDir } from './datasets.js';
 import { benchFlags, positiveNumber } from './flags.js';
-import { log } from './log.js';
+import { log, sleep } from './log.js';
 import { everyEntry, preflight } from './preflight.js';
-import { startServer } from './processes.js';
+import { cliEntry, loadCore, startPinned, startServer } from './processes.js';
 import { bearer, searchBody, tenSeeded } from './requests.js';
 import { seededChanges } from './seed.js';
 import { ensureWrk, runWrk, type LoadShape } from './wrk.js';
@@ -30,11 +33,13 @@ const flags = benchFlags({
   runs: { type: 'string', default: '3' },
   commits: { type: 'string', default: '2000' },
   'disk-resources': { type: 'string', default: '1000' },
+  'due-resources': { type: 'string', default: '60000' },
 });
 const seconds = positiveNumber('seconds', flags.seconds);
 const runs = positiveNumber('runs', flags.runs);
 const commitCount = positiveNumber('commits', flags.commits);
 const diskResources = positiveNumber('disk-resources', flags['disk-resources']);
+const dueResources = positiveNumber('due-resources', flags['due-resources']);
 const dayMs = 86_400_000;
 const days = 90;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -216,11 +221,56 @@ async function diskPerMillionResourceDays(): Promise<{ bytes: number; resourceDa
   }
 }
 
+/** Collections a second of a server recording history and of one that does not, alternating (on, off, off, on, ...) fresh copies of one due set. */
+async function collectionRates(): Promise<{ on: number[]; off: number[] }> {
+  const template = await cachedDataSet('history-collect', {
+    platform: 'github',
+    count: dueResources + 100,
+    due: { from: 100, at: Date.now() },
+  });
+  const emulator = await startPinned([loadCore], [cliEntry, 'emulator', '--port', '0']);
+  const rates = { on: [] as number[], off: [] as number[] };
+  try {
+    for (let run = 0; run < runs; run++) {
+      const pair = [
+        ['on', []],
+        ['off', ['--history-days', '0']],
+      ] as const;
+      // Each run of a few seconds, one server after the other: the order alternates, so that a
+      // load rising or falling through the pairs favours neither.
+      for (const [label, flags] of run % 2 === 0 ? pair : [...pair].reverse()) {
+        const data = copyOf(template, `history-collect-${label}`);
+        const server = await startServer({ data: data.dir, upstream: emulator.url, threads: 1, flags });
+        const progress = new CollectionProgress(data.dir);
+        try {
+          // As the collection scenario's collectOnlyRate (bench/collecting.ts), whose options module
+          // would parse this bench's flags as its own: counted after the pipeline's warm-up.
+          await sleep(seconds * 1_000);
+          const first = progress.count();
+          await sleep(seconds * 1_000);
+          const rate = collectionsPerSecond(first, progress.count());
+          if (progress.count().waiting === 0) throw new Error(`the ${dueResources} due resources ran out: pass a larger --due-resources`);
+          rates[label].push(rate);
+          log(`collection, history ${label}, run ${run + 1}: ${rate.toFixed(0)} a second`);
+        } finally {
+          await progress.close();
+          await server.stop();
+          rmSync(data.dir, { recursive: true, force: true });
+        }
+      }
+    }
+    return rates;
+  } finally {
+    await emulator.stop();
+  }
+}
+
 ensureWrk();
 const loadBefore = loadavg()[0]!;
 const read = await readRatio();
 const commit = await commitRatio();
 const disk = await diskPerMillionResourceDays();
+const collection = await collectionRates();
 const fmt = (value: number) => value.toFixed(2);
 const searchRate = median(read.search);
 const historyRate = median(read.history);
@@ -237,4 +287,9 @@ console.log(
 );
 console.log(
   `disk:   ${(disk.bytes / 1e6).toFixed(1)} MB per million resource-days (${disk.resourceDays} resource-days of 3 counts moving daily; ${(disk.bytes / 1e6).toFixed(1)} bytes a resource a day)`,
+);
+const collectOn = median(collection.on);
+const collectOff = median(collection.off);
+console.log(
+  `collect: recording on ${collectOn.toFixed(0)} a second, off ${collectOff.toFixed(0)}: ${fmt((collectOn / collectOff - 1) * 100)} % (target: unchanged within noise)`,
 );

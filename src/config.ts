@@ -349,7 +349,9 @@ export const historyBounds = {
 } as const;
 
 /**
- * The roll-up of detail into days (docs/history.md#roll-up): a slice reads at most `sliceMonths`
- * months of series (each a few hundred points at most), slices are `sliceGapMs` apart, and a pass over every series starts every `passMs`.
+ * The roll-up of detail into days (docs/history.md#roll-up): a slice packs at most `sliceLoose`
+ * loose entries (a commit's changed values each) into their months, or reads at most
+ * `sliceMonths` months of series (each a few hundred points at most), slices are `sliceGapMs`
+ * apart, and a pass over every series starts every `passMs`.
  */
-export const historyRollUp = { sliceMonths: 8, sliceGapMs: 20, passMs: 3_600_000 } as const;
+export const historyRollUp = { sliceLoose: 16, sliceMonths: 8, sliceGapMs: 20, passMs: 3_600_000 } as const;

@@ -42,9 +42,7 @@ export function historyOf(request: HistoryRequest, views: ViewSource, series: Hi
     const datapoints = series.read(resource.key, request.from, request.to).flatMap((recorded) => {
       const seen = (current[recorded.group] as Record<string, { collected_at?: string }> | undefined)?.[recorded.name]?.collected_at;
       const points =
-        request.interval === 'day'
-          ? daily(recorded.before, recorded.points, request, seen)
-          : withOpening(recorded.before, recorded.points, request.from);
+        request.interval === 'day' ? daily(recorded, request, seen) : withOpening(recorded.before, recorded.points, request.from);
       if (points.length === 0) return [];
       const first = points[0]!.value;
       const last = points.at(-1)!.value;
@@ -55,7 +53,7 @@ export function historyOf(request: HistoryRequest, views: ViewSource, series: Hi
           series: points.map((point) => ({ at: timeText(point.at), value: point.value })),
           first,
           last,
-          change: typeof first === 'number' && typeof last === 'number' ? last - first : null,
+          change: changeOver(first, last),
         },
       ];
     });
@@ -77,13 +75,16 @@ function withOpening(before: SeriesPoint | undefined, points: SeriesPoint[], fro
 
 /**
  * One point per UTC day of the range, each the day's last value, from the first day a value is
- * known to the day it was last seen (its snapshot's collected_at, else its last point).
+ * known to the day it was last seen (`lastSeen`: its snapshot's collected_at, else its last point).
  */
-function daily(before: SeriesPoint | undefined, points: SeriesPoint[], request: HistoryRequest, seen: string | undefined): SeriesPoint[] {
-  const known = withOpening(before, points, request.from);
+export function daily(
+  { before, points }: { before: SeriesPoint | undefined; points: SeriesPoint[] },
+  range: { from: number; to: number },
+  seen: string | undefined,
+): SeriesPoint[] {
+  const known = withOpening(before, points, range.from);
   if (known.length === 0) return [];
-  const lastSeen = Math.max(seen ? Date.parse(seen) : 0, known.at(-1)!.at);
-  const lastDay = startOfDay(Math.min(request.to, lastSeen));
+  const lastDay = startOfDay(Math.min(range.to, lastSeen(known, seen)));
   const days: SeriesPoint[] = [];
   let next = 0;
   let value: SeriesValue = known[0]!.value;
@@ -94,11 +95,16 @@ function daily(before: SeriesPoint | undefined, points: SeriesPoint[], request: 
   return days;
 }
 
+/** When a series was last seen: its datapoint's collected_at, else its last point. */
+export function lastSeen(points: SeriesPoint[], seen: string | undefined): number {
+  return Math.max(seen ? Date.parse(seen) : 0, points.at(-1)?.at ?? 0);
+}
+
 /**
  * A request's UTC days as ISO dates, each written once: every series of the answer shares the
  * same days, and toISOString per point was most of an answer's cost (docs/history.md#read-and-commit-cost).
  */
-function dayNamer(): (at: number) => string {
+export function dayNamer(): (at: number) => string {
   const names = new Map<number, string>();
   return (at) => {
     let name = names.get(at);
@@ -115,28 +121,62 @@ function dayNamer(): (at: number) => string {
  * grouped by `metrics` and `attributes`, at a fraction of its cost on thousands of points.
  */
 export function historyJson(entries: HistoryEntry[]): string {
+  return historyJsonOf(
+    entries.map(({ datapoints, ...reference }) => ({
+      reference: JSON.stringify(reference).slice(0, -1),
+      datapoints: datapoints.map(({ series, ...datapoint }) => ({ ...datapoint, seriesJson: seriesJson(series) })),
+    })),
+  );
+}
+
+/** A datapoint of the answer with its series already JSON: its points' objects, comma-separated. */
+export interface RenderedDatapoint extends Omit<HistoryDatapoint, 'series'> {
+  seriesJson: string;
+}
+
+/**
+ * The answer's JSON from each entry's reference (its object's text up to its closing brace) and
+ * datapoints, by `+=` alone: a join would copy each series' text once more.
+ */
+export function historyJsonOf(entries: Array<{ reference: string; datapoints: RenderedDatapoint[] }>): string {
   let body = '{"data":[';
   for (let index = 0; index < entries.length; index++) {
-    const { datapoints, ...reference } = entries[index]!;
+    const { reference, datapoints } = entries[index]!;
     if (index > 0) body += ',';
-    body += JSON.stringify(reference).slice(0, -1);
+    body += reference;
     for (const group of ['metrics', 'attributes'] as const) {
-      const named = datapoints.filter((datapoint) => datapoint.group === group);
-      if (named.length > 0) body += `,"${group}":{${named.map(datapointJson).join(',')}}`;
+      let named = 0;
+      for (const datapoint of datapoints) {
+        if (datapoint.group !== group) continue;
+        body += named++ === 0 ? `,"${group}":{` : ',';
+        body += datapointJson(datapoint);
+      }
+      if (named > 0) body += '}';
     }
     body += '}';
   }
   return `${body}]}`;
 }
 
-function datapointJson({ name, series, first, last, change }: HistoryDatapoint): string {
+function seriesJson(series: HistoryDatapoint['series']): string {
   let points = '';
-  for (let index = 0; index < series.length; index++) {
-    const { at, value } = series[index]!;
-    // `at` is an ISO date or date-time: nothing in it needs escaping.
-    points += `${index > 0 ? ',' : ''}{"at":"${at}","value":${typeof value === 'number' ? value : JSON.stringify(value)}}`;
-  }
-  return `${JSON.stringify(name)}:{"series":[${points}],"first":${JSON.stringify(first)},"last":${JSON.stringify(last)},"change":${JSON.stringify(change)}}`;
+  for (let index = 0; index < series.length; index++)
+    points += `${index > 0 ? ',' : ''}${pointJson(series[index]!.at, series[index]!.value)}`;
+  return points;
+}
+
+/** One point of a series as JSON; `at` is an ISO date or date-time: nothing in it needs escaping. */
+export function pointJson(at: string, value: SeriesValue): string {
+  return `{"at":"${at}","value":${typeof value === 'number' ? value : JSON.stringify(value)}}`;
+}
+
+function datapointJson({ name, seriesJson, first, last, change }: RenderedDatapoint): string {
+  return `${JSON.stringify(name)}:{"series":[${seriesJson}],"first":${JSON.stringify(first)},"last":${JSON.stringify(last)},"change":${JSON.stringify(change)}}`;
+}
+
+/** last - first when both are numbers, else null. */
+export function changeOver(first: SeriesValue, last: SeriesValue): number | null {
+  return typeof first === 'number' && typeof last === 'number' ? last - first : null;
 }
 
 const csvHeader = 'platform,type,identifier,status,group,datapoint,at,value';

@@ -5,6 +5,8 @@ import type { RecordedSeries, SeriesPoint } from '../store/datapointSeries.js';
 
 export type { DatapointGroup, RecordedSeries, SeriesPoint, SeriesValue } from '../store/datapointSeries.js';
 export { startOfDay } from '../store/datapointSeries.js';
+// The bounded map the store keeps its recent views in, for the daily answers' rendered days (api/dailyHistory.ts).
+export { RecentMap } from '../store/recentMap.js';
 
 export interface HistorySource {
   readonly recording: boolean;
@@ -13,4 +15,6 @@ export interface HistorySource {
   retainedFrom(now: number): number;
   /** Every series of the resource with its points in the range, and the value in force before it. */
   read(key: string, from: number, to: number): Array<RecordedSeries & { before: SeriesPoint | undefined }>;
+  /** As `read`, seeing every commit made before the call, also by another thread. */
+  readLatest(key: string, from: number, to: number): Array<RecordedSeries & { before: SeriesPoint | undefined }>;
 }

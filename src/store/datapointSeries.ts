@@ -1,16 +1,17 @@
 // Every resource's datapoints over time (docs/history.md#what-is-recorded): a commit that carries a
-// collected value appends it, in the same transaction, to its series' entry for that UTC month,
-// where the month's points lie packed (docs/history.md#layout), so that a read of 90 days touches
-// a few entries per series. An unchanged value writes nothing: the series' last-seen time is the
+// collected value writes the values that changed as one small loose entry, in the same
+// transaction; the roll-up packs finished days into their series' entry for that UTC month
+// (docs/history.md#layout), so that a read of 90 days touches a few entries per series and the
+// day's loose ones. An unchanged value writes nothing: the series' last-seen time is the
 // snapshot's `collected_at`.
 import type { ResourceContext } from '../../machines/resource.js';
 import type { HistoryPolicy } from '../config.js';
 import type { Databases } from './environment.js';
-import type { DatapointGroup, SeriesKey, SeriesMonth, SeriesValue } from './records.js';
+import type { DatapointGroup, LooseKey, LoosePoints, SeriesKey, SeriesMonth, SeriesValue } from './records.js';
 import { startOfDay, startOfMonth } from './utcPeriods.js';
 
-export type { DatapointGroup, SeriesKey, SeriesMonth, SeriesValue };
-export { startOfDay };
+export type { DatapointGroup, LooseKey, LoosePoints, SeriesKey, SeriesMonth, SeriesValue };
+export { startOfDay, startOfMonth };
 
 export interface SeriesPoint {
   at: number;
@@ -41,36 +42,48 @@ export class DatapointSeries {
 
   /**
    * Inside the commit's write transaction: the values `next` collected that differ from
-   * `previous`'s. A commit that collected nothing (a failure, a lease, a deferral) keeps the
-   * previous `lastSuccessAt` and records nothing.
+   * `previous`'s, as one loose entry (a put, no read: docs/history.md#read-and-commit-cost). A
+   * commit that collected nothing (a failure, a lease, a deferral) keeps the previous
+   * `lastSuccessAt` and records nothing.
    */
   record(key: string, previous: ResourceContext | undefined, next: ResourceContext): void {
     const at = next.lastSuccessAt;
     if (!this.recording || at === null || at === previous?.lastSuccessAt) return;
+    const changed: LoosePoints = [];
     for (const group of datapointGroups) {
       const points = next[group];
       if (!points) continue;
       const before = previous?.[group];
       for (const name in points) {
         const value = points[name]!.value;
-        if (before?.[name]?.value !== value) this.append(key, group, name, { at, value });
+        if (before?.[name]?.value !== value) changed.push([group, name, value]);
       }
     }
+    if (changed.length > 0) void this.dbs.loosePoints.put([key, at], changed);
   }
 
   /** Adds a point to its month's entry, in time order; a point at a time already recorded replaces it. */
   append(key: string, group: DatapointGroup, name: string, point: SeriesPoint): void {
-    const month = startOfMonth(point.at);
-    const monthKey: SeriesKey = [key, group, name, month];
+    this.appendToMonth([key, group, name, startOfMonth(point.at)], [point]);
+  }
+
+  /**
+   * Adds points of one UTC month to its entry, read and written once: each in time order, a point
+   * at a time already recorded replacing it.
+   */
+  appendToMonth(monthKey: SeriesKey, points: readonly SeriesPoint[]): void {
+    const month = monthKey[3];
     const [offsets, values] = this.dbs.series.get(monthKey) ?? [[], []];
-    const offset = point.at - month;
-    // Collections arrive in time order: the point almost always goes last.
-    let index = offsets.length;
-    while (index > 0 && offsets[index - 1]! > offset) index--;
-    if (offsets[index - 1] === offset) values[index - 1] = point.value;
-    else {
-      offsets.splice(index, 0, offset);
-      values.splice(index, 0, point.value);
+    for (const point of points) {
+      const offset = point.at - month;
+      // Collections arrive in time order: the point almost always goes last.
+      let index = offsets.length;
+      while (index > 0 && offsets[index - 1]! > offset) index--;
+      if (offsets[index - 1] === offset) values[index - 1] = point.value;
+      else {
+        offsets.splice(index, 0, offset);
+        values.splice(index, 0, point.value);
+      }
     }
     void this.dbs.series.put(monthKey, [offsets, values]);
   }
@@ -96,11 +109,58 @@ export class DatapointSeries {
         }
       }
     }
-    return found;
+    const loose = [...this.dbs.loosePoints.getRange({ start: [key, 0], end: [key, to + 1] })];
+    return loose.length === 0 ? found : withLoosePoints(found, loose, from);
+  }
+
+  /**
+   * As `read`, in a read transaction begun now: lmdb-js keeps a thread's read transaction until its
+   * next timer turn, and a thread told of a commit by a message may still hold one begun before it.
+   */
+  readLatest(key: string, from: number, to: number): Array<RecordedSeries & { before: SeriesPoint | undefined }> {
+    this.dbs.root.resetReadTxn();
+    return this.read(key, from, to);
   }
 
   /** The earliest time a history answer may reach back to at `now`: the retention's edge. */
   retainedFrom(now: number): number {
     return startOfDay(now) - this.policy.days * dayMs;
   }
+}
+
+/**
+ * The packed series with the loose points of the range added in their time's place (a loose
+ * point at a millisecond also packed replaces it, as `append` would): usually the day's points,
+ * after every packed one.
+ */
+function withLoosePoints(
+  packed: Array<RecordedSeries & { before: SeriesPoint | undefined }>,
+  loose: Iterable<{ key: LooseKey; value: LoosePoints }>,
+  from: number,
+): Array<RecordedSeries & { before: SeriesPoint | undefined }> {
+  const series = new Map(packed.map((recorded) => [`${recorded.group} ${recorded.name}`, recorded]));
+  for (const { key, value } of loose) {
+    const at = key[1];
+    for (const [group, name, pointValue] of value) {
+      let recorded = series.get(`${group} ${name}`);
+      if (!recorded) {
+        recorded = { group, name, points: [], before: undefined };
+        series.set(`${group} ${name}`, recorded);
+      }
+      const point = { at, value: pointValue };
+      if (at >= from) insertPoint(recorded.points, point);
+      else if (!recorded.before || recorded.before.at <= at) recorded.before = point;
+    }
+  }
+  // In the order a read of months gives: metrics before attributes, then by datapoint name.
+  return [...series.values()].sort(
+    (a, b) => datapointGroups.indexOf(a.group) - datapointGroups.indexOf(b.group) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+}
+
+function insertPoint(points: SeriesPoint[], point: SeriesPoint): void {
+  let index = points.length;
+  while (index > 0 && points[index - 1]!.at > point.at) index--;
+  if (points[index - 1]?.at === point.at) points[index - 1] = point;
+  else points.splice(index, 0, point);
 }

@@ -10,6 +10,8 @@ import type {
   AccountRecord,
   AttemptRecord,
   InviteRecord,
+  LooseKey,
+  LoosePoints,
   MetaDatabase,
   PasswordRecord,
   SeriesKey,
@@ -59,6 +61,8 @@ export interface Databases {
   history: Database<StoredTransition, [string, number]>;
   /** [resource key, 'metrics'|'attributes', datapoint, month start (ms)] -> the month's points, packed (datapointSeries.ts) */
   series: Database<SeriesMonth, SeriesKey>;
+  /** [resource key, collected at] -> the values that commit changed, until the roll-up packs them into their months (datapointSeries.ts) */
+  loosePoints: Database<LoosePoints, LooseKey>;
   meta: MetaDatabase;
 }
 
@@ -124,6 +128,7 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     reservedUnits: root.openDB({ name: 'inHand', keyEncoding: 'ordered-binary' }),
     history: root.openDB({ name: 'history', keyEncoding: 'ordered-binary', encoding: 'string' }),
     series: root.openDB({ name: 'seriesMonths', keyEncoding: 'ordered-binary' }),
+    loosePoints: root.openDB({ name: 'seriesPoints', keyEncoding: 'ordered-binary' }),
     meta,
   };
   return dbs;

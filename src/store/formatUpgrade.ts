@@ -1,6 +1,7 @@
 // The upgrades of an older data directory (docs/storage.md#upgrading-a-data-directory), each in the
 // one write transaction that also records its new format, so a process killed midway leaves the
-// directory as it was: 1 to 2 rewrites every snapshot with a version, 2 to 3 packs history by month.
+// directory as it was: 1 to 2 rewrites every snapshot with a version, 2 to 3 packs history by
+// month, 3 to 4 records that commits may have left loose points.
 import type { Database, Key, RootDatabase } from 'lmdb';
 import { startOfMonth } from './utcPeriods.js';
 import type { MetaDatabase, SeriesKey, SeriesMonth, SeriesValue } from './records.js';
@@ -97,5 +98,19 @@ export function upgradeFormatTwoToThree(root: RootDatabase, meta: MetaDatabase, 
     points.dropSync();
     void meta.put('formatVersion', 3);
   });
+  root.resetReadTxn();
+}
+
+/**
+ * Format 4 adds the loose entries of the commits' points (`seriesPoints`, docs/history.md#layout),
+ * which a format-3 directory has none of: its months are format 4's as they are. Recording format
+ * 4 is the whole upgrade, so that an older datapoints, which would not read the loose points,
+ * refuses the directory.
+ */
+export function upgradeFormatThreeToFour(root: RootDatabase, meta: MetaDatabase, isFormatThree: () => boolean): void {
+  root.transactionSync(() => {
+    if (isFormatThree()) void meta.put('formatVersion', 4);
+  });
+  // As after the other upgrades: this turn's read transaction began before the format was recorded.
   root.resetReadTxn();
 }

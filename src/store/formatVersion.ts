@@ -5,21 +5,23 @@ import type { RootDatabase } from 'lmdb';
 import { DataDirectoryError } from './dataDirectoryError.js';
 import { entryCount } from './entryCount.js';
 import type { MetaDatabase } from './records.js';
-import { upgradeFormatOneToTwo, upgradeFormatTwoToThree } from './formatUpgrade.js';
+import { upgradeFormatOneToTwo, upgradeFormatThreeToFour, upgradeFormatTwoToThree } from './formatUpgrade.js';
 
 /**
  * 1: the layout before versions were recorded (unversioned snapshots).
  * 2: snapshots carry the version of their last commit (useVersions).
  * 3: history points packed by series and UTC month (seriesMonths), not one entry each (series).
+ * 4: a commit's changed values written as one loose entry (seriesPoints), packed into their
+ *    months by the roll-up.
  */
-export const currentFormat = 3;
+export const currentFormat = 4;
 
 /** The databases whose entries show that a directory holds data. */
 const dataDatabases = ['resources', 'views', 'due', 'accounts', 'tokens', 'usage'];
 
 /**
  * Brings the directory to the current format before any database is opened by its layout:
- * records it in a directory that holds nothing yet (when `create`), upgrades formats 1 and 2, and
+ * records it in a directory that holds nothing yet (when `create`), upgrades formats 1 to 3, and
  * refuses a newer format with a DataDirectoryError.
  */
 export function prepareFormat(root: RootDatabase, meta: MetaDatabase, dataDir: string, create: boolean): void {
@@ -35,8 +37,9 @@ export function prepareFormat(root: RootDatabase, meta: MetaDatabase, dataDir: s
     return;
   }
   if (found === 1) upgradeFormatOneToTwo(root, meta, () => recordedFormat(root, meta) === 1);
-  if (found <= 2) {
-    upgradeFormatTwoToThree(root, meta, () => recordedFormat(root, meta) === 2);
+  if (found <= 2) upgradeFormatTwoToThree(root, meta, () => recordedFormat(root, meta) === 2);
+  if (found <= 3) {
+    upgradeFormatThreeToFour(root, meta, () => recordedFormat(root, meta) === 3);
     return;
   }
   // Formats are only ever recorded as 2 or, by a later datapoints, higher.

@@ -124,3 +124,7 @@ export type SeriesKey = [string, DatapointGroup, string, number];
  * value at the same index (docs/history.md#layout).
  */
 export type SeriesMonth = [offsets: number[], values: SeriesValue[]];
+/** A commit's loose points, not yet packed into their months: [resource key, collected at] (docs/history.md#layout). */
+export type LooseKey = [string, number];
+/** The values that commit collected and that changed, each [group, datapoint name, value]. */
+export type LoosePoints = Array<[DatapointGroup, string, SeriesValue]>;

@@ -1,8 +1,17 @@
-// Rolls detail older than the detail window into one point per UTC day and drops days past the
-// retention (docs/history.md#roll-up), in slices of a few months of series so that a search or a
-// commit on the same thread waits behind one slice at most.
+// Packs the commits' loose points of finished days into their months, rolls detail older than the
+// detail window into one point per UTC day and drops days past the retention
+// (docs/history.md#roll-up), in slices of a few entries so that a search or a commit on the same
+// thread waits behind one slice at most.
 import { historyRollUp } from '../config.js';
-import { type DatapointSeries, type SeriesKey, type SeriesMonth, startOfDay } from './datapointSeries.js';
+import {
+  type DatapointSeries,
+  type LooseKey,
+  type SeriesKey,
+  type SeriesMonth,
+  type SeriesPoint,
+  startOfDay,
+  startOfMonth,
+} from './datapointSeries.js';
 import type { Databases } from './environment.js';
 
 export interface RollUpEdges {
@@ -41,6 +50,10 @@ export function rolledMonth(month: number, [offsets, values]: SeriesMonth, edges
 export class SeriesRollUp {
   /** The last month a slice read: the next slice starts after it. */
   private previous: SeriesKey | undefined;
+  /** The last loose entry a slice read, while a pass is packing them: the next slice starts after it. */
+  private previousLoose: LooseKey | undefined;
+  /** Whether the pass is still packing loose entries; it reads months once it has packed every one. */
+  private packing = true;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -63,34 +76,83 @@ export class SeriesRollUp {
   }
 
   /**
-   * Reads at most `limit` months of series after the last slice's and rewrites those whose points
-   * roll away, in one write transaction, so that a commit appending to a month meanwhile is read
-   * with it; resolves true when it reached the end of every series (the next slice starts a new pass).
+   * Packs at most `historyRollUp.sliceLoose` loose entries into their months while the pass is
+   * packing; once every one is packed, reads at most `limit` months of series after the last
+   * slice's and rewrites those whose points roll away. One write transaction, so that a commit
+   * writing meanwhile is read with what it wrote; resolves true when it reached the end of every
+   * series (the next slice starts a new pass).
    */
   async slice(limit: number = historyRollUp.sliceMonths): Promise<boolean> {
-    const edges = rollUpEdges(this.series, this.now());
-    const { series } = this.dbs;
-    let read = 0;
+    const now = this.now();
+    const edges = rollUpEdges(this.series, now);
+    // A finished day's points, and any older than the detail window, are ready to roll.
+    const packBefore = Math.max(startOfDay(now), edges.detailFrom);
+    let passEnded = false;
     await this.dbs.root.transaction(() => {
-      read = 0;
-      const after = this.previous;
-      // Read to the end before writing: no cursor stays open across the writes.
-      const months = [...series.getRange({ start: after ?? [''], limit: limit + 1 })].filter(
-        (entry) => !after || !sameKey(entry.key, after),
-      );
-      let previous = after;
-      for (const { key, value } of months.slice(0, limit)) {
-        const month = key[3];
-        // A month before is past the retention as a whole when this one's first point stands in for its last.
-        if (previous && sameSeries(previous, key) && month + value[0][0]! <= edges.retainedFrom) void series.remove(previous);
-        const kept = rolledMonth(month, value, edges);
-        if (kept[0] !== value[0]) void series.put(key, kept);
-        previous = key;
-        read++;
+      if (this.packing) {
+        this.packing = this.pack(packBefore, historyRollUp.sliceLoose);
+        if (this.packing) return;
       }
-      this.previous = previous;
+      passEnded = this.rollMonths(edges, limit);
     });
-    if (read < limit) this.previous = undefined;
+    if (passEnded) {
+      this.previous = undefined;
+      this.packing = true;
+    }
+    return passEnded;
+  }
+
+  /**
+   * Appends the points of the loose entries older than `before` to their months, each month read
+   * and written once for all of them (a resource's entries are adjacent: its day's collections),
+   * and removes the entries; true while entries are left to read.
+   */
+  private pack(before: number, limit: number): boolean {
+    const { loosePoints } = this.dbs;
+    const after = this.previousLoose;
+    // Read to the end before writing: no cursor stays open across the writes.
+    const entries = [...loosePoints.getRange({ start: after ?? [''], limit: limit + 1 })]
+      .filter(({ key }) => !after || key[0] !== after[0] || key[1] !== after[1])
+      .slice(0, limit);
+    const months = new Map<string, { key: SeriesKey; points: SeriesPoint[] }>();
+    for (const { key, value } of entries) {
+      const [resource, at] = key;
+      if (at >= before) continue;
+      for (const [group, name, pointValue] of value) {
+        const monthKey: SeriesKey = [resource, group, name, startOfMonth(at)];
+        const id = monthKey.join('\n');
+        let month = months.get(id);
+        if (!month) {
+          month = { key: monthKey, points: [] };
+          months.set(id, month);
+        }
+        // A resource's entries arrive in time order: so do each month's points.
+        month.points.push({ at, value: pointValue });
+      }
+      void loosePoints.remove(key);
+    }
+    for (const { key, points } of months.values()) this.series.appendToMonth(key, points);
+    this.previousLoose = entries.length < limit ? undefined : entries.at(-1)!.key;
+    return entries.length === limit;
+  }
+
+  /** Rolls at most `limit` months after the last slice's; true when it reached the end of every series. */
+  private rollMonths(edges: RollUpEdges, limit: number): boolean {
+    const { series } = this.dbs;
+    const after = this.previous;
+    const months = [...series.getRange({ start: after ?? [''], limit: limit + 1 })].filter((entry) => !after || !sameKey(entry.key, after));
+    let previous = after;
+    let read = 0;
+    for (const { key, value } of months.slice(0, limit)) {
+      const month = key[3];
+      // A month before is past the retention as a whole when this one's first point stands in for its last.
+      if (previous && sameSeries(previous, key) && month + value[0][0]! <= edges.retainedFrom) void series.remove(previous);
+      const kept = rolledMonth(month, value, edges);
+      if (kept[0] !== value[0]) void series.put(key, kept);
+      previous = key;
+      read++;
+    }
+    this.previous = previous;
     return read < limit;
   }
 

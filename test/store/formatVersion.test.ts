@@ -9,7 +9,7 @@ import { currentFormat } from '../../src/store/formatVersion.js';
 import { tempDataDir } from '../helpers/service.js';
 
 t.test('format version - a new data directory records the current format', async (t) => {
-  t.equal(currentFormat, 3);
+  t.equal(currentFormat, 4);
   const dataDir = tempDataDir(t);
   const dbs = openDatabases(dataDir);
   t.equal(dbs.meta.get('formatVersion'), currentFormat);
@@ -22,12 +22,12 @@ t.test('format version - a new data directory records the current format', async
 t.test('format version - a directory of a newer format is refused in one line', async (t) => {
   const dataDir = tempDataDir(t);
   const dbs = openDatabases(dataDir);
-  await dbs.meta.put('formatVersion', 4);
+  await dbs.meta.put('formatVersion', 5);
   await dbs.root.close();
   t.throws(
     () => openDatabases(dataDir),
     new DataDirectoryError(
-      `data directory ${dataDir} has format 4, this datapoints reads format 3; it was written by a newer datapoints: upgrade, or use another --data directory`,
+      `data directory ${dataDir} has format 5, this datapoints reads format 4; it was written by a newer datapoints: upgrade, or use another --data directory`,
     ),
   );
 });

@@ -85,3 +85,53 @@ t.test('roll-up - detail inside its window is untouched', async (t) => {
   const { kept } = await rolledUp(t, { points, now: dayStart(3) + 3 * hour, detailMs: 2 * hour + 1, days: 400, slice: 1 });
   t.same(kept, points);
 });
+
+t.test('roll-up - loose points are packed once their day is over or they are older than the detail window, in slices', async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const series = new DatapointSeries(dbs, { detailMs: 2 * hour, days: 400 });
+  const loose: Array<[string, number]> = [];
+  for (let index = 0; index < 20; index++) loose.push([`github/account/user${String(index).padStart(2, '0')}`, dayStart(2) + 23 * hour]);
+  loose.push(['github/account/yours', dayStart(3) + 9 * hour], ['github/account/yours', dayStart(3) + 11 * hour]);
+  await dbs.root.transaction(() => {
+    for (const [key, at] of loose) void dbs.loosePoints.put([key, at], [['metrics', 'followers', at]]);
+  });
+  const rollUp = new SeriesRollUp(dbs, series, () => dayStart(3) + 12 * hour);
+  let slices = 1;
+  while (!(await rollUp.slice(64))) slices++;
+  t.equal(slices, 2, '22 loose entries in slices of 16, and the months in the second');
+  t.same(
+    [...dbs.loosePoints.getKeys()],
+    [['github/account/yours', dayStart(3) + 11 * hour]],
+    'only the point inside the detail window of a day not over stays loose',
+  );
+  t.same(
+    [...dbs.series.getRange()].map(({ key, value }) => [key[0], key[3] + value[0][0]!, value[1][0]]),
+    loose.slice(0, -1).map(([key, at]) => [key, at, at]),
+    'every other one is in its month',
+  );
+});
+
+t.test("roll-up - a resource's loose points of one month are added to it together, in time order", async (t) => {
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const series = new DatapointSeries(dbs, { detailMs: 30 * day, days: 400 });
+  const key = 'github/account/octocat';
+  await dbs.root.transaction(() => {
+    series.append(key, 'metrics', 'followers', { at: dayStart(2), value: 1 });
+    series.append(key, 'metrics', 'followers', { at: dayStart(4), value: 3 });
+    void dbs.loosePoints.put([key, dayStart(3)], [['metrics', 'followers', 2]]);
+    void dbs.loosePoints.put([key, dayStart(4)], [['metrics', 'followers', 4]]);
+    void dbs.loosePoints.put([key, dayStart(5)], [['metrics', 'followers', 5]]);
+    void dbs.loosePoints.put([key, Date.UTC(2026, 11, 1)], [['metrics', 'followers', 6]]);
+  });
+  t.equal(await new SeriesRollUp(dbs, series, () => Date.UTC(2026, 11, 2)).slice(), true);
+  t.same(
+    [...dbs.series.getRange()].map(({ key, value }) => [key[3], value]),
+    [
+      [Date.UTC(2026, 10, 1), [[1, 2, 3, 4].map((n) => dayStart(n + 1) - Date.UTC(2026, 10, 1)), [1, 2, 4, 5]]],
+      [Date.UTC(2026, 11, 1), [[0], [6]]],
+    ],
+    'between the packed points, one at a packed millisecond replacing it, and a point of the next month in its own',
+  );
+});
