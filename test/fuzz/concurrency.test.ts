@@ -65,7 +65,17 @@ t.test('concurrency - concurrent first searches of one new resource start exactl
     (answer) => answer.body.data[0].status === 'available',
   );
   t.equal(settled.body.data[0].status, 'available');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Every collection the searches asked for is over once nothing waits in the queue and the
+  // platform has nothing in hand: a second one would have been counted by then.
+  const quiet = await eventually(
+    async () => {
+      const { queueWaiting, platforms } = ts.service.platformStatus.snapshot();
+      const github = platforms.find((status) => status.platform === 'github')!;
+      return { queueWaiting, collecting: github.collecting, inFlight: github.budget.inFlight };
+    },
+    (status) => status.queueWaiting === 0 && status.collecting === 0 && status.inFlight === 0,
+  );
+  t.same(quiet, { queueWaiting: 0, collecting: 0, inFlight: 0 }, 'no collection is waiting or under way');
   t.same(upstream.targets, ['/github/users/octocat'], 'one upstream call for 200 concurrent first searches');
   const dbs = openDatabases(ts.dataDir);
   t.teardown(() => dbs.root.close());
