@@ -34,7 +34,7 @@ export function watch(t: Test, command: string, args: string[], env: Record<stri
     exited,
     stdout: () => stdout,
     stderr: () => stderr,
-    waitFor(pattern, timeoutMs = 20_000) {
+    waitFor(pattern, timeoutMs = 90_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const match = pattern.exec(stdout);
