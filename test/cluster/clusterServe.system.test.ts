@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { clusterDefaults } from '../../src/config.js';
-import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
+import { type CliResult, cli, cliWhileServing, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { serveThreeNodes } from '../helpers/serveNodes.js';
 import { StreamClient, updateOf } from '../push/streamClient.js';
@@ -33,8 +33,9 @@ async function untilStatus(node: ServerProcess, secret: string, status: number, 
   throw new Error(`${node.url} never answered ${status}`);
 }
 
-function cluster(nats: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return cli([...args, '--nats', nats]);
+/** A command on the cluster; this process keeps serving its connections to the nodes meanwhile. */
+function cluster(nats: string, args: string[]): Promise<CliResult> {
+  return cliWhileServing([...args, '--nats', nats]);
 }
 
 t.test('three nodes on one nats-server', async (t) => {
@@ -43,9 +44,9 @@ t.test('three nodes on one nats-server', async (t) => {
   const nats = await startNatsServer(t);
   const { dirs, nodes } = await serveThreeNodes(t, nats.url);
 
-  const created = cluster(nats.url, ['accounts', 'create', 'acme', '--rate', '100000/1m']);
+  const created = await cluster(nats.url, ['accounts', 'create', 'acme', '--rate', '100000/1m']);
   t.equal(created.status, 0, created.stderr);
-  const issued = cluster(nats.url, ['tokens', 'create', 'acme']);
+  const issued = await cluster(nats.url, ['tokens', 'create', 'acme']);
   t.equal(issued.status, 0, issued.stderr);
   const secret = issued.stdout.trim().split('\n').at(-1)!;
   const id = /created token (\S+)/.exec(issued.stdout)![1]!;
@@ -99,8 +100,8 @@ t.test('three nodes on one nats-server', async (t) => {
     'a node killed -9 under search load: the others keep answering, and it comes back with what was collected meanwhile',
     async (t) => {
       // An account of its own: the load must not spend the quota the tests below count on.
-      t.equal(cluster(nats.url, ['accounts', 'create', 'loadco', '--plan', 'paid']).status, 0);
-      const loadSecret = cluster(nats.url, ['tokens', 'create', 'loadco']).stdout.trim().split('\n').at(-1)!;
+      t.equal((await cluster(nats.url, ['accounts', 'create', 'loadco', '--plan', 'paid'])).status, 0);
+      const loadSecret = (await cluster(nats.url, ['tokens', 'create', 'loadco'])).stdout.trim().split('\n').at(-1)!;
       const searchOn = (node: ServerProcess, identifier: string) =>
         fetch(node.url + searchPath, {
           method: 'POST',
@@ -143,7 +144,7 @@ t.test('three nodes on one nats-server', async (t) => {
 
   await t.test('1,000 concurrent requests over three nodes never exceed the quota', async (t) => {
     const quota = 300;
-    const changed = cluster(nats.url, ['accounts', 'update', 'acme', '--quota', String(quota)]);
+    const changed = await cluster(nats.url, ['accounts', 'update', 'acme', '--quota', String(quota)]);
     t.equal(changed.status, 0, changed.stderr);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const statuses = await Promise.all(Array.from({ length: 1_000 }, (_, index) => search(nodes[index % 3]!, secret)));
@@ -151,14 +152,14 @@ t.test('three nodes on one nats-server', async (t) => {
     const refused = statuses.filter((status) => status === 403).length;
     t.equal(admitted + refused, 1_000, 'every request is admitted or refused for the quota');
     // Up to 3 earlier requests counted this month (the first test's), the rest of the quota here.
-    const shown = JSON.parse(cluster(nats.url, ['accounts', 'show', 'acme']).stdout);
+    const shown = JSON.parse((await cluster(nats.url, ['accounts', 'show', 'acme'])).stdout);
     t.ok(shown.usage.used <= quota, `granted ${shown.usage.used} <= ${quota}`);
     t.ok(admitted <= quota - 3, `admitted ${admitted} <= ${quota - 3}`);
     t.ok(admitted >= quota - 3 - 3 * 256, 'the quota is spent, not lost');
   });
 
   await t.test('a quota change is in force on every node within 1 s', async (t) => {
-    const changed = cluster(nats.url, ['accounts', 'update', 'acme', '--quota', 'none']);
+    const changed = await cluster(nats.url, ['accounts', 'update', 'acme', '--quota', 'none']);
     t.equal(changed.status, 0, changed.stderr);
     const since = performance.now();
     for (const node of nodes) {
@@ -168,7 +169,7 @@ t.test('three nodes on one nats-server', async (t) => {
   });
 
   await t.test('a token revoked on the cluster is refused by every node within 1 s', async (t) => {
-    const revoked = cluster(nats.url, ['tokens', 'revoke', id]);
+    const revoked = await cluster(nats.url, ['tokens', 'revoke', id]);
     t.equal(revoked.stdout, `revoked ${id} of account acme\n`);
     const since = performance.now();
     const times = await Promise.all(nodes.map((node) => untilStatus(node, secret, 401, since)));
@@ -178,7 +179,7 @@ t.test('three nodes on one nats-server', async (t) => {
 
   await t.test('a node that restarts catches up with changes made while it was down', async (t) => {
     await nodes[2]!.stop();
-    const second = cluster(nats.url, ['tokens', 'create', 'acme']);
+    const second = await cluster(nats.url, ['tokens', 'create', 'acme']);
     const newSecret = second.stdout.trim().split('\n').at(-1)!;
     const restarted = await startServer(t, ['--nats', nats.url, '--data', dirs[2]!, '--upstream', 'emulator', '--threads', '1']);
     t.equal(await search(restarted, newSecret), 422, 'the token created meanwhile is accepted');
@@ -186,13 +187,13 @@ t.test('three nodes on one nats-server', async (t) => {
   });
 
   await t.test('an account deleted on the cluster is gone from every node, and a new one of its name starts afresh', async (t) => {
-    const fresh = cluster(nats.url, ['tokens', 'create', 'acme']).stdout.trim().split('\n').at(-1)!;
-    const deleted = cluster(nats.url, ['accounts', 'delete', 'acme', '--yes']);
+    const fresh = (await cluster(nats.url, ['tokens', 'create', 'acme'])).stdout.trim().split('\n').at(-1)!;
+    const deleted = await cluster(nats.url, ['accounts', 'delete', 'acme', '--yes']);
     t.equal(deleted.stdout, 'deleted account acme and its 3 token(s)\n', deleted.stderr);
     const since = performance.now();
     for (const node of nodes.slice(0, 2)) t.ok((await untilStatus(node, fresh, 401, since)) < 1_000, `${node.url} refuses its token`);
-    t.equal(cluster(nats.url, ['accounts', 'create', 'acme']).status, 0);
-    t.equal(JSON.parse(cluster(nats.url, ['accounts', 'show', 'acme']).stdout).usage.used, 0);
+    t.equal((await cluster(nats.url, ['accounts', 'create', 'acme'])).status, 0);
+    t.equal(JSON.parse((await cluster(nats.url, ['accounts', 'show', 'acme'])).stdout).usage.used, 0);
   });
 
   await Promise.all(nodes.slice(0, 2).map((node) => node.stop()));

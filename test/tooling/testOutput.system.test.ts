@@ -31,6 +31,9 @@ t.test('test output - failures and totals on the terminal, the raw TAP in the re
   const project = join(dir, 'project');
   mkdirSync(project);
   copyFileSync(join(root, '.taprc'), join(project, '.taprc'));
+  // The .taprc loads TypeScript through the repository's test/loader/ (docs/testing.md#how-tap-loads-typescript).
+  mkdirSync(join(project, 'test/loader'), { recursive: true });
+  for (const file of ['register.mjs', 'hooks.mjs']) copyFileSync(join(root, 'test/loader', file), join(project, 'test/loader', file));
   copyFileSync(join(root, 'package.json'), join(project, 'package.json'));
   symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
   copyFileSync(join(root, 'test/tooling/fixtures/mixed.tap-fixture.ts'), join(project, 'mixed.tap-fixture.ts'));
