@@ -23,10 +23,13 @@ export const formatOneToken: TokenRecord = {
   revokedAt: null,
 };
 
-/** The resources of the directory, by key: more than one chunk of the upgrade's copy. */
-export function formatOneResources(count: number): Map<string, StoredResource> {
+/**
+ * The resources of the directory, by key: more than one chunk of the upgrade's copy. Those
+ * collected were collected from `since` on (a server given them collects them again once due).
+ */
+export function formatOneResources(count: number, since?: number): Map<string, StoredResource> {
   const resources = new Map<string, StoredResource>();
-  for (let i = 0; i < count; i++) resources.set(`github/account/user${i}`, i % 10 === 0 ? pendingResource() : availableResource(i));
+  for (let i = 0; i < count; i++) resources.set(`github/account/user${i}`, i % 10 === 0 ? pendingResource() : availableResource(i, since));
   return resources;
 }
 

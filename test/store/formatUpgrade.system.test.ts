@@ -104,7 +104,11 @@ t.test('upgrade - killed with -9 just before its commit, it leaves format 1, and
 
 t.test('upgrade - a server started on a format-1 directory serves its resources to its accounts', async (t) => {
   const dataDir = tempDataDir(t);
-  const resources = formatOneResources(30);
+  // Collected a minute ago, so not due again while the test runs: the answer is the snapshot
+  // the directory holds, not a new collection the server might finish first.
+  const since = Date.now() - 60_000;
+  const collectedAt = new Date(since + 7).toISOString();
+  const resources = formatOneResources(30, since);
   await writeFormatOne(dataDir, resources);
   const { search, tokenFor, service } = await startTestService(t, { dataDir });
   t.same(service.accounts.account('acme'), formatOneAccount, 'the account is there');
@@ -117,8 +121,8 @@ t.test('upgrade - a server started on a format-1 directory serves its resources 
       type: 'account',
       identifier: 'user7',
       status: 'available',
-      metrics: { followers: { value: 7, status: 'available', collected_at: '2026-11-23T12:00:00.007Z', semantic: 'followers' } },
-      attributes: { likes: { value: 21, status: 'available', collected_at: '2026-11-23T12:00:00.007Z', semantic: 'likes' } },
+      metrics: { followers: { value: 7, status: 'available', collected_at: collectedAt, semantic: 'followers' } },
+      attributes: { likes: { value: 21, status: 'available', collected_at: collectedAt, semantic: 'likes' } },
     },
     'the snapshot collected before the upgrade is served',
   );

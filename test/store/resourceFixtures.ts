@@ -15,12 +15,12 @@ export function pendingResource(): StoredResource {
   return { value: 'pending', context: pending.context };
 }
 
-/** Collected `followers` ms after `at`, so that its next due time is its own as well. */
-export function availableResource(followers: number): StoredResource {
-  const [pending] = initialTransition(machine, { createdAt: at });
+/** Collected `followers` ms after `since`, so that its next due time is its own as well. */
+export function availableResource(followers: number, since = at): StoredResource {
+  const [pending] = initialTransition(machine, { createdAt: since });
   const [available] = transition(machine, pending, {
     type: 'COLLECTED',
-    at: at + followers,
+    at: since + followers,
     datapoints: {
       metrics: { followers: { value: followers, semantic: 'followers' } },
       attributes: { likes: { value: followers * 3, semantic: 'likes' } },
