@@ -39,9 +39,9 @@ export const limits = {
   pipelineRestartMs: 1_000,
   /**
    * On a stop, collections still out after this long are given back (docs/architecture.md,
-   * "Stopping"); it ends before the shutdown grace so that giving back fits in it.
+   * "Stopping"); it ends before the stop deadline so that giving back fits in it.
    */
-  collectionStopGraceMs: 3_500,
+  collectionStopGraceMs: 3_000,
   /**
    * A machine step whose conditional commit loses to another writer is computed again from the
    * winner's snapshot, at most this many times in all (docs/architecture.md#conditional-commits).
@@ -61,8 +61,14 @@ export const limits = {
   corsMaxAgeSeconds: 600,
   /** Allowed origins whose answer headers are kept built (with `--cors '*'` origins are unbounded). */
   maxCorsOriginsCached: 256,
-  /** Graceful shutdown must finish within 5 s (docs/operations.md#signals); we leave margin. */
-  shutdownGraceMs: 4_000,
+  /**
+   * A stop ends within the promised 5 s (docs/operations.md#signals), counted from the signal to
+   * npm when the server learns of it by the parent watch (`parentCheckMs`): requests in flight
+   * get `shutdownGraceMs`, collections out `collectionStopGraceMs` beside them, and the process
+   * exits at `stopDeadlineMs` whatever is left, with a line on stderr saying so.
+   */
+  shutdownGraceMs: 3_000,
+  stopDeadlineMs: 4_000,
   /**
    * Accounts one server can admit for in a month (src/access/accountTable.ts): a slot each,
    * ~150 bytes a slot. A request of an account beyond this is answered 503.
@@ -213,7 +219,7 @@ export const tokenDisplay = {
 export const accountSuspension = { maxReasonLength: 200 } as const;
 
 /** How often a server started by npm checks that npm is still there (src/cli/parentWatch.ts). */
-export const parentCheckMs = 500;
+export const parentCheckMs = 200;
 
 /** Cluster mode on NATS JetStream (docs/cluster.md). */
 export const clusterDefaults = {

@@ -115,7 +115,7 @@ function logUnexpectedFailures(log: Logger): { stopWith(stop: () => Promise<void
     log.fatal({ err: error }, 'unexpected failure: nothing handled this error; the server stops');
     if (failed) return;
     failed = true;
-    setTimeout(() => process.exit(1), limits.shutdownGraceMs + 800).unref();
+    setTimeout(() => process.exit(1), limits.stopDeadlineMs).unref();
     const exit = () => process.exit(1);
     (stop ?? (async () => undefined))().then(exit, exit);
   };
@@ -134,7 +134,10 @@ function onTermination(stop: () => Promise<void>): void {
   const handler = () => {
     if (stopping) return;
     stopping = true;
-    setTimeout(() => process.exit(0), limits.shutdownGraceMs + 800).unref();
+    setTimeout(() => {
+      process.stderr.write(`datapoints: the stop did not finish within ${limits.stopDeadlineMs} ms; exiting\n`);
+      process.exit(0);
+    }, limits.stopDeadlineMs).unref();
     stop().then(
       () => process.exit(0),
       (error: unknown) => {

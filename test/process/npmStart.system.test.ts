@@ -84,6 +84,7 @@ t.test('npx datapoints serve - SIGTERM to npx stops the server, which npx runs t
   const data = tempDataDir(t);
   const { npm, pid, port } = await npmStart(t, data, ['exec', '--', 'datapoints', 'serve', ...serveArgs(data)]);
   npm.child.kill('SIGTERM');
-  t.ok(await within(5_000, () => !alive(pid)), 'the server process is gone');
+  // The server learns of it by the parent watch; its output says where a slow stop spent its time.
+  t.ok(await within(5_000, () => !alive(pid)), 'the server process is gone', { output: npm.stdout() + npm.stderr() });
   t.ok(await within(5_000, () => portIsFree(port)), 'the port is free');
 });
