@@ -1,5 +1,5 @@
-// Resource snapshots, their pre-rendered views and the due index, written together in one transaction (no
-// torn resource) and only if the snapshot is the one the change was computed from (docs/storage.md#conditional-commits).
+// Resource snapshots, their pre-rendered views and the due index, written in one transaction so no reader sees
+// a torn resource, and only if the snapshot is the one the change was computed from (docs/storage.md#conditional-commits).
 import type { DueEventType } from '../../machines/resource.js';
 import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
 import { DatapointSeries } from './datapointSeries.js';
