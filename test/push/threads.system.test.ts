@@ -3,30 +3,16 @@
 // edges, a slow consumer is cut on any edge; SIGTERM closes with 1001; kill -9 loses nothing.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { createAccount, issueToken, type AccountSettings } from '../../src/access/provisioning.js';
-import { AccountStore } from '../../src/store/accountStore.js';
-import { openDatabases } from '../../src/store/environment.js';
 import { cli, startServer } from '../helpers/cli.js';
 import { tempDataDir } from '../helpers/service.js';
+import { provision } from '../threads/provision.js';
 import { StreamClient, ticketsPath, updateOf } from './streamClient.js';
 
-async function provision(data: string, name: string, settings: AccountSettings): Promise<{ id: string; secret: string }> {
-  const dbs = openDatabases(data);
-  try {
-    const accounts = new AccountStore(dbs);
-    await createAccount(accounts, name, settings, Date.now());
-    return await issueToken(accounts, name, Date.now());
-  } finally {
-    await dbs.root.close();
-  }
-}
-
 const account = (identifier: string) => ({ platform: 'github', type: 'account', identifier });
-const unlimited = { plan: 'paid' as const, rate: { limit: 1_000_000, windowMs: 60_000 } };
 
 t.test('stream threads - every edge forwards pending -> available; tickets cross edges; SIGTERM closes with 1001', async (t) => {
   const data = tempDataDir(t);
-  const token = await provision(data, 'alice', unlimited);
+  const token = await provision(data, 'alice');
   const server = await startServer(t, ['--data', data, '--upstream', 'emulator', '--threads', '2']);
   // Eight connections: the kernel spreads them over both edges.
   const clients = await Promise.all(
@@ -48,7 +34,7 @@ t.test('stream threads - every edge forwards pending -> available; tickets cross
 
 t.test('stream threads - a token revoked with the CLI loses its connections on every edge within 1 s', async (t) => {
   const data = tempDataDir(t);
-  const token = await provision(data, 'leaky', unlimited);
+  const token = await provision(data, 'leaky');
   const server = await startServer(t, ['--data', data, '--upstream', 'emulator', '--threads', '2']);
   const clients = await Promise.all(Array.from({ length: 6 }, () => StreamClient.open(t, server.url, token.secret)));
   t.equal(cli(['tokens', 'revoke', token.id, '--data', data]).status, 0);
@@ -59,7 +45,7 @@ t.test('stream threads - a token revoked with the CLI loses its connections on e
 
 t.test('stream threads - a client that stops reading is closed with 4002 on an edge', async (t) => {
   const data = tempDataDir(t);
-  const token = await provision(data, 'sleepy', unlimited);
+  const token = await provision(data, 'sleepy');
   const server = await startServer(t, ['--data', data, '--upstream', 'emulator', '--threads', '2']);
   const client = await StreamClient.open(t, server.url, token.secret);
   const unsubscribe = JSON.stringify({
@@ -79,7 +65,7 @@ t.test('stream threads - a client that stops reading is closed with 4002 on an e
 
 t.test('stream - kill -9: the client sees the connection drop, resubscribes after a restart, the data is intact', async (t) => {
   const data = tempDataDir(t);
-  const token = await provision(data, 'survivor', unlimited);
+  const token = await provision(data, 'survivor');
   const args = ['--data', data, '--upstream', 'emulator', '--threads', '2'];
   const first = await startServer(t, args);
   const client = await StreamClient.open(t, first.url, token.secret);

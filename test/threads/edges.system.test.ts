@@ -5,25 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { Pool } from 'undici';
 import { monthOf } from '../../src/access/calendar.js';
-import { createAccount, issueToken, type AccountSettings } from '../../src/access/provisioning.js';
-import { AccountStore } from '../../src/store/accountStore.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { cli, startServer } from '../helpers/cli.js';
 import { searchPath, tempDataDir } from '../helpers/service.js';
+import { provision } from './provision.js';
 
 const unlimitedRate = { limit: 1_000_000, windowMs: 60_000 };
-
-async function provision(data: string, name: string, settings: AccountSettings): Promise<{ id: string; secret: string }> {
-  const dbs = openDatabases(data);
-  try {
-    const accounts = new AccountStore(dbs);
-    await createAccount(accounts, name, settings, Date.now());
-    return await issueToken(accounts, name, Date.now());
-  } finally {
-    await dbs.root.close();
-  }
-}
 
 function searchOn(pool: Pool, secret: string, resources: unknown[]) {
   return pool.request({
