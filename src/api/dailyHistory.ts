@@ -2,18 +2,20 @@
 // resource's days, from the retention edge to the day it was last seen, are rendered into JSON
 // once and kept while its view stays the same; an answer cuts each series' text to its range and
 // takes first and last from the values kept beside it.
-import { type HistorySource, RecentMap, type SeriesValue, startOfDay } from '../resources/historySource.js';
-import { pendingView, type ViewSource } from '../resources/view.js';
-import { changeOver, daily, dayNamer, historyJsonOf, lastSeen, pointJson, type RenderedDatapoint } from './historyResponse.js';
+import { type DatapointGroup, type HistorySource, RecentMap, type SeriesValue, startOfDay } from '../resources/historySource.js';
+import { pendingView, type ResourceView, type ViewSource, wantedAt } from '../resources/view.js';
+import { HistoryAnswerBytes } from './historyAnswerBytes.js';
+import { changeOver, daily, dayNamer, lastSeen, pointJson } from './historyResponse.js';
 import type { HistoryRequest } from './historyRequest.js';
-import { renderSearchResponse } from './searchResponse.js';
 
-/** One datapoint's days as JSON: day `index` after `firstDay` is `text` from `starts[index]`, its value `values[index]`. */
+/** One datapoint's days as JSON: day `index` after `firstDay` is `text` from byte `starts[index]`, its value `values[index]`. */
 interface DaysText {
-  group: RenderedDatapoint['group'];
-  name: string;
+  group: DatapointGroup;
+  /** `"name":{"series":[`: what an answer writes before the days. */
+  opening: string;
   firstDay: number;
-  text: string;
+  /** The days' JSON as UTF-8, written into an answer as it is: no string for uWS to encode per answer. */
+  text: Buffer;
   starts: number[];
   values: SeriesValue[];
   /** The series' last-seen time: a range that ends before it inside a day cannot be cut from whole days. */
@@ -27,7 +29,8 @@ interface DaysText {
 /** A resource's days, valid while its view's text is `entryEnd` (every commit that records a point changes its collected_at). */
 interface ResourceDays {
   entryEnd: string;
-  status: string;
+  /** Its status as JSON (with its quotes). */
+  statusJson: string;
   /** The retention edge the days were read from: an answer reaching further back is rendered from the points. */
   from: number;
   series: DaysText[];
@@ -39,36 +42,70 @@ const resourcesKept = 256;
 
 export class DailyHistory {
   private readonly kept = new RecentMap<string, ResourceDays>(resourcesKept);
+  private readonly bytes = new HistoryAnswerBytes();
 
   constructor(private readonly series: HistorySource) {}
 
   /**
-   * The JSON answer of a daily request and the keys a search of its references would ask for;
-   * undefined when a series' days cannot be cut from the kept text (`cutDays`) or the range
-   * reaches further back than they were read: the caller renders the answer from the points.
+   * The JSON answer of a daily request as UTF-8, and the keys a search of its references would
+   * ask for; undefined when a series' days cannot be cut from the kept text (`cutDays`) or the
+   * range reaches further back than they were read: the caller renders the answer from the
+   * points. The body is a view of a buffer the next answer reuses: write it before then.
    */
-  answer(request: HistoryRequest, views: ViewSource, now: number): { body: string; wanted: string[] | undefined } | undefined {
-    const entries: Array<{ reference: string; datapoints: RenderedDatapoint[] }> = [];
+  answer(request: HistoryRequest, views: ViewSource, now: number): { body: Buffer; wanted: string[] | undefined } | undefined {
+    const entries: Array<{ reference: string; cuts: DaysCut[] }> = [];
+    let wanted: string[] | undefined;
     for (const resource of request.resources) {
-      const days = this.daysOf(resource.key, views, now);
+      const view = views.view(resource.key);
+      // As historyOf: what to collect is what the search's own answer would ask for.
+      if (wantedAt(view, now)) {
+        wanted ??= [];
+        wanted.push(resource.key);
+      }
+      const days = this.daysOf(resource.key, view ?? pendingView, now);
       if (days.from > request.from) return undefined;
-      const datapoints: RenderedDatapoint[] = [];
+      const cuts: DaysCut[] = [];
       for (const series of days.series) {
         const cut = cutDays(series, request);
         if (cut === 'points') return undefined;
-        if (cut) datapoints.push(cut);
+        if (cut) cuts.push(cut);
       }
-      entries.push({ reference: `${resource.head},"status":${JSON.stringify(days.status)}`, datapoints });
+      entries.push({ reference: `${resource.head},"status":${days.statusJson}`, cuts });
     }
-    // As historyOf: what to collect is what the search's own answer would ask for.
-    return { body: historyJsonOf(entries), wanted: renderSearchResponse(request.resources, views, now).wanted };
+    return { body: this.write(entries), wanted };
   }
 
-  private daysOf(key: string, views: ViewSource, now: number): ResourceDays {
-    const { entryEnd } = views.view(key) ?? pendingView;
+  /** The answer's bytes: the same text as historyJsonOf, each series' days copied from its kept text. */
+  private write(entries: Array<{ reference: string; cuts: DaysCut[] }>): Buffer {
+    const bytes = this.bytes;
+    bytes.begin();
+    bytes.write('{"data":[');
+    for (let index = 0; index < entries.length; index++) {
+      const { reference, cuts } = entries[index]!;
+      bytes.write(index > 0 ? `,${reference}` : reference);
+      // The kept series are in a read's order, metrics before attributes: each group is one run.
+      let group: string | undefined;
+      for (const cut of cuts) {
+        const { series } = cut;
+        if (series.group !== group) {
+          bytes.write(group === undefined ? `,"${series.group}":{` : `},"${series.group}":{`);
+          group = series.group;
+        } else bytes.write(',');
+        bytes.write(series.opening);
+        if (cut.end > cut.start) bytes.copy(series.text.subarray(cut.start, cut.end));
+        if (cut.carried !== '') bytes.write(cut.end > cut.start ? `,${cut.carried}` : cut.carried);
+        bytes.write(`],"first":${valueJson(cut.first)},"last":${valueJson(cut.last)},"change":${changeOver(cut.first, cut.last)}}`);
+      }
+      bytes.write(group === undefined ? '}' : '}}');
+    }
+    bytes.write(']}');
+    return bytes.end();
+  }
+
+  private daysOf(key: string, view: ResourceView, now: number): ResourceDays {
     const kept = this.kept.get(key);
-    if (kept?.entryEnd === entryEnd) return kept;
-    const days = this.render(key, entryEnd, now);
+    if (kept?.entryEnd === view.entryEnd) return kept;
+    const days = this.render(key, view.entryEnd, now);
     this.kept.set(key, days);
     return days;
   }
@@ -84,21 +121,20 @@ export class DailyHistory {
       const points = daily(recorded, range, seen);
       if (points.length === 0) return [];
       const items = points.map((point) => pointJson(dayName(point.at), point.value));
+      // Every character is ASCII (dates, numbers, true, false, null): a character's offset is its byte's.
       const starts: number[] = [];
       let start = 0;
       for (const item of items) {
         starts.push(start);
         start += item.length + 1;
       }
-      // Joined, the text is one flat string: an answer's cut of it is a slice, not a copy.
-      const text = items.join(',');
       const known = recorded.before ? [recorded.before, ...recorded.points] : recorded.points;
       return [
         {
           group: recorded.group,
-          name: recorded.name,
+          opening: `${JSON.stringify(recorded.name)}:{"series":[`,
           firstDay: points[0]!.at,
-          text,
+          text: Buffer.from(items.join(',')),
           starts,
           values: points.map((point) => point.value),
           lastSeen: lastSeen(known, seen),
@@ -108,15 +144,26 @@ export class DailyHistory {
         },
       ];
     });
-    return { entryEnd, status: current.status, from: range.from, series };
+    return { entryEnd, statusJson: JSON.stringify(current.status), from: range.from, series };
   }
+}
+
+/** A series' days in a request's range: bytes `start` to `end` of its text, then `carried` days as JSON. */
+interface DaysCut {
+  series: DaysText;
+  start: number;
+  end: number;
+  /** The days past the text, when the range opens after the last sight: the value in force carries on. */
+  carried: string;
+  first: SeriesValue;
+  last: SeriesValue;
 }
 
 /**
  * The series' days in the request's range, cut from its text as `daily` would render them from
  * the points read for that range; 'points' when they cannot be told from whole days.
  */
-function cutDays(series: DaysText, request: HistoryRequest): RenderedDatapoint | undefined | 'points' {
+function cutDays(series: DaysText, request: HistoryRequest): DaysCut | undefined | 'points' {
   // The day's value is its last; a range ending inside a day before the last sight takes the value at its end.
   if ((request.to + 1) % dayMs !== 0 && request.to < series.lastSeen) return 'points';
   // A datapoint its snapshot no longer has was last seen at its last point up to the range's end.
@@ -134,22 +181,25 @@ function cutDays(series: DaysText, request: HistoryRequest): RenderedDatapoint |
   const textDays = series.values.length;
   const first = (firstDay - series.firstDay) / dayMs;
   const last = (lastDay - series.firstDay) / dayMs;
-  let seriesJson =
-    first < textDays ? series.text.slice(series.starts[first], last + 1 < textDays ? series.starts[last + 1]! - 1 : undefined) : '';
-  // Past the text only when the range opens after the last sight: the value in force carries on.
-  const carried = series.values[textDays - 1]!;
+  const start = first < textDays ? series.starts[first]! : 0;
+  const end = first < textDays ? (last + 1 < textDays ? series.starts[last + 1]! - 1 : series.text.length) : 0;
+  let carried = '';
+  const carriedValue = series.values[textDays - 1]!;
   for (let day = Math.max(first, textDays); day <= last; day++) {
-    if (seriesJson.length > 0) seriesJson += ',';
-    seriesJson += pointJson(new Date(series.firstDay + day * dayMs).toISOString().slice(0, 10), carried);
+    if (carried.length > 0) carried += ',';
+    carried += pointJson(new Date(series.firstDay + day * dayMs).toISOString().slice(0, 10), carriedValue);
   }
-  const firstValue = series.values[Math.min(first, textDays - 1)]!;
-  const lastValue = series.values[Math.min(last, textDays - 1)]!;
   return {
-    group: series.group,
-    name: series.name,
-    seriesJson,
-    first: firstValue,
-    last: lastValue,
-    change: changeOver(firstValue, lastValue),
+    series,
+    start,
+    end,
+    carried,
+    first: series.values[Math.min(first, textDays - 1)]!,
+    last: series.values[Math.min(last, textDays - 1)]!,
   };
+}
+
+/** A value as JSON: a number as its text, anything else as JSON.stringify writes it. */
+function valueJson(value: SeriesValue): string {
+  return typeof value === 'number' ? `${value}` : JSON.stringify(value);
 }

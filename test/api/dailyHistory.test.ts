@@ -68,8 +68,10 @@ function answers(store: ResourceStore, days: DailyHistory, body: Record<string, 
   const validation = validateHistoryText(JSON.stringify({ resources: [octocat, unknown], ...body }), now, store.series);
   if (!validation.ok) throw new Error(validation.errors.join('; '));
   const fromPoints = historyOf(validation.request, store, store.series, now);
+  // The answer's bytes are a view of a buffer the next answer reuses: decoded at once.
+  const fromText = days.answer(validation.request, store, now);
   return {
-    fromText: days.answer(validation.request, store, now),
+    fromText: fromText && { body: fromText.body.toString(), wanted: fromText.wanted },
     fromPoints: { body: historyJson(fromPoints.entries), wanted: fromPoints.wanted },
   };
 }
