@@ -92,7 +92,7 @@ export class DailyHistory {
           group = series.group;
         } else bytes.write(',');
         bytes.write(series.opening);
-        if (cut.end > cut.start) bytes.copy(series.text.subarray(cut.start, cut.end));
+        if (cut.end > cut.start) bytes.copy(series.text, cut.start, cut.end);
         if (cut.carried !== '') bytes.write(cut.end > cut.start ? `,${cut.carried}` : cut.carried);
         bytes.write(`],"first":${valueJson(cut.first)},"last":${valueJson(cut.last)},"change":${changeOver(cut.first, cut.last)}}`);
       }

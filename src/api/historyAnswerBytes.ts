@@ -22,12 +22,11 @@ export class HistoryAnswerBytes {
     this.text += text;
   }
 
-  /** Adds bytes after what is written. */
-  copy(bytes: Uint8Array): void {
+  /** Adds bytes `start` to `end` of `source` after what is written (no view of them is made). */
+  copy(source: Buffer, start: number, end: number): void {
     this.flush();
-    this.room(bytes.length);
-    this.buffer.set(bytes, this.at);
-    this.at += bytes.length;
+    this.room(end - start);
+    this.at += source.copy(this.buffer, this.at, start, end);
   }
 
   /** The answer: a view of the reused buffer, valid until the next `begin`: write it before then. */
