@@ -137,11 +137,15 @@ async function readRatio(): Promise<ReadFigures> {
 
 const machine = createResourceMachine(defaultPolicy);
 
-/** A store of `commitCount` available resources and a function committing one more collection of each. */
-async function commitRound(recording: boolean) {
-  const dir = scratchDir(recording ? 'history-on' : 'history-off');
+/**
+ * `commitCount` available resources in one LMDB environment, and a function committing one more
+ * collection of each through a store recording history or through one that does not (`days: 0`):
+ * both rounds write the same databases, so they differ in the recording alone.
+ */
+async function commitRounds() {
+  const dir = scratchDir('history-commit');
   const dbs = openDatabases(dir);
-  const store = new ResourceStore(dbs, recording ? historyDefaults : { ...historyDefaults, days: 0 });
+  const stores = { on: new ResourceStore(dbs, historyDefaults), off: new ResourceStore(dbs, { ...historyDefaults, days: 0 }) };
   const now = Date.now();
   const resources = [...seededChanges({ count: commitCount }, now)].map(({ key, change }) => ({
     key,
@@ -149,7 +153,8 @@ async function commitRound(recording: boolean) {
     resource: change.resource as StoredResource,
   }));
   let at = now;
-  const collectAll = async () => {
+  const collectAll = async (recording: 'on' | 'off') => {
+    const store = stores[recording];
     at += 1_000;
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -185,7 +190,7 @@ async function commitRound(recording: boolean) {
     const spent = process.cpuUsage(cpu);
     return { wallUs: ((performance.now() - started) * 1_000) / resources.length, cpuUs: (spent.user + spent.system) / resources.length };
   };
-  await collectAll(); // creates them
+  await collectAll('on'); // creates them
   return {
     collectAll,
     async close() {
@@ -196,35 +201,29 @@ async function commitRound(recording: boolean) {
 }
 
 /**
- * Rounds of commits on two stores recording history and two that do not, made in the order on,
- * off, off, on: the store made first measured up to ±8 % apart from the second in either role,
- * and each side averaging one store made early and one made late cancels that. Within a round
- * the four go in turn, the order reversed every other round.
+ * Pairs of rounds, one committing through the recording store and one through the other, the
+ * order reversed every other pair: on one environment, so that neither side has a store of its
+ * own (two environments made one after the other measured up to 8 % apart in either role).
  */
 async function commitRatio() {
-  const stores: Array<{ label: 'on' | 'off'; round: Awaited<ReturnType<typeof commitRound>> }> = [];
-  for (const label of ['on', 'off', 'off', 'on'] as const) stores.push({ label, round: await commitRound(label === 'on') });
+  const rounds = await commitRounds();
   const result = { on: { wall: [] as number[], cpu: [] as number[] }, off: { wall: [] as number[], cpu: [] as number[] } };
   try {
-    for (const { round } of stores) await round.collectAll();
-    for (let run = 0; run < runs * 2; run++) {
-      const sums = { on: { wall: 0, cpu: 0 }, off: { wall: 0, cpu: 0 } };
-      for (const { label, round } of run % 2 === 0 ? stores : [...stores].reverse()) {
-        const measured = await round.collectAll();
-        sums[label].wall += measured.wallUs / 2;
-        sums[label].cpu += measured.cpuUs / 2;
-      }
-      for (const label of ['on', 'off'] as const) {
-        result[label].wall.push(sums[label].wall);
-        result[label].cpu.push(sums[label].cpu);
+    await rounds.collectAll('on');
+    await rounds.collectAll('off');
+    for (let run = 0; run < runs * 4; run++) {
+      for (const label of run % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+        const measured = await rounds.collectAll(label);
+        result[label].wall.push(measured.wallUs);
+        result[label].cpu.push(measured.cpuUs);
         log(
-          `commit, history ${label}, round ${run + 1}: ${sums[label].wall.toFixed(1)} µs wall, ${sums[label].cpu.toFixed(1)} µs CPU a commit`,
+          `commit, history ${label}, pair ${run + 1}: ${measured.wallUs.toFixed(1)} µs wall, ${measured.cpuUs.toFixed(1)} µs CPU a commit`,
         );
       }
     }
     return result;
   } finally {
-    for (const { round } of stores) await round.close();
+    await rounds.close();
   }
 }
 
