@@ -53,7 +53,7 @@ export class DailyHistory {
    * points. The body is a view of a buffer the next answer reuses: write it before then.
    */
   answer(request: HistoryRequest, views: ViewSource, now: number): { body: Buffer; wanted: string[] | undefined } | undefined {
-    const entries: Array<{ reference: string; cuts: DaysCut[] }> = [];
+    const entries: Array<{ head: string; days: ResourceDays; cuts: DaysCut[] }> = [];
     let wanted: string[] | undefined;
     for (const resource of request.resources) {
       const view = views.view(resource.key);
@@ -70,31 +70,48 @@ export class DailyHistory {
         if (cut === 'points') return undefined;
         if (cut) cuts.push(cut);
       }
-      entries.push({ reference: `${resource.head},"status":${days.statusJson}`, cuts });
+      entries.push({ head: resource.head, days, cuts });
     }
     return { body: this.write(entries), wanted };
   }
 
-  /** The answer's bytes: the same text as historyJsonOf, each series' days copied from its kept text. */
-  private write(entries: Array<{ reference: string; cuts: DaysCut[] }>): Buffer {
+  /**
+   * The answer's bytes: the same text as historyJsonOf, each series' days copied from its kept
+   * bytes, the text around them written piece by piece (a joined string would be copied once more).
+   */
+  private write(entries: Array<{ head: string; days: ResourceDays; cuts: DaysCut[] }>): Buffer {
     const bytes = this.bytes;
     bytes.begin();
     bytes.write('{"data":[');
     for (let index = 0; index < entries.length; index++) {
-      const { reference, cuts } = entries[index]!;
-      bytes.write(index > 0 ? `,${reference}` : reference);
+      const { head, days, cuts } = entries[index]!;
+      if (index > 0) bytes.write(',');
+      bytes.write(head);
+      bytes.write(',"status":');
+      bytes.write(days.statusJson);
       // The kept series are in a read's order, metrics before attributes: each group is one run.
       let group: string | undefined;
       for (const cut of cuts) {
         const { series } = cut;
         if (series.group !== group) {
-          bytes.write(group === undefined ? `,"${series.group}":{` : `},"${series.group}":{`);
+          bytes.write(group === undefined ? ',"' : '},"');
+          bytes.write(series.group);
+          bytes.write('":{');
           group = series.group;
         } else bytes.write(',');
         bytes.write(series.opening);
         if (cut.end > cut.start) bytes.copy(series.text, cut.start, cut.end);
-        if (cut.carried !== '') bytes.write(cut.end > cut.start ? `,${cut.carried}` : cut.carried);
-        bytes.write(`],"first":${valueJson(cut.first)},"last":${valueJson(cut.last)},"change":${changeOver(cut.first, cut.last)}}`);
+        if (cut.carried !== '') {
+          if (cut.end > cut.start) bytes.write(',');
+          bytes.write(cut.carried);
+        }
+        bytes.write('],"first":');
+        bytes.write(valueJson(cut.first));
+        bytes.write(',"last":');
+        bytes.write(valueJson(cut.last));
+        bytes.write(',"change":');
+        bytes.write(String(changeOver(cut.first, cut.last)));
+        bytes.write('}');
       }
       bytes.write(group === undefined ? '}' : '}}');
     }

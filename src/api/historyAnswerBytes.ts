@@ -1,45 +1,53 @@
 // Where a daily history answer is assembled as UTF-8 (docs/history.md#daily-answers-from-text):
 // one buffer every answer reuses, so an answer of ~90 KB costs copies, not an allocation and a
-// string uWS would encode again. Short pieces (names, first, last, change) gather as text and
-// are encoded together, in one call, before the next kept bytes are copied after them.
+// string uWS would encode again. An answer is some 60 pieces (each series' kept days and the
+// short text around them): Node's Buffer.write and Buffer.copy spend more on their arguments
+// than on a short piece, so short ASCII text is stored a character at a time and bytes are
+// copied with the typed array's own `set`.
 
-/** The most UTF-8 bytes one UTF-16 unit of a string can take. */
-const maxBytesPerUnit = 3;
+/** Below this many characters, a loop stores text faster than Buffer.write is called. */
+const shortText = 256;
 
 export class HistoryAnswerBytes {
   private buffer = Buffer.allocUnsafeSlow(131_072);
   private at = 0;
-  private text = '';
 
   /** Starts an answer, dropping the last one. */
   begin(): void {
     this.at = 0;
-    this.text = '';
   }
 
-  /** Adds text after what is written (encoded with the next bytes, or at `end`). */
+  /** Adds text after what is written, as UTF-8. */
   write(text: string): void {
-    this.text += text;
+    const length = text.length;
+    this.room(3 * length);
+    if (length < shortText) {
+      const { buffer, at } = this;
+      let index = 0;
+      for (; index < length; index++) {
+        const code = text.charCodeAt(index);
+        if (code >= 0x80) break;
+        buffer[at + index] = code;
+      }
+      // All ASCII (names, numbers, dates): stored as it is; else the whole text goes through Buffer.write.
+      if (index === length) {
+        this.at += length;
+        return;
+      }
+    }
+    this.at += this.buffer.write(text, this.at);
   }
 
-  /** Adds bytes `start` to `end` of `source` after what is written (no view of them is made). */
-  copy(source: Buffer, start: number, end: number): void {
-    this.flush();
+  /** Adds bytes `start` to `end` of `source` after what is written. */
+  copy(source: Uint8Array, start: number, end: number): void {
     this.room(end - start);
-    this.at += source.copy(this.buffer, this.at, start, end);
+    this.buffer.set(new Uint8Array(source.buffer, source.byteOffset + start, end - start), this.at);
+    this.at += end - start;
   }
 
   /** The answer: a view of the reused buffer, valid until the next `begin`: write it before then. */
   end(): Buffer {
-    this.flush();
     return this.buffer.subarray(0, this.at);
-  }
-
-  private flush(): void {
-    if (this.text === '') return;
-    this.room(maxBytesPerUnit * this.text.length);
-    this.at += this.buffer.write(this.text, this.at);
-    this.text = '';
   }
 
   /** Makes room for `bytes` more, keeping what is written. */
