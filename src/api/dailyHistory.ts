@@ -34,10 +34,15 @@ interface ResourceDays {
   /** The retention edge the days were read from: an answer reaching further back is rendered from the points. */
   from: number;
   series: DaysText[];
+  /**
+   * The entry last written for it, as bytes: a daily range gives the same cuts all day until the
+   * next commit renders the days again, so an answer asking for it again copies it whole.
+   */
+  lastEntry: { head: string; cuts: DaysCut[]; bytes: Buffer } | undefined;
 }
 
 const dayMs = 86_400_000;
-/** Resources kept per generation (two generations): at 400 days of 3 counts, ~55 KB each. */
+/** Resources kept per generation (two generations): at 400 days of 3 counts, ~55 KB each, and up to ~40 KB more for the last entry. */
 const resourcesKept = 256;
 
 export class DailyHistory {
@@ -76,8 +81,8 @@ export class DailyHistory {
   }
 
   /**
-   * The answer's bytes: the same text as historyJsonOf, each series' days copied from its kept
-   * bytes, the text around them written piece by piece (a joined string would be copied once more).
+   * The answer's bytes: the same text as historyJsonOf, each entry copied whole when it is the
+   * one last written for its resource, else written (and kept) from its series' kept days.
    */
   private write(entries: Array<{ head: string; days: ResourceDays; cuts: DaysCut[] }>): Buffer {
     const bytes = this.bytes;
@@ -86,34 +91,14 @@ export class DailyHistory {
     for (let index = 0; index < entries.length; index++) {
       const { head, days, cuts } = entries[index]!;
       if (index > 0) bytes.write(',');
-      bytes.write(head);
-      bytes.write(',"status":');
-      bytes.write(days.statusJson);
-      // The kept series are in a read's order, metrics before attributes: each group is one run.
-      let group: string | undefined;
-      for (const cut of cuts) {
-        const { series } = cut;
-        if (series.group !== group) {
-          bytes.write(group === undefined ? ',"' : '},"');
-          bytes.write(series.group);
-          bytes.write('":{');
-          group = series.group;
-        } else bytes.write(',');
-        bytes.write(series.opening);
-        if (cut.end > cut.start) bytes.copy(series.text, cut.start, cut.end);
-        if (cut.carried !== '') {
-          if (cut.end > cut.start) bytes.write(',');
-          bytes.write(cut.carried);
-        }
-        bytes.write('],"first":');
-        bytes.write(valueJson(cut.first));
-        bytes.write(',"last":');
-        bytes.write(valueJson(cut.last));
-        bytes.write(',"change":');
-        bytes.write(String(changeOver(cut.first, cut.last)));
-        bytes.write('}');
+      const kept = days.lastEntry;
+      if (kept !== undefined && kept.head === head && sameCuts(kept.cuts, cuts)) {
+        bytes.copy(kept.bytes, 0, kept.bytes.length);
+        continue;
       }
-      bytes.write(group === undefined ? '}' : '}}');
+      const start = bytes.written;
+      writeEntry(bytes, head, days, cuts);
+      days.lastEntry = { head, cuts, bytes: bytes.keep(start) };
     }
     bytes.write(']}');
     return bytes.end();
@@ -161,8 +146,52 @@ export class DailyHistory {
         },
       ];
     });
-    return { entryEnd, statusJson: JSON.stringify(current.status), from: range.from, series };
+    return { entryEnd, statusJson: JSON.stringify(current.status), from: range.from, series, lastEntry: undefined };
   }
+}
+
+/** One reference's entry: its head and status, then its series by group, each cut's days copied from its kept bytes. */
+function writeEntry(bytes: HistoryAnswerBytes, head: string, days: ResourceDays, cuts: DaysCut[]): void {
+  bytes.write(head);
+  bytes.write(',"status":');
+  bytes.write(days.statusJson);
+  // The kept series are in a read's order, metrics before attributes: each group is one run.
+  let group: string | undefined;
+  for (const cut of cuts) {
+    const { series } = cut;
+    if (series.group !== group) {
+      bytes.write(group === undefined ? ',"' : '},"');
+      bytes.write(series.group);
+      bytes.write('":{');
+      group = series.group;
+    } else bytes.write(',');
+    bytes.write(series.opening);
+    if (cut.end > cut.start) bytes.copy(series.text, cut.start, cut.end);
+    if (cut.carried !== '') {
+      if (cut.end > cut.start) bytes.write(',');
+      bytes.write(cut.carried);
+    }
+    bytes.write('],"first":');
+    bytes.write(valueJson(cut.first));
+    bytes.write(',"last":');
+    bytes.write(valueJson(cut.last));
+    bytes.write(',"change":');
+    bytes.write(String(changeOver(cut.first, cut.last)));
+    bytes.write('}');
+  }
+  bytes.write(group === undefined ? '}' : '}}');
+}
+
+/** Whether two answers cut the same days of the same series (so their entries' bytes are the same). */
+function sameCuts(kept: DaysCut[], cuts: DaysCut[]): boolean {
+  if (kept.length !== cuts.length) return false;
+  for (let index = 0; index < cuts.length; index++) {
+    const a = kept[index]!;
+    const b = cuts[index]!;
+    if (a.series !== b.series || a.start !== b.start || a.end !== b.end || a.carried !== b.carried) return false;
+    if (a.first !== b.first || a.last !== b.last) return false;
+  }
+  return true;
 }
 
 /** A series' days in a request's range: bytes `start` to `end` of its text, then `carried` days as JSON. */

@@ -45,6 +45,16 @@ export class HistoryAnswerBytes {
     this.at += end - start;
   }
 
+  /** How many bytes the answer has so far. */
+  get written(): number {
+    return this.at;
+  }
+
+  /** A copy of the answer's bytes from `start` on, to keep past this answer. */
+  keep(start: number): Buffer {
+    return Buffer.from(this.buffer.subarray(start, this.at));
+  }
+
   /** The answer: a view of the reused buffer, valid until the next `begin`: write it before then. */
   end(): Buffer {
     return this.buffer.subarray(0, this.at);
