@@ -11,6 +11,7 @@ import { openDatabases } from '../src/store/environment.js';
 import { storageSize } from '../src/metrics/storageSize.js';
 import { ResourceStore, type StoredResource } from '../src/store/resourceStore.js';
 import { CollectionProgress, collectionsPerSecond } from './collectionProgress.js';
+import { threadCpu } from './cpuProfile.js';
 import { cachedDataSet, copyOf, freshDataSet, scratchDir } from './datasets.js';
 import { benchFlags, positiveNumber } from './flags.js';
 import { log, sleep } from './log.js';
@@ -26,15 +27,24 @@ const flags = benchFlags({
   commits: { type: 'string', default: '2000' },
   'disk-resources': { type: 'string', default: '1000' },
   'due-resources': { type: 'string', default: '60000' },
+  parts: { type: 'string', default: 'read,commit,disk,collection' },
 });
 const seconds = positiveNumber('seconds', flags.seconds);
 const runs = positiveNumber('runs', flags.runs);
 const commitCount = positiveNumber('commits', flags.commits);
 const diskResources = positiveNumber('disk-resources', flags['disk-resources']);
 const dueResources = positiveNumber('due-resources', flags['due-resources']);
+const partNames = ['read', 'commit', 'disk', 'collection'] as const;
+const parts = new Set(flags.parts.split(','));
+for (const part of parts)
+  if (!(partNames as readonly string[]).includes(part)) {
+    process.stderr.write(`--parts takes ${partNames.join(', ')}, not '${part}'\n`);
+    process.exit(2);
+  }
 const dayMs = 86_400_000;
 const days = 90;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const quantile = (values: number[], at: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * at)]!;
+const median = (values: number[]) => quantile(values, 0.5);
 
 /** 90 days of one point a day for each count of the 10 warm references, written beside the seed. */
 async function seedSeries(dir: string, now: number): Promise<void> {
@@ -59,7 +69,20 @@ async function seedSeries(dir: string, now: number): Promise<void> {
   }
 }
 
-async function readRatio(): Promise<{ search: number[]; history: number[]; historyBytes: number }> {
+/** The server's CPU time so far, every thread's, in µs. */
+const serverCpu = (pid: number) => [...threadCpu(pid).values()].reduce((sum, micros) => sum + micros, 0);
+
+interface ReadFigures {
+  /** Answers a second, per run. */
+  search: number[];
+  history: number[];
+  /** The server's CPU µs per answer, per run: what an answer costs, whatever share of the core the load leaves it. */
+  searchCpu: number[];
+  historyCpu: number[];
+  historyBytes: number;
+}
+
+async function readRatio(): Promise<ReadFigures> {
   const set = await freshDataSet('history', { count: 1_000 });
   try {
     const now = Date.now();
@@ -78,16 +101,21 @@ async function readRatio(): Promise<{ search: number[]; history: number[]; histo
       });
       await runWrk(server.url, search, 2, 'sw');
       await runWrk(server.url, history, 2, 'hw');
-      const result = { search: [] as number[], history: [] as number[], historyBytes: answer.bytes };
+      const result: ReadFigures = { search: [], history: [], searchCpu: [], historyCpu: [], historyBytes: answer.bytes };
       for (let run = 0; run < runs; run++) {
         for (const [label, shape] of [
           ['search', search],
           ['history', history],
         ] as const) {
+          const cpuBefore = serverCpu(server.pid);
           const measured = await runWrk(server.url, shape, seconds, `${label}${run}`);
+          const cpuPerAnswer = (serverCpu(server.pid) - cpuBefore) / measured.requests;
           if (measured.non2xx + measured.socketErrors > 0) throw new Error(`${label}: ${measured.non2xx} non-2xx answers`);
           result[label].push(measured.requestsPerSecond);
-          log(`${label} run ${run + 1}: ${measured.requestsPerSecond.toFixed(0)} req/s, p99 ${measured.p99Ms} ms`);
+          result[`${label}Cpu`].push(cpuPerAnswer);
+          log(
+            `${label} run ${run + 1}: ${measured.requestsPerSecond.toFixed(0)} req/s, p99 ${measured.p99Ms} ms, ${cpuPerAnswer.toFixed(1)} µs server CPU an answer`,
+          );
         }
       }
       return result;
@@ -101,11 +129,15 @@ async function readRatio(): Promise<{ search: number[]; history: number[]; histo
 
 const machine = createResourceMachine(defaultPolicy);
 
-/** A store of `commitCount` available resources and a function committing one more collection of each. */
-async function commitRound(recording: boolean) {
-  const dir = scratchDir(recording ? 'history-on' : 'history-off');
+/**
+ * `commitCount` available resources in one LMDB environment, and a function committing one more
+ * collection of each through a store recording history or through one that does not (`days: 0`):
+ * both rounds write the same databases, so they differ in the recording alone.
+ */
+async function commitRounds() {
+  const dir = scratchDir('history-commit');
   const dbs = openDatabases(dir);
-  const store = new ResourceStore(dbs, recording ? historyDefaults : { ...historyDefaults, days: 0 });
+  const stores = { on: new ResourceStore(dbs, historyDefaults), off: new ResourceStore(dbs, { ...historyDefaults, days: 0 }) };
   const now = Date.now();
   const resources = [...seededChanges({ count: commitCount }, now)].map(({ key, change }) => ({
     key,
@@ -113,7 +145,8 @@ async function commitRound(recording: boolean) {
     resource: change.resource as StoredResource,
   }));
   let at = now;
-  const collectAll = async () => {
+  const collectAll = async (recording: 'on' | 'off') => {
+    const store = stores[recording];
     at += 1_000;
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -149,7 +182,7 @@ async function commitRound(recording: boolean) {
     const spent = process.cpuUsage(cpu);
     return { wallUs: ((performance.now() - started) * 1_000) / resources.length, cpuUs: (spent.user + spent.system) / resources.length };
   };
-  await collectAll(); // creates them
+  await collectAll('on'); // creates them
   return {
     collectAll,
     async close() {
@@ -159,30 +192,30 @@ async function commitRound(recording: boolean) {
   };
 }
 
+/**
+ * Pairs of rounds, one committing through the recording store and one through the other, the
+ * order reversed every other pair: on one environment, so that neither side has a store of its
+ * own (two environments made one after the other measured up to 8 % apart in either role).
+ */
 async function commitRatio() {
-  const on = await commitRound(true);
-  const off = await commitRound(false);
+  const rounds = await commitRounds();
   const result = { on: { wall: [] as number[], cpu: [] as number[] }, off: { wall: [] as number[], cpu: [] as number[] } };
   try {
-    await on.collectAll();
-    await off.collectAll();
-    for (let run = 0; run < runs * 2; run++) {
-      for (const [label, round] of [
-        ['on', on],
-        ['off', off],
-      ] as const) {
-        const measured = await round.collectAll();
+    await rounds.collectAll('on');
+    await rounds.collectAll('off');
+    for (let run = 0; run < runs * 4; run++) {
+      for (const label of run % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+        const measured = await rounds.collectAll(label);
         result[label].wall.push(measured.wallUs);
         result[label].cpu.push(measured.cpuUs);
         log(
-          `commit, history ${label}, round ${run + 1}: ${measured.wallUs.toFixed(1)} µs wall, ${measured.cpuUs.toFixed(1)} µs CPU a commit`,
+          `commit, history ${label}, pair ${run + 1}: ${measured.wallUs.toFixed(1)} µs wall, ${measured.cpuUs.toFixed(1)} µs CPU a commit`,
         );
       }
     }
     return result;
   } finally {
-    await on.close();
-    await off.close();
+    await rounds.close();
   }
 }
 
@@ -257,31 +290,45 @@ async function collectionRates(): Promise<{ on: number[]; off: number[] }> {
   }
 }
 
-ensureWrk();
-const loadBefore = loadavg()[0]!;
-const read = await readRatio();
-const commit = await commitRatio();
-const disk = await diskPerMillionResourceDays();
-const collection = await collectionRates();
 const fmt = (value: number) => value.toFixed(2);
-const searchRate = median(read.search);
-const historyRate = median(read.history);
+const lines: string[] = [];
+const loadBefore = loadavg()[0]!;
+if (parts.has('read')) {
+  ensureWrk();
+  const read = await readRatio();
+  const searchRate = median(read.search);
+  const historyRate = median(read.history);
+  const searchCpu = median(read.searchCpu);
+  const historyCpu = median(read.historyCpu);
+  lines.push(
+    `read:   history 10 x ${days} days ${historyRate.toFixed(0)} req/s (${read.historyBytes} B), warm search ${searchRate.toFixed(0)} req/s: ${fmt(historyRate / searchRate)} x (target >= 0.5 x); server CPU an answer ${historyCpu.toFixed(1)} µs against ${searchCpu.toFixed(1)}: ${fmt(searchCpu / historyCpu)} x`,
+  );
+}
+if (parts.has('commit')) {
+  const commit = await commitRatio();
+  const wallOn = median(commit.on.wall);
+  const wallOff = median(commit.off.wall);
+  const cpuOn = median(commit.on.cpu);
+  const cpuOff = median(commit.off.cpu);
+  // Each pair's own difference: the load of its moment moves both of its rounds alike.
+  const pairs = commit.on.cpu.map((on, index) => (on / commit.off.cpu[index]! - 1) * 100);
+  lines.push(
+    `commit: recording on ${fmt(wallOn)} µs wall / ${fmt(cpuOn)} µs CPU, off ${fmt(wallOff)} / ${fmt(cpuOff)}: wall ${fmt((wallOn / wallOff - 1) * 100)} %, CPU ${fmt((cpuOn / cpuOff - 1) * 100)} %; CPU of ${pairs.length} pairs: median ${fmt(median(pairs))} %, quartiles ${fmt(quantile(pairs, 0.25))} .. ${fmt(quantile(pairs, 0.75))} % (target <= +10 %)`,
+  );
+}
+if (parts.has('disk')) {
+  const disk = await diskPerMillionResourceDays();
+  lines.push(
+    `disk:   ${(disk.bytes / 1e6).toFixed(1)} MB per million resource-days (${disk.resourceDays} resource-days of 3 counts moving daily; ${(disk.bytes / 1e6).toFixed(1)} bytes a resource a day)`,
+  );
+}
+if (parts.has('collection')) {
+  const collection = await collectionRates();
+  const collectOn = median(collection.on);
+  const collectOff = median(collection.off);
+  lines.push(
+    `collect: recording on ${collectOn.toFixed(0)} a second, off ${collectOff.toFixed(0)}: ${fmt((collectOn / collectOff - 1) * 100)} % (target: unchanged within noise)`,
+  );
+}
 console.log(`load average ${fmt(loadBefore)} before, ${fmt(loadavg()[0]!)} after`);
-console.log(
-  `read:   history 10 x ${days} days ${historyRate.toFixed(0)} req/s (${read.historyBytes} B), warm search ${searchRate.toFixed(0)} req/s: ${fmt(historyRate / searchRate)} x (target >= 0.5 x)`,
-);
-const wallOn = median(commit.on.wall);
-const wallOff = median(commit.off.wall);
-const cpuOn = median(commit.on.cpu);
-const cpuOff = median(commit.off.cpu);
-console.log(
-  `commit: recording on ${fmt(wallOn)} µs wall / ${fmt(cpuOn)} µs CPU, off ${fmt(wallOff)} / ${fmt(cpuOff)}: wall ${fmt((wallOn / wallOff - 1) * 100)} %, CPU ${fmt((cpuOn / cpuOff - 1) * 100)} % (target <= +10 %)`,
-);
-console.log(
-  `disk:   ${(disk.bytes / 1e6).toFixed(1)} MB per million resource-days (${disk.resourceDays} resource-days of 3 counts moving daily; ${(disk.bytes / 1e6).toFixed(1)} bytes a resource a day)`,
-);
-const collectOn = median(collection.on);
-const collectOff = median(collection.off);
-console.log(
-  `collect: recording on ${collectOn.toFixed(0)} a second, off ${collectOff.toFixed(0)}: ${fmt((collectOn / collectOff - 1) * 100)} % (target: unchanged within noise)`,
-);
+for (const line of lines) console.log(line);

@@ -1,17 +1,19 @@
 // The daily JSON answer assembled from text: each resource's days rendered once and kept while its view stays
 // the same, then cut to each answer's range (docs/history.md#daily-answers-from-text).
-import { type HistorySource, RecentMap, type SeriesValue, startOfDay } from '../resources/historySource.js';
-import { pendingView, type ViewSource } from '../resources/view.js';
-import { changeOver, daily, dayNamer, historyJsonOf, lastSeen, pointJson, type RenderedDatapoint } from './historyResponse.js';
+import { type DatapointGroup, type HistorySource, RecentMap, type SeriesValue, startOfDay } from '../resources/historySource.js';
+import { pendingView, type ResourceView, type ViewSource, wantedAt } from '../resources/view.js';
+import { HistoryAnswerBytes } from './historyAnswerBytes.js';
+import { changeOver, daily, dayNamer, lastSeen, pointJson } from './historyResponse.js';
 import type { HistoryRequest } from './historyRequest.js';
-import { renderSearchResponse } from './searchResponse.js';
 
-/** One datapoint's days as JSON: day `index` after `firstDay` is `text` from `starts[index]`, its value `values[index]`. */
+/** One datapoint's days as JSON: day `index` after `firstDay` is `text` from byte `starts[index]`, its value `values[index]`. */
 interface DaysText {
-  group: RenderedDatapoint['group'];
-  name: string;
+  group: DatapointGroup;
+  /** `"name":{"series":[`: what an answer writes before the days. */
+  opening: string;
   firstDay: number;
-  text: string;
+  /** The days' JSON as UTF-8, written into an answer as it is: no string for uWS to encode per answer. */
+  text: Buffer;
   starts: number[];
   values: SeriesValue[];
   /** The series' last-seen time: a range that ends before it inside a day cannot be cut from whole days. */
@@ -25,48 +27,85 @@ interface DaysText {
 /** A resource's days, valid while its view's text is `entryEnd` (every commit that records a point changes its collected_at). */
 interface ResourceDays {
   entryEnd: string;
-  status: string;
+  /** Its status as JSON (with its quotes). */
+  statusJson: string;
   /** The retention edge the days were read from: an answer reaching further back is rendered from the points. */
   from: number;
   series: DaysText[];
+  /**
+   * The entry last written for it, as bytes: a daily range gives the same cuts all day until the
+   * next commit renders the days again, so an answer asking for it again copies it whole.
+   */
+  lastEntry: { head: string; cuts: DaysCut[]; bytes: Buffer } | undefined;
 }
 
 const dayMs = 86_400_000;
-/** Resources kept per generation (two generations): at 400 days of 3 counts, ~55 KB each. */
+/** Resources kept per generation (two generations): at 400 days of 3 counts, ~55 KB each, and up to ~40 KB more for the last entry. */
 const resourcesKept = 256;
 
 export class DailyHistory {
   private readonly kept = new RecentMap<string, ResourceDays>(resourcesKept);
+  private readonly bytes = new HistoryAnswerBytes();
 
   constructor(private readonly series: HistorySource) {}
 
   /**
-   * The JSON answer of a daily request and the keys a search of its references would ask for;
-   * undefined when a series' days cannot be cut from the kept text (`cutDays`) or the range
-   * reaches further back than they were read: the caller renders the answer from the points.
+   * The JSON answer of a daily request as UTF-8, and the keys a search of its references would
+   * ask for; undefined when a series' days cannot be cut from the kept text (`cutDays`) or the
+   * range reaches further back than they were read: the caller renders the answer from the
+   * points. The body is a view of a buffer the next answer reuses: write it before then.
    */
-  answer(request: HistoryRequest, views: ViewSource, now: number): { body: string; wanted: string[] | undefined } | undefined {
-    const entries: Array<{ reference: string; datapoints: RenderedDatapoint[] }> = [];
+  answer(request: HistoryRequest, views: ViewSource, now: number): { body: Buffer; wanted: string[] | undefined } | undefined {
+    const entries: Array<{ head: string; days: ResourceDays; cuts: DaysCut[] }> = [];
+    let wanted: string[] | undefined;
     for (const resource of request.resources) {
-      const days = this.daysOf(resource.key, views, now);
+      const view = views.view(resource.key);
+      // As historyOf: what to collect is what the search's own answer would ask for.
+      if (wantedAt(view, now)) {
+        wanted ??= [];
+        wanted.push(resource.key);
+      }
+      const days = this.daysOf(resource.key, view ?? pendingView, now);
       if (days.from > request.from) return undefined;
-      const datapoints: RenderedDatapoint[] = [];
+      const cuts: DaysCut[] = [];
       for (const series of days.series) {
         const cut = cutDays(series, request);
         if (cut === 'points') return undefined;
-        if (cut) datapoints.push(cut);
+        if (cut) cuts.push(cut);
       }
-      entries.push({ reference: `${resource.head},"status":${JSON.stringify(days.status)}`, datapoints });
+      entries.push({ head: resource.head, days, cuts });
     }
-    // As historyOf: what to collect is what the search's own answer would ask for.
-    return { body: historyJsonOf(entries), wanted: renderSearchResponse(request.resources, views, now).wanted };
+    return { body: this.write(entries), wanted };
   }
 
-  private daysOf(key: string, views: ViewSource, now: number): ResourceDays {
-    const { entryEnd } = views.view(key) ?? pendingView;
+  /**
+   * The answer's bytes: the same text as historyJsonOf, each entry copied whole when it is the
+   * one last written for its resource, else written (and kept) from its series' kept days.
+   */
+  private write(entries: Array<{ head: string; days: ResourceDays; cuts: DaysCut[] }>): Buffer {
+    const bytes = this.bytes;
+    bytes.begin();
+    bytes.write('{"data":[');
+    for (let index = 0; index < entries.length; index++) {
+      const { head, days, cuts } = entries[index]!;
+      if (index > 0) bytes.write(',');
+      const kept = days.lastEntry;
+      if (kept !== undefined && kept.head === head && sameCuts(kept.cuts, cuts)) {
+        bytes.copy(kept.bytes, 0, kept.bytes.length);
+        continue;
+      }
+      const start = bytes.written;
+      writeEntry(bytes, head, days, cuts);
+      days.lastEntry = { head, cuts, bytes: bytes.keep(start) };
+    }
+    bytes.write(']}');
+    return bytes.end();
+  }
+
+  private daysOf(key: string, view: ResourceView, now: number): ResourceDays {
     const kept = this.kept.get(key);
-    if (kept?.entryEnd === entryEnd) return kept;
-    const days = this.render(key, entryEnd, now);
+    if (kept?.entryEnd === view.entryEnd) return kept;
+    const days = this.render(key, view.entryEnd, now);
     this.kept.set(key, days);
     return days;
   }
@@ -82,21 +121,20 @@ export class DailyHistory {
       const points = daily(recorded, range, seen);
       if (points.length === 0) return [];
       const items = points.map((point) => pointJson(dayName(point.at), point.value));
+      // Every character is ASCII (dates, numbers, true, false, null): a character's offset is its byte's.
       const starts: number[] = [];
       let start = 0;
       for (const item of items) {
         starts.push(start);
         start += item.length + 1;
       }
-      // Joined, the text is one flat string: an answer's cut of it is a slice, not a copy.
-      const text = items.join(',');
       const known = recorded.before ? [recorded.before, ...recorded.points] : recorded.points;
       return [
         {
           group: recorded.group,
-          name: recorded.name,
+          opening: `${JSON.stringify(recorded.name)}:{"series":[`,
           firstDay: points[0]!.at,
-          text,
+          text: Buffer.from(items.join(',')),
           starts,
           values: points.map((point) => point.value),
           lastSeen: lastSeen(known, seen),
@@ -106,15 +144,70 @@ export class DailyHistory {
         },
       ];
     });
-    return { entryEnd, status: current.status, from: range.from, series };
+    return { entryEnd, statusJson: JSON.stringify(current.status), from: range.from, series, lastEntry: undefined };
   }
+}
+
+/** One reference's entry: its head and status, then its series by group, each cut's days copied from its kept bytes. */
+function writeEntry(bytes: HistoryAnswerBytes, head: string, days: ResourceDays, cuts: DaysCut[]): void {
+  bytes.write(head);
+  bytes.write(',"status":');
+  bytes.write(days.statusJson);
+  // The kept series are in a read's order, metrics before attributes: each group is one run.
+  let group: string | undefined;
+  for (const cut of cuts) {
+    const { series } = cut;
+    if (series.group !== group) {
+      bytes.write(group === undefined ? ',"' : '},"');
+      bytes.write(series.group);
+      bytes.write('":{');
+      group = series.group;
+    } else bytes.write(',');
+    bytes.write(series.opening);
+    if (cut.end > cut.start) bytes.copy(series.text, cut.start, cut.end);
+    if (cut.carried !== '') {
+      if (cut.end > cut.start) bytes.write(',');
+      bytes.write(cut.carried);
+    }
+    bytes.write('],"first":');
+    bytes.write(valueJson(cut.first));
+    bytes.write(',"last":');
+    bytes.write(valueJson(cut.last));
+    bytes.write(',"change":');
+    bytes.write(String(changeOver(cut.first, cut.last)));
+    bytes.write('}');
+  }
+  bytes.write(group === undefined ? '}' : '}}');
+}
+
+/** Whether two answers cut the same days of the same series (so their entries' bytes are the same). */
+function sameCuts(kept: DaysCut[], cuts: DaysCut[]): boolean {
+  if (kept.length !== cuts.length) return false;
+  for (let index = 0; index < cuts.length; index++) {
+    const a = kept[index]!;
+    const b = cuts[index]!;
+    if (a.series !== b.series || a.start !== b.start || a.end !== b.end || a.carried !== b.carried) return false;
+    if (a.first !== b.first || a.last !== b.last) return false;
+  }
+  return true;
+}
+
+/** A series' days in a request's range: bytes `start` to `end` of its text, then `carried` days as JSON. */
+interface DaysCut {
+  series: DaysText;
+  start: number;
+  end: number;
+  /** The days past the text, when the range opens after the last sight: the value in force carries on. */
+  carried: string;
+  first: SeriesValue;
+  last: SeriesValue;
 }
 
 /**
  * The series' days in the request's range, cut from its text as `daily` would render them from
  * the points read for that range; 'points' when they cannot be told from whole days.
  */
-function cutDays(series: DaysText, request: HistoryRequest): RenderedDatapoint | undefined | 'points' {
+function cutDays(series: DaysText, request: HistoryRequest): DaysCut | undefined | 'points' {
   // The day's value is its last; a range ending inside a day before the last sight takes the value at its end.
   if ((request.to + 1) % dayMs !== 0 && request.to < series.lastSeen) return 'points';
   // A datapoint its snapshot no longer has was last seen at its last point up to the range's end.
@@ -132,22 +225,25 @@ function cutDays(series: DaysText, request: HistoryRequest): RenderedDatapoint |
   const textDays = series.values.length;
   const first = (firstDay - series.firstDay) / dayMs;
   const last = (lastDay - series.firstDay) / dayMs;
-  let seriesJson =
-    first < textDays ? series.text.slice(series.starts[first], last + 1 < textDays ? series.starts[last + 1]! - 1 : undefined) : '';
-  // Past the text only when the range opens after the last sight: the value in force carries on.
-  const carried = series.values[textDays - 1]!;
+  const start = first < textDays ? series.starts[first]! : 0;
+  const end = first < textDays ? (last + 1 < textDays ? series.starts[last + 1]! - 1 : series.text.length) : 0;
+  let carried = '';
+  const carriedValue = series.values[textDays - 1]!;
   for (let day = Math.max(first, textDays); day <= last; day++) {
-    if (seriesJson.length > 0) seriesJson += ',';
-    seriesJson += pointJson(new Date(series.firstDay + day * dayMs).toISOString().slice(0, 10), carried);
+    if (carried.length > 0) carried += ',';
+    carried += pointJson(new Date(series.firstDay + day * dayMs).toISOString().slice(0, 10), carriedValue);
   }
-  const firstValue = series.values[Math.min(first, textDays - 1)]!;
-  const lastValue = series.values[Math.min(last, textDays - 1)]!;
   return {
-    group: series.group,
-    name: series.name,
-    seriesJson,
-    first: firstValue,
-    last: lastValue,
-    change: changeOver(firstValue, lastValue),
+    series,
+    start,
+    end,
+    carried,
+    first: series.values[Math.min(first, textDays - 1)]!,
+    last: series.values[Math.min(last, textDays - 1)]!,
   };
+}
+
+/** A value as JSON: a number as its text, anything else as JSON.stringify writes it. */
+function valueJson(value: SeriesValue): string {
+  return typeof value === 'number' ? `${value}` : JSON.stringify(value);
 }

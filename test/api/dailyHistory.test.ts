@@ -68,8 +68,10 @@ function answers(store: ResourceStore, days: DailyHistory, body: Record<string, 
   const validation = validateHistoryText(JSON.stringify({ resources: [octocat, unknown], ...body }), now, store.series);
   if (!validation.ok) throw new Error(validation.errors.join('; '));
   const fromPoints = historyOf(validation.request, store, store.series, now);
+  // The answer's bytes are a view of a buffer the next answer reuses: decoded at once.
+  const fromText = days.answer(validation.request, store, now);
   return {
-    fromText: days.answer(validation.request, store, now),
+    fromText: fromText && { body: fromText.body.toString(), wanted: fromText.wanted },
     fromPoints: { body: historyJson(fromPoints.entries), wanted: fromPoints.wanted },
   };
 }
@@ -177,4 +179,30 @@ t.test('daily history - a datapoint the snapshot no longer has answers as from t
   const { fromText, fromPoints } = answers(store, days, { from: '2026-10-20' }, now);
   t.same(fromText, fromPoints, 'a range past its last point is cut from the text');
   t.same(JSON.parse(fromText!.body).data[0].metrics.following.series.at(-1), { at: '2026-11-04', value: 8 });
+});
+
+t.test('daily history - an entry asked for again is copied whole, echoing each reference as sent, until a commit', async (t) => {
+  const { store, collect } = await collectedStore(t);
+  const days = new DailyHistory(store.series);
+  const now = Date.UTC(2026, 10, 5, 12);
+  const spelled = { ...octocat, identifier: 'OctoCat' };
+  const ask = (resources: unknown[]) => {
+    const validation = validateHistoryText(JSON.stringify({ resources, from: '2026-10-20' }), now, store.series);
+    if (!validation.ok) throw new Error(validation.errors.join('; '));
+    const fromPoints = historyJson(historyOf(validation.request, store, store.series, now).entries);
+    return { fromText: days.answer(validation.request, store, now)!.body.toString(), fromPoints };
+  };
+  const first = ask([octocat]);
+  t.equal(first.fromText, first.fromPoints);
+  t.equal(ask([octocat]).fromText, first.fromText, 'the same days again: the same bytes');
+  const both = ask([octocat, spelled, octocat]);
+  t.equal(both.fromText, both.fromPoints, 'one resource asked as two spellings: each entry echoes its own');
+  t.same(
+    JSON.parse(both.fromText).data.map((entry: { identifier: string }) => entry.identifier),
+    ['octocat', 'OctoCat'],
+  );
+  await collect(Date.UTC(2026, 10, 5, 10), 25, false);
+  const after = ask([octocat]);
+  t.equal(after.fromText, after.fromPoints, 'after a commit the entry is written from the new days');
+  t.equal(JSON.parse(after.fromText).data[0].metrics.followers.last, 25);
 });
