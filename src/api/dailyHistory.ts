@@ -2,7 +2,7 @@
 // the same, then cut to each answer's range (docs/history.md#daily-answers-from-text).
 import { type DatapointGroup, type HistorySource, RecentMap, type SeriesValue, startOfDay } from '../resources/historySource.js';
 import { pendingView, type ResourceView, type ViewSource, wantedAt } from '../resources/view.js';
-import { HistoryAnswerBytes } from './historyAnswerBytes.js';
+import { AnswerBytes } from './answerBytes.js';
 import { changeOver, daily, dayNamer, lastSeen, pointJson } from './historyResponse.js';
 import type { HistoryRequest } from './historyRequest.js';
 
@@ -45,7 +45,7 @@ const resourcesKept = 256;
 
 export class DailyHistory {
   private readonly kept = new RecentMap<string, ResourceDays>(resourcesKept);
-  private readonly bytes = new HistoryAnswerBytes();
+  private readonly bytes = new AnswerBytes(131_072);
 
   constructor(private readonly series: HistorySource) {}
 
@@ -91,7 +91,7 @@ export class DailyHistory {
       if (index > 0) bytes.write(',');
       const kept = days.lastEntry;
       if (kept !== undefined && kept.head === head && sameCuts(kept.cuts, cuts)) {
-        bytes.copy(kept.bytes, 0, kept.bytes.length);
+        bytes.copy(kept.bytes);
         continue;
       }
       const start = bytes.written;
@@ -149,7 +149,7 @@ export class DailyHistory {
 }
 
 /** One reference's entry: its head and status, then its series by group, each cut's days copied from its kept bytes. */
-function writeEntry(bytes: HistoryAnswerBytes, head: string, days: ResourceDays, cuts: DaysCut[]): void {
+function writeEntry(bytes: AnswerBytes, head: string, days: ResourceDays, cuts: DaysCut[]): void {
   bytes.write(head);
   bytes.write(',"status":');
   bytes.write(days.statusJson);

@@ -1,6 +1,7 @@
 // The 200 body of a search (docs/api.md#a-10): one entry per requested resource, in request order,
 // each the echoed reference followed by the resource's pre-rendered view.
 import { pendingView, type ResourceView, wantedAt, type ViewSource } from '../resources/view.js';
+import { AnswerBytes } from './answerBytes.js';
 import type { RequestedResource } from './validation.js';
 
 export interface RenderedSearch {
@@ -16,13 +17,9 @@ export interface RenderedSearch {
 
 const opening = Buffer.from('{"data":[');
 const closing = Buffer.from(']}');
-const comma = 0x2c;
-/** The most UTF-8 bytes one UTF-16 unit of a string can take. */
-const maxBytesPerUnit = 3;
 
 /** Where answers are assembled: a new buffer per answer cost more than the copies into it (bench/README.md#cost-account). */
-let answer = Buffer.allocUnsafeSlow(16_384);
-let at = 0;
+const answer = new AnswerBytes(16_384);
 /** Entries (and their commas) of views seen once, not yet written: encoded together, in one call. */
 let text = '';
 
@@ -33,8 +30,8 @@ let text = '';
  */
 export function renderSearchResponse(resources: readonly RequestedResource[], views: ViewSource, now: number): RenderedSearch {
   let wanted: string[] | undefined;
-  at = 0;
-  copy(opening);
+  answer.begin();
+  answer.copy(opening);
   for (let index = 0; index < resources.length; index++) {
     const resource = resources[index]!;
     const found = views.view(resource.key);
@@ -49,15 +46,12 @@ export function renderSearchResponse(resources: readonly RequestedResource[], vi
       continue;
     }
     writeText();
-    if (index > 0) {
-      room(1);
-      answer[at++] = comma;
-    }
-    copy(entry);
+    if (index > 0) answer.write(',');
+    answer.copy(entry);
   }
   writeText();
-  copy(closing);
-  return { body: answer.subarray(0, at), wanted };
+  answer.copy(closing);
+  return { body: answer.end(), wanted };
 }
 
 /**
@@ -78,21 +72,6 @@ function keptEntry(resource: RequestedResource, view: ResourceView): Uint8Array 
 
 function writeText(): void {
   if (text === '') return;
-  room(maxBytesPerUnit * text.length);
-  at += answer.write(text, at);
+  answer.write(text);
   text = '';
-}
-
-function copy(bytes: Uint8Array): void {
-  room(bytes.length);
-  answer.set(bytes, at);
-  at += bytes.length;
-}
-
-/** Makes room for `bytes` more, keeping what is written. */
-function room(bytes: number): void {
-  if (at + bytes <= answer.length) return;
-  const larger = Buffer.allocUnsafeSlow(2 * (at + bytes));
-  answer.copy(larger, 0, 0, at);
-  answer = larger;
 }

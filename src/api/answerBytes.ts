@@ -1,16 +1,23 @@
-// Where a daily history answer is assembled as UTF-8 (docs/history.md#daily-answers-from-text):
-// one buffer every answer reuses, so an answer of ~90 KB costs copies, not an allocation and a
-// string uWS would encode again. An answer is some 60 pieces (each series' kept days and the
-// short text around them): Node's Buffer.write and Buffer.copy spend more on their arguments
-// than on a short piece, so short ASCII text is stored a character at a time and bytes are
-// copied with the typed array's own `set`.
+// Where a search or history answer is assembled as UTF-8 (docs/history.md#daily-answers-from-text,
+// bench/README.md#cost-account): one buffer every answer of the thread reuses.
 
 /** Below this many characters, a loop stores text faster than Buffer.write is called. */
 const shortText = 256;
 
-export class HistoryAnswerBytes {
-  private buffer = Buffer.allocUnsafeSlow(131_072);
+/**
+ * An answer costs copies into this buffer, not an allocation per answer nor a string uWS would
+ * flatten and encode again. An answer is many short pieces (references, statuses, names around
+ * kept bytes): Node's Buffer.write and Buffer.copy spend more on their arguments than on a short
+ * piece, so short ASCII text is stored a character at a time and bytes are copied with the typed
+ * array's own `set`.
+ */
+export class AnswerBytes {
+  private buffer: Buffer;
   private at = 0;
+
+  constructor(firstSize: number) {
+    this.buffer = Buffer.allocUnsafeSlow(firstSize);
+  }
 
   /** Starts an answer, dropping the last one. */
   begin(): void {
@@ -38,10 +45,12 @@ export class HistoryAnswerBytes {
     this.at += this.buffer.write(text, this.at);
   }
 
-  /** Adds bytes `start` to `end` of `source` after what is written. */
-  copy(source: Uint8Array, start: number, end: number): void {
+  /** Adds the bytes `start` to `end` of `source` (all of them by default) after what is written. */
+  copy(source: Uint8Array, start = 0, end = source.length): void {
     this.room(end - start);
-    this.buffer.set(new Uint8Array(source.buffer, source.byteOffset + start, end - start), this.at);
+    // A plain Uint8Array view: Buffer's own subarray costs more than the copy of a short piece.
+    const bytes = start === 0 && end === source.length ? source : new Uint8Array(source.buffer, source.byteOffset + start, end - start);
+    this.buffer.set(bytes, this.at);
     this.at += end - start;
   }
 

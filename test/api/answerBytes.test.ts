@@ -1,11 +1,10 @@
-// The daily answer's buffer (src/api/historyAnswerBytes.ts): text, ASCII or not, and copied bytes
-// come out as the UTF-8 of the same text joined, also past the buffer's first size, and each
-// answer starts afresh.
+// The answers' buffer (src/api/answerBytes.ts): text, ASCII or not, and copied bytes come out as
+// the UTF-8 of the same text joined, also past the buffer's first size; each answer starts afresh.
 import t from 'tap';
-import { HistoryAnswerBytes } from '../../src/api/historyAnswerBytes.js';
+import { AnswerBytes } from '../../src/api/answerBytes.js';
 
-t.test('history answer bytes - text and copied bytes are the UTF-8 of the joined text', async (t) => {
-  const bytes = new HistoryAnswerBytes();
+t.test('answer bytes - text and copied bytes are the UTF-8 of the joined text', async (t) => {
+  const bytes = new AnswerBytes(131_072);
   const kept = Buffer.from('[{"at":"2026-11-25","value":9120},{"at":"2026-11-26","value":9134}]');
   bytes.begin();
   bytes.write('{"identifier":"zoë-✓-🐙"');
@@ -19,7 +18,7 @@ t.test('history answer bytes - text and copied bytes are the UTF-8 of the joined
   const long = Buffer.from('x'.repeat(100_000));
   for (let index = 0; index < 3; index++) {
     bytes.write(`${index}:`);
-    bytes.copy(long, 0, long.length);
+    bytes.copy(long);
   }
   const answer = bytes.end();
   t.equal(answer.length, 3 * 100_002, 'grown past its first 128 KB, keeping what was written');
