@@ -7,7 +7,7 @@ import { Pool } from 'undici';
 import { parseExposition, sampleValue } from '../metrics/exposition.js';
 import { cliPath } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
-import { provisionToken } from './provision.js';
+import { provision } from '../helpers/provision.js';
 import { fixture, serve } from './serverProcess.js';
 
 async function readyz(pool: Pool) {
@@ -59,7 +59,7 @@ t.test(
   'threads endpoints - a failing token last-used write: searches answered, the process lives, every edge shows it in /readyz',
   async (t) => {
     const data = tempDataDir(t);
-    const secret = await provisionToken(data, 'acme');
+    const { secret } = await provision(data, 'acme');
     const server = await serve(
       t,
       ['--data', data, '--upstream', 'emulator', '--threads', '2'],
@@ -117,7 +117,7 @@ t.test(
   'threads endpoints - --metrics: the address is printed after listening, and answers on both edges and collections are counted',
   async (t) => {
     const data = tempDataDir(t);
-    const token = await provisionToken(data, 'scraped');
+    const { secret: token } = await provision(data, 'scraped');
     const server = await serve(t, ['--data', data, '--upstream', 'emulator', '--threads', '2', '--metrics', '127.0.0.1:0']);
     t.match(server.lines[0], /^listening on http:\/\/127\.0\.0\.1:\d+$/);
     t.match(server.lines[1], /^metrics on http:\/\/127\.0\.0\.1:\d+\/metrics$/);
