@@ -24,7 +24,12 @@ t.test('a collect node and a search node', async (t) => {
   const searcher = await startServer(t, ['--nats', nats.url, '--role', 'search', '--data', dirs[1]!, '--upstream', 'emulator']);
   t.equal(cli(['accounts', 'create', 'acme', '--nats', nats.url]).status, 0);
   const secret = cli(['tokens', 'create', 'acme', '--nats', nats.url]).stdout.trim().split('\n').at(-1)!;
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The account reaches the search node through NATS: an empty search is refused 401 until it has.
+  await eventually(
+    async () =>
+      (await fetch(searcher.url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: '{}' })).status,
+    (status) => status !== 401,
+  );
 
   const refused = await fetch(collector.url + searchPath, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: '{}' });
   t.equal(refused.status, 404, 'a collect node has no search path');
