@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually } from '../helpers/service.js';
 
@@ -27,8 +27,8 @@ t.test('a node keeps answering through a NATS outage and recovers by itself', as
   const dir = mkdtempSync(join(tmpdir(), 'datapoints-node-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const node = await startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', '1']);
-  t.equal(cli(['accounts', 'create', 'acme', '--rate', '100000/1m', '--nats', nats.url]).status, 0);
-  const secret = cli(['tokens', 'create', 'acme', '--nats', nats.url]).stdout.trim().split('\n').at(-1)!;
+  t.equal((await cliInProcess(['accounts', 'create', 'acme', '--rate', '100000/1m', '--nats', nats.url])).status, 0);
+  const secret = (await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
   // The account reaches the node through NATS: 401 until it has.
   const up = await eventually(
     () => search(node, secret),
@@ -64,7 +64,7 @@ t.test('a node keeps answering through a NATS outage and recovers by itself', as
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   t.same(await readiness(node), { ready: true, problems: [] }, 'ready again');
-  const shown = JSON.parse(cli(['accounts', 'show', 'acme', '--nats', nats.url]).stdout);
+  const shown = JSON.parse((await cliInProcess(['accounts', 'show', 'acme', '--nats', nats.url])).stdout);
   t.ok(shown.usage.used >= 2 + admitted, `the ledger kept every count across the restart (${shown.usage.used})`);
   await node.stop();
 });

@@ -8,7 +8,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import t from 'tap';
 import { collectionQueueNames } from '../../src/cluster/collectionStream.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { cli, startServer } from '../helpers/cli.js';
+import { cliInProcess, startServer } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually } from '../helpers/service.js';
 
@@ -22,8 +22,8 @@ t.test('a collect node and a search node', async (t) => {
   });
   const collector = await startServer(t, ['--nats', nats.url, '--role', 'collect', '--data', dirs[0]!, '--upstream', 'emulator']);
   const searcher = await startServer(t, ['--nats', nats.url, '--role', 'search', '--data', dirs[1]!, '--upstream', 'emulator']);
-  t.equal(cli(['accounts', 'create', 'acme', '--nats', nats.url]).status, 0);
-  const secret = cli(['tokens', 'create', 'acme', '--nats', nats.url]).stdout.trim().split('\n').at(-1)!;
+  t.equal((await cliInProcess(['accounts', 'create', 'acme', '--nats', nats.url])).status, 0);
+  const secret = (await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
   // The account reaches the search node through NATS: an empty search is refused 401 until it has.
   await eventually(
     async () =>
