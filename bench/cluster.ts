@@ -1,9 +1,5 @@
-// `node dist/bench/cluster.js [--quick]` (after `npm run build`): the cluster mode on this machine
-// (bench/README.md, "Cluster"), apart from `npm run bench`. Every cluster is real: its own
-// nats-server on a free port and a fresh store, nodes started with `datapoints serve --nats`.
-//  - search: a cluster node against the same node alone, run by run (target >= 0.9 x);
-//  - collection: collections/s with 1 and 2 collecting nodes (and a node alone, for reference);
-//  - propagation: a change on one node reaching a client of another, p50/p99.
+// `node dist/bench/cluster.js [--quick]` (after `npm run build`): the cluster mode's search, collection
+// and propagation on real nats-servers, apart from `npm run bench` (bench/README.md#cluster).
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { clusterCollection, clusterDueCount, type CollectionRate } from './clusterCollection.js';

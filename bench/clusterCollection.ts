@@ -1,8 +1,5 @@
-// Collection with one and two collecting nodes of a cluster, and the same node alone for
-// reference (bench/README.md, "Cluster"): due github accounts (one per upstream call) collected
-// from an emulator, each count taken from outside in one node's LMDB, which replicates what every
-// node commits. Each figure runs on a cluster of its own (a fresh nats-server, the same seeded
-// work), so the second does not start where the first stopped.
+// Collection with one and two collecting nodes of a cluster, and a node alone for reference, each
+// figure on a fresh cluster with the same seeded work (bench/README.md#cluster).
 import { rmSync } from 'node:fs';
 import { CollectionProgress } from './collectionProgress.js';
 import { collectOnlyRate } from './collecting.js';

@@ -1,4 +1,4 @@
-// The nats-server of one scenario of the cluster benchmark (bench/README.md, "Cluster"): on the
+// The nats-server of one scenario of the cluster benchmark (bench/README.md#cluster): on the
 // load core, on a free port and a fresh store of its own, removed when it stops.
 import { rmSync } from 'node:fs';
 import { scratchDir } from './datasets.js';

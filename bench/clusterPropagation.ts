@@ -1,9 +1,5 @@
-// Change propagation between two nodes of a cluster (bench/README.md, "Cluster"): node A collects
-// (role collect, on the server core), node B only follows the resource log (role search, on the
-// load core) and pushes each change it applies to the stream clients that follow the resource
-// (docs/push.md). Every seeded resource is refreshed on A every 10 s, so N resources make N / 10
-// changes a second; each update at a client on B is timed from its `collected_at`, which A reads
-// just before its commit: an upper bound of commit on A -> B's LMDB -> B's stream -> client.
+// Change propagation in a cluster: a change collected on node A, timed from its `collected_at` to
+// its update at a stream client of node B, which only follows the resource log (bench/README.md#cluster).
 import { rmSync } from 'node:fs';
 import { WebSocket } from 'undici';
 import { startNats } from './clusterNats.js';

@@ -1,8 +1,5 @@
-// Search on a node of a cluster against the same node alone (bench/README.md, "Cluster"): the same
-// 1,000 seeded accounts, one server in a data directory seeded directly, one a cluster node
-// (`--nats`, role both) that replicated them from its own nats-server; `search-10-warm` on both,
-// run by run. A search never waits on NATS (docs/cluster.md#nats-outage), so the node should
-// keep pace: only its quota reservations, a block at a time, go to the cluster.
+// Search on a cluster node against the same node alone, run by run (bench/README.md#cluster): a search
+// never waits on NATS (docs/cluster.md#nats-outage), so only its quota blocks, reserved in the cluster, differ.
 import { rmSync } from 'node:fs';
 import { startNats } from './clusterNats.js';
 import { seedCluster } from './clusterSeed.js';

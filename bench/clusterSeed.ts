@@ -1,7 +1,5 @@
-// Seeds a cluster as seed.ts seeds a data directory (bench/README.md, "Cluster"): the bench
-// account and its token into the cluster's KV buckets, the resources into its resource log. A node
-// started afterwards on an empty directory replicates them before it listens (docs/cluster.md,
-// "Resource replication").
+// Seeds a cluster as seed.ts seeds a data directory: the bench account and its token into its KV
+// buckets, the resources into its resource log (bench/README.md#cluster, docs/design/cluster-mechanics.md#resource-replication).
 import { ClusterAccounts } from '../src/cluster/clusterAccounts.js';
 import { closeNats, connectNats } from '../src/cluster/natsConnection.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from '../src/seams/resourceLog/resourceLogStream.js';

@@ -1,7 +1,5 @@
-// The scenarios on a server with due work: collection alone (github, one resource per
-// upstream call; x, up to 100 per call), searches while it collects, and searches while
-// every platform hangs. The emulator is the upstream, not the system under test: it runs
-// beside wrk, on the load core.
+// The scenarios on a server with due work: collection alone, searches while it collects, searches while
+// every platform hangs; the emulator is the upstream, so it runs beside wrk on the load core (bench/README.md#scenarios).
 import { rmSync } from 'node:fs';
 import { platformCodes } from '../src/platforms/registry.js';
 import { CollectionProgress, collectionsPerSecond, type CollectionCounts } from './collectionProgress.js';

@@ -1,11 +1,5 @@
-// `npm run bench:collection-cost`: what one github collection costs the resource thread, in CPU
-// µs split by item (bench/README.md, "Cost account"), and searches beside a backlog
-// (docs/architecture.md#searches-first). One server (`--threads 1`, pinned to the server core,
-// under `node --cpu-prof`) collects 200k due github accounts from an emulator on the other core:
-//  1. collection alone: collections/s, and the resource thread's CPU per collection by item;
-//  2. search-10-warm with wrk while it collects: searches/s and collections/s;
-// then a server on a fresh warm set gives search-10-warm alone, so that the ratio of 2 to it is
-// a same-run ratio. `--compare CLI` runs 1 and 2 for another build too.
+// `npm run bench:collection-cost`: what one github collection costs the resource thread, in CPU µs by item, and
+// searches beside a backlog (bench/README.md#cost-account, docs/architecture.md#searches-first).
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { CollectionProgress, collectionsPerSecond } from './collectionProgress.js';

@@ -1,10 +1,5 @@
-// `npm run bench:cost`: the CPU microseconds one warm 10-resource search costs, split into the
-// floor's items (what no implementation can skip) and the service's own (bench/README.md,
-// "Cost account"). The service and the spec floor each run pinned to the server core under
-// `node --cpu-prof`, wrk on the other core; over the measured window the search thread's CPU
-// time (from /proc, so a loaded machine does not inflate it) is divided among the items in
-// proportion to the profile's samples, each sample going to the deepest frame of its stack that
-// an item claims.
+// `npm run bench:cost`: the CPU µs one warm 10-resource search costs, split into the floor's items
+// (what no implementation can skip) and the service's own, from CPU profiles (bench/README.md#cost-account).
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { digestToken } from '../src/auth/tokens.js';

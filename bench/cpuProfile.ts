@@ -1,7 +1,5 @@
-// Reading `node --cpu-prof` profiles for the cost accounts of bench/ (bench/README.md, "Cost
-// account"): each sample in a measured window goes to the deepest frame of its stack that an
-// item claims; the CPU time a thread spent in the window (from /proc, so a loaded machine does
-// not inflate it) is divided among the items in proportion to their samples.
+// Reading `node --cpu-prof` profiles for the cost accounts (bench/README.md#cost-account): a window's
+// CPU time (from /proc) shared among items by their samples, each sample to the deepest frame an item claims.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -25,8 +25,7 @@ const shapingFiles = [
   'src/store/resourceStore.js',
   'src/store/environment.js',
   // The format recorded at seeding: a set of an older format would be upgraded in place by
-  // the server it starts, and the 1M start-up would time the upgrade (docs/storage.md,
-  // "Upgrading a data directory").
+  // the server it starts, and the 1M start-up would time the upgrade (docs/storage.md#upgrading-a-data-directory).
   'src/store/formatVersion.js',
 ];
 

@@ -1,13 +1,5 @@
-// `npm run bench:history`: what history costs (docs/history.md), as ratios measured in one run.
-// Read: `POST /api/v1/resources/history` of the 10 warm references over 90 days (one point a
-// day for each of their 3 counts) against the warm 10-resource search, alternating wrk runs on
-// one server pinned to the server core (target >= 0.5 x). Commit: collected commits of 2,000
-// resources, each moving its 3 counts, on a store recording history against one that does not
-// (`days: 0`), alternating rounds in this process (target <= +10 %). Disk: the growth of the
-// LMDB data file while 90 days of one point a day for 3 counts of `--disk-resources` resources
-// are recorded, a day's commits in one transaction, per million resource-days. Collection: due
-// resources collected from an emulator on the load core per second, by a server recording
-// history and one with `--history-days 0`, alternating servers on copies of one due set.
+// `npm run bench:history`: what datapoint history (docs/history.md) costs to read, to commit, on disk and
+// to collection, as ratios measured in one run (bench/README.md#history-cost).
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { transition } from 'xstate';

@@ -1,5 +1,5 @@
 // Warm-up, then several runs; every figure quoted is the median over the runs
-// (bench/README.md, "Reading the figures").
+// (bench/README.md#reading-the-figures).
 import { runWrk, type LoadShape, type WrkResult } from './wrk.js';
 
 export interface Timing {

@@ -1,6 +1,6 @@
 // Memory of a server process, read from /proc/PID/status. Anonymous memory (heaps, buffers)
 // is what the service holds; file-backed resident pages are LMDB's memory map, the page cache
-// the kernel may drop at will, so they are reported apart (bench/README.md, "Memory").
+// the kernel may drop at will, so they are reported apart (bench/README.md#memory).
 import { readFileSync } from 'node:fs';
 
 export interface Memory {

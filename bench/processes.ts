@@ -1,5 +1,5 @@
 // Child processes of the benchmark: servers pinned to the server core, the load generator to
-// the other, so that neither steals cycles from the other (bench/README.md, "The machine").
+// the other, so that neither steals cycles from the other (bench/README.md#the-machine).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,11 +1,5 @@
-// `node dist/bench/push.js [--quick]` (PUSH_CONNECTIONS=N for fewer than 10,000 connections): the resource stream (docs/push.md) on
-// one server pinned to one core (bench/README.md, "Push"). It measures
-//  - memory per connection and per subscription (the server's anonymous memory, before and after);
-//  - the time from a resource's collection to the update at the client, p50/p99, while the
-//    server refreshes every followed resource every 10 s (10,000 resources: ~1,000 changes/s);
-//  - warm search throughput while all that runs, as a ratio to warm search with the same
-//    connections open before anything changes, in this run.
-// The clients run in this process, on the load core beside wrk.
+// `node dist/bench/push.js [--quick]`: what the resource stream (docs/push.md) costs one server on one
+// core: memory a connection and a subscription, update latency p50/p99, searches beside it (bench/README.md#push).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { WebSocket } from 'undici';

@@ -1,10 +1,5 @@
-// `npm run bench:slow-consumers`: what a resource-stream client that stops reading costs the
-// server, and how long until it is cut (docs/push.md#slow-consumers). One server (`--threads 1`,
-// server core) refreshes 1,000 followed resources every second (~1,000 changes/s); a reading
-// client counts the updates; `SLOW_CLIENTS` (8) raw TCP clients subscribe to every resource and
-// then stop reading. Every 250 ms `ss` gives each slow connection's bytes in flight (the server's
-// send queue and the client's receive queue) and /proc the server's anonymous memory, until the
-// server has closed them all; each client then reads what it was sent to find the close code.
+// `npm run bench:slow-consumers`: what a resource-stream client that stops reading costs the server,
+// and how long until it is cut (docs/push.md#slow-consumers; the method: bench/README.md#slow-consumers).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';

@@ -1,5 +1,5 @@
 // The targets of the current round, checked against the figures of this invocation, as the
-// table `npm run bench` ends with (bench/README.md, "The targets").
+// table `npm run bench` ends with (bench/README.md#the-targets).
 import type { CollectionFigures } from './collecting.js';
 import { markdownTable, ratioTo, type Baselines, type ScenarioResult } from './report.js';
 import type { ThreadsFigures } from './threads.js';

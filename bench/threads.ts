@@ -1,8 +1,5 @@
-// `--threads 2` against `--threads 1` on the same data, run by run. A live server holds its
-// data directory alone (docs/storage.md#one-server-per-data-directory), so each of the two
-// runs on its own copy of the same seeded set. The two-thread server may use both cores, and
-// wrk needs one of them: bench/README.md, "Two threads on two cores", says what this figure
-// can and cannot show.
+// `--threads 2` against `--threads 1`, run by run, each on its own copy of one seeded set
+// (docs/storage.md#one-server-per-data-directory); bench/README.md#two-threads-on-two-cores says what it shows.
 import type { DataSet } from './datasets.js';
 import { pairedRatio } from './measure.js';
 import { log } from './log.js';

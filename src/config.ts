@@ -38,8 +38,8 @@ export const limits = {
   /** A failed background pipeline (collection, due work) starts again after this pause. */
   pipelineRestartMs: 1_000,
   /**
-   * On a stop, collections still out after this long are given back (docs/architecture.md,
-   * "Stopping"); it ends before the stop deadline so that giving back fits in it.
+   * On a stop, collections still out after this long are given back
+   * (docs/architecture.md#stopping); it ends before the stop deadline so that giving back fits.
    */
   collectionStopGraceMs: 3_000,
   /**
@@ -234,8 +234,9 @@ export const clusterDefaults = {
    */
   reservedUnits: { staleMs: 4_000, keptMs: 60_000 },
   /**
-   * How long a stopping node waits for its per-day counts still being written (docs/dashboard.md,
-   * "In a cluster"): they take milliseconds while NATS answers, and a stop never waits long on it.
+   * How long a stopping node waits for its per-day counts still being written
+   * (docs/dashboard.md#in-a-cluster): they take milliseconds while NATS answers, and a stop
+   * never waits long on it.
    */
   dailyFlushMs: 1_000,
   /**

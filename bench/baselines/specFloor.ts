@@ -1,11 +1,5 @@
-// Baseline `spec-floor`: bare uWebSockets.js doing only what no implementation of the search
-// API can skip (bench/README.md, "Baselines"): take the bearer token and digest it with
-// SHA-256, read the body and parse it, and answer with the status, Content-Type,
-// X-Request-Id and the six limit headers, and a body of the scenario's size. It reuses the
-// service's own pieces for each of these steps, so the floor moves exactly as the service's
-// unavoidable work does; everything the service does beyond it (looking the token up,
-// admission, counting, validation, reading views, assembling the answer) is what the
-// ratio "x spec-floor" measures.
+// Baseline `spec-floor`: bare uWebSockets.js doing only what no implementation of the search API can
+// skip, each step with the service's own piece, so it moves as that work does (bench/README.md#baselines).
 import { nextMonthStart } from '../../src/access/calendar.js';
 import { commonSearchFields } from '../../src/api/commonSearchBody.js';
 import type { LimitFigures } from '../../src/access/limitHeaders.js';

@@ -1,8 +1,5 @@
-// Per-account admission state shared by every thread of one server: a fixed-size
-// open-addressing table in a SharedArrayBuffer (docs/guarantees.md#quota-and-rate-across-threads). Each account claims a slot once, found by a 64-bit hash of its name and confirmed
-// by the name itself, which the slot keeps so that a clean stop can give unspent reservations
-// back. A slot's fields are read and written only under its lock (a futex-style mutex on
-// Atomics), so quota, rate window and reservation bookkeeping change together, as on one thread.
+// Per-account admission state shared by every thread of one server: a fixed-size open-addressing
+// table in a SharedArrayBuffer (docs/guarantees.md#quota-and-rate-across-threads).
 import { limits } from '../config.js';
 
 declare global {
@@ -72,6 +69,10 @@ const empty = 0;
 const claiming = 1;
 const ready = 2;
 
+/**
+ * A slot's fields are read and written only under its lock (a futex-style mutex on Atomics), so
+ * quota, rate window and reservation bookkeeping change together, as on one thread.
+ */
 export class AccountTable {
   readonly ints: Int32Array;
   readonly times: Float64Array;
@@ -95,7 +96,11 @@ export class AccountTable {
     this.names = new Uint8Array(buffer, this.times.byteLength + this.ints.byteLength, this.slots * maxNameBytes);
   }
 
-  /** Index of the slot's first Int32 field; -1 when the table is full or the name too long. */
+  /**
+   * Index of the slot's first Int32 field; -1 when the table is full or the name too long. Each
+   * account claims a slot once, found by a 64-bit hash of its name and confirmed by the name
+   * itself, which the slot keeps so that a clean stop can give unspent reservations back.
+   */
   slotOf(name: string): number {
     const known = this.slotByName.get(name);
     if (known !== undefined) return known;

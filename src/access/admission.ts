@@ -1,9 +1,5 @@
-// The checks between a valid token and the request body (docs/api.md#a-45): a suspended account
-// (403), quota (403), then rate limit (429); a request that passes both is counted against both. Each account's checks
-// and counts happen under its slot's lock in the table every thread shares, so they hold for
-// the whole server however many threads admit at once (docs/guarantees.md#quota-and-rate-across-threads). An account with no reserved unit in hand waits for its next reservation.
-// In a cluster the rate window is reserved too, from the cluster's ledger, so that it holds
-// across nodes (docs/design/cluster-mechanics.md#rate-limit-across-nodes); alone it is the shared table's.
+// The checks between a valid token and the request body (docs/api.md#a-45): a suspended account (403),
+// quota (403), then rate limit (429); a request that passes both is counted against both.
 import { limits } from '../config.js';
 import type { AccountRecord } from '../store/accountStore.js';
 import type { Logger } from '../log.js';
@@ -45,6 +41,12 @@ type Step = Decision | { kind: 'wait'; seen: number };
 /** One decision for every refused suspended account: the refusal allocates nothing. */
 const suspended: Decision = { kind: 'suspended' };
 
+/**
+ * Each account's checks and counts happen under its slot's lock in the table every thread shares,
+ * so they hold for the whole server however many threads admit at once
+ * (docs/guarantees.md#quota-and-rate-across-threads). An account with no reserved unit in hand
+ * waits for its next reservation.
+ */
 export class Admissions {
   private readonly quota: QuotaMeter;
   private readonly rate: RateLimiter;

@@ -1,8 +1,10 @@
-// The newest version of accounts and tokens any thread of this server has seen
-// (docs/guarantees.md#threads). Each edge thread polls the data directory on its own timer; the
-// first to notice a change (a revoked token) posts the new version here, and every other edge
-// reads it before its next authentication and refreshes at once. So once one edge refuses a
-// revoked token, no edge accepts it again.
+// The newest version of accounts and tokens any thread of this server has seen, so that once one edge
+// refuses a revoked token no edge accepts it again (docs/guarantees.md#threads).
+/**
+ * Each edge thread polls the data directory on its own timer; the first to notice a change (a
+ * revoked token) posts the new version here, and every other edge reads it before its next
+ * authentication and refreshes at once.
+ */
 export class AuthVersionBoard {
   private readonly newest: Int32Array;
 

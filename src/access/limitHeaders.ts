@@ -1,7 +1,5 @@
-// The rate and quota figures an admission decides (docs/api.md#a-48), and the two forms they
-// are written in: name and value pairs (push messages), and one preformatted block of header
-// lines for an HTTP answer, so that the figures that change per request are spliced into
-// constant text instead of allocating six pairs and six strings.
+// The rate and quota figures an admission decides (docs/api.md#a-48), and the two forms they are
+// written in: name and value pairs (push messages), and header lines for an HTTP answer.
 
 /** What the limit headers say; the quota's three are left out when the account has no quota. */
 export interface LimitFigures {
@@ -31,7 +29,11 @@ export function limitHeaderPairs(figures: LimitFigures): Array<[string, string]>
   return headers;
 }
 
-/** The same headers, in the same order, as the lines `\r\nName: value` that follow a header's value. */
+/**
+ * The same headers, in the same order, as the lines `\r\nName: value` that follow a header's
+ * value: one preformatted block, so that the figures that change per request are spliced into
+ * constant text instead of allocating six pairs and six strings.
+ */
 export function limitHeaderLines(figures: LimitFigures): string {
   const rate = `\r\nX-RateLimit-Limit: ${figures.rateLimit}\r\nX-RateLimit-Remaining: ${figures.rateRemaining}\r\nX-RateLimit-Reset: ${figures.rateReset}`;
   if (figures.quota === null) return rate;

@@ -1,7 +1,5 @@
-// Monthly quota per account by durable reservations (docs/guarantees.md#quota-and-rate-across-threads): a server spends only units it reserved on disk before (QuotaLedger), so an
-// answer never waits for a commit of its own unless the account is slow. The reserving itself is
-// src/access/unitMeter.ts; this is the month it counts in. The counts live in the account's slot
-// of the shared table; `startNewMonth` is called with the slot's lock held.
+// Monthly quota per account by durable reservations: a server spends only units it reserved on disk
+// before, so an answer waits for no commit of its own unless the account is slow (docs/guarantees.md#quota-and-rate-across-threads).
 import { limits } from '../config.js';
 import type { Logger } from '../log.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
@@ -19,6 +17,11 @@ const monthCount: MeteredCount = {
   running: (table, base, now) => table.ints[base + field.month] === monthIndexOf(now),
 };
 
+/**
+ * The month the quota counts in, over the reserving of src/access/unitMeter.ts (units from the
+ * QuotaLedger). The counts live in the account's slot of the shared table; `startNewMonth` is
+ * called with the slot's lock held.
+ */
 export class QuotaMeter extends UnitMeter {
   constructor(table: AccountTable, ledger: QuotaLedger, log: Logger, policy: ReservationPolicy = limits.quotaReservation) {
     super(table, ledger, log, policy, monthCount);

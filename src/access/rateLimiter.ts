@@ -1,8 +1,5 @@
-// Per-account rate limit over fixed windows aligned to the epoch, so that the reset time in
-// X-RateLimit-Reset is the same for every token of the account (docs/api.md#a-48). The window
-// lives in the account's slot of the shared table, so it is one window for every thread;
-// callers hold the slot's lock (src/access/accountTable.ts). In a cluster the window's requests
-// are also units reserved from the cluster's ledger, `windowCount` below (docs/design/cluster-mechanics.md#rate-limit-across-nodes).
+// Per-account rate limit over fixed windows aligned to the epoch, so that X-RateLimit-Reset is the
+// same for every token of the account (docs/api.md#a-48).
 import type { RatePolicy } from '../config.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
 import type { MeteredCount } from './unitMeter.js';
@@ -14,6 +11,11 @@ export interface RateWindow {
   resetAt: number;
 }
 
+/**
+ * The window lives in the account's slot of the shared table, so it is one window for every
+ * thread; callers hold the slot's lock (src/access/accountTable.ts). In a cluster the window's
+ * requests are also units reserved from the cluster's ledger (`windowCount` below).
+ */
 export class RateLimiter {
   constructor(private readonly table: AccountTable) {}
 

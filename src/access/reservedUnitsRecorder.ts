@@ -1,13 +1,16 @@
-// Records, about once a second, the units of the running month this server reserved and has not
-// spent yet, from its shared account table into the data directory (src/seams/reservedUnits/reservedUnits.ts), so
-// that every display, in this process or another, shows requests counted rather than reserved
-// (docs/operations.md#accounts). Off the request path: the table is read without its locks (a
-// figure a moment old is fine), and nothing is written while nothing changed.
+// Records, about once a second, the units of the running month this server reserved and not spent
+// yet, so that every display shows requests counted rather than reserved (docs/operations.md#accounts).
 import type { Logger } from '../log.js';
 import type { ReservedCount, ReservedUnitsRecord } from '../seams/reservedUnits/reservedUnits.js';
 import { type AccountTable, field } from './accountTable.js';
 import { monthIndexOf, monthOfIndex } from './calendar.js';
 
+/**
+ * Copies the units in hand from the shared account table into the data directory
+ * (src/seams/reservedUnits/reservedUnits.ts), for displays in this process or another. Off the
+ * request path: the table is read without its locks (a figure a moment old is fine), and nothing
+ * is written while nothing changed.
+ */
 export class ReservedUnitsRecorder {
   /** What was last written, as one comparable string; undefined before the first write, which clears what a crash left. */
   private written: string | undefined;

@@ -1,10 +1,5 @@
-// Counts a server spends only from units it reserved in a ledger first (docs/guarantees.md,
-// "Quota and rate across threads"): the month's quota, and in a cluster also the rate window
-// (docs/design/cluster-mechanics.md#rate-limit-across-nodes). One mechanism for both: a block is sized by the
-// account's recent rate and the requests waiting, the next one is reserved before the current
-// one runs out, and a slow account reserves one unit at a time. A count lives in the account's
-// slot of the shared table; the methods below that take a slot are called with its lock held,
-// `reserve` and `returnUnspent` take it themselves.
+// Counts a server spends only from units it reserved in a ledger first: the month's quota, and in a
+// cluster the rate window (docs/guarantees.md#quota-and-rate-across-threads, docs/design/cluster-mechanics.md#rate-limit-across-nodes).
 import type { Logger } from '../log.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
@@ -31,6 +26,13 @@ export interface MeteredCount {
   running(table: AccountTable, base: number, now: number): boolean;
 }
 
+/**
+ * One mechanism for every reserved count: a block is sized by the account's recent rate and the
+ * requests waiting, the next one is reserved before the current one runs out, and a slow account
+ * reserves one unit at a time. A count lives in the account's slot of the shared table; the
+ * methods that take a slot are called with its lock held, `reserve` and `returnUnspent` take it
+ * themselves.
+ */
 export class UnitMeter {
   constructor(
     protected readonly table: AccountTable,

@@ -1,7 +1,5 @@
-// The daily JSON answer assembled from text (docs/history.md#daily-answers-from-text): each
-// resource's days, from the retention edge to the day it was last seen, are rendered into JSON
-// once and kept while its view stays the same; an answer cuts each series' text to its range and
-// takes first and last from the values kept beside it.
+// The daily JSON answer assembled from text: each resource's days rendered once and kept while its view stays
+// the same, then cut to each answer's range (docs/history.md#daily-answers-from-text).
 import { type HistorySource, RecentMap, type SeriesValue, startOfDay } from '../resources/historySource.js';
 import { pendingView, type ViewSource } from '../resources/view.js';
 import { changeOver, daily, dayNamer, historyJsonOf, lastSeen, pointJson, type RenderedDatapoint } from './historyResponse.js';

@@ -1,7 +1,5 @@
-// The search request as the OpenAPI document publishes it (docs/api.md#openapi-request): a
-// reference is one of the accepted platform and type pairs, its identifier that pair's syntax.
-// Composed by reference from what the server validates with (./schema.ts: the reference's
-// fields, the body's limits, each pair's identifier schema), so no schema is written twice.
+// The search request as the OpenAPI document publishes it (docs/api.md#openapi-request), composed by
+// reference from the schemas the server validates with (./schema.ts), so no schema is written twice.
 import Type, { type TSchema } from 'typebox';
 import type { PlatformCode, ResourceType } from '../model.js';
 import { identifierRules, platforms } from '../platforms/registry.js';

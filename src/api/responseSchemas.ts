@@ -1,8 +1,5 @@
-// The schemas of every answer of the search operation, for the OpenAPI document
-// (docs/operations-endpoints.md#get-apiv1openapijson). The server renders its answers as
-// strings for speed (src/api/searchResponse.ts, src/http/errors.ts); these schemas describe what
-// those strings hold, and the tests check every kind of live answer against them, so the two
-// cannot drift apart unnoticed. Objects are closed (no additional properties) for that reason.
+// The schemas of every answer of the search operation, for the OpenAPI document; objects are closed, so the
+// tests catch an answer rendered as a string drifting from them (docs/operations-endpoints.md#get-apiv1openapijson).
 import Type, { type Static, type TSchema } from 'typebox';
 import { limits } from '../config.js';
 import { resourceTypes } from '../model.js';

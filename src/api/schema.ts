@@ -1,8 +1,5 @@
-// The schemas of a search request are both its TypeScript types and its compiled validators
-// (docs/dependencies.md#typebox): the envelope (an object with 1-10 references of three strings) in one
-// compiled check, then each identifier against its platform and type's compiled address
-// syntax (docs/api.md#a-5), found by name: a union of every platform's reference schema would
-// try its alternatives in turn, all fifteen for a reference of the last platform.
+// The schemas of a search request, both its TypeScript types and its compiled validators
+// (docs/dependencies.md#typebox): the envelope, then each identifier against its syntax (docs/api.md#a-5).
 import Type, { type Static, type TSchema, type TSchemaOptions } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { limits } from '../config.js';
@@ -44,7 +41,7 @@ const rememberedIdentifiers = 20_000;
  * Checks, normalizes, keys and renders an identifier once, then answers from memory: a search
  * names the same resources again and again, and a remembered key is a string whose hash V8 has
  * already computed, where a key built per request must be hashed again by every map it is
- * looked up in (bench/README.md, "Cost account": 10 lookups cost 3 µs with fresh keys, 0.5 µs
+ * looked up in (bench/README.md#cost-account: 10 lookups cost 3 µs with fresh keys, 0.5 µs
  * with these).
  */
 function syntaxOf(platform: PlatformCode, type: ResourceType, rule: IdentifierRule): IdentifierSyntax {
@@ -68,7 +65,11 @@ function syntaxOf(platform: PlatformCode, type: ResourceType, rule: IdentifierRu
   };
 }
 
-/** By platform code, then type: no key string is built per reference to find them. */
+/**
+ * By platform code, then type: no key string is built per reference to find them. Found by name,
+ * each identifier is checked against its own compiled syntax only: a union of every platform's
+ * reference schema would try its alternatives in turn, all fifteen for the last platform's.
+ */
 const syntaxes = new Map<string, Map<string, IdentifierSyntax>>();
 for (const { platform, type, rule } of identifierRules) {
   const byType = syntaxes.get(platform) ?? new Map<string, IdentifierSyntax>();
@@ -82,7 +83,7 @@ for (const { platform, type, rule } of identifierRules) {
  */
 export function identifierSyntax(platform: string, type: string): IdentifierSyntax | undefined {
   // A search names one platform and type again and again: comparing two short strings is
-  // cheaper than hashing them for two maps (bench/README.md, "Cost account").
+  // cheaper than hashing them for two maps (bench/README.md#cost-account).
   if (platform === lastPlatform && type === lastType) return lastSyntax;
   lastSyntax = syntaxes.get(platform)?.get(type);
   lastPlatform = platform;
@@ -114,7 +115,7 @@ export type SearchEnvelope = Static<typeof SearchEnvelope>;
 
 const envelopeValidator = Compile(SearchEnvelope);
 
-/** The fast path's first check: an object with 1-10 references of three strings each. */
+/** The fast path's first check, in one compiled check: an object with 1-10 references of three strings each. */
 export function isSearchEnvelope(body: unknown): body is SearchEnvelope {
   return envelopeValidator.Check(body);
 }

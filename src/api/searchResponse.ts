@@ -1,8 +1,5 @@
-// The 200 body of a search (docs/api.md#a-10): one entry per requested resource, in request
-// order, each the echoed reference (rendered once per identifier, src/api/schema.ts) followed by
-// the resource's pre-rendered view. Rendering only
-// reads (docs/architecture.md#reads-are-reads): the resources the answer found unknown or
-// due a refresh are returned for the caller to ask for, after it has answered.
+// The 200 body of a search (docs/api.md#a-10): one entry per requested resource, in request order,
+// each the echoed reference followed by the resource's pre-rendered view.
 import { pendingView, type ResourceView, wantedAt, type ViewSource } from '../resources/view.js';
 import type { RequestedResource } from './validation.js';
 
@@ -23,12 +20,17 @@ const comma = 0x2c;
 /** The most UTF-8 bytes one UTF-16 unit of a string can take. */
 const maxBytesPerUnit = 3;
 
-/** Where answers are assembled: a new buffer per answer cost more than the copies into it (bench/README.md, "Cost account"). */
+/** Where answers are assembled: a new buffer per answer cost more than the copies into it (bench/README.md#cost-account). */
 let answer = Buffer.allocUnsafeSlow(16_384);
 let at = 0;
 /** Entries (and their commas) of views seen once, not yet written: encoded together, in one call. */
 let text = '';
 
+/**
+ * Each entry's echoed reference is rendered once per identifier (src/api/schema.ts). Rendering
+ * only reads (docs/architecture.md#reads-are-reads): the resources the answer found unknown or
+ * due a refresh are returned for the caller to ask for, after it has answered.
+ */
 export function renderSearchResponse(resources: readonly RequestedResource[], views: ViewSource, now: number): RenderedSearch {
   let wanted: string[] | undefined;
   at = 0;

@@ -1,7 +1,5 @@
-// Turns a parsed request body into the resources to look up, or into every validation
-// message of docs/api.md#errors and docs/api.md#a-40, docs/api.md#a-41 at once. A body of the
-// common shape is read without JSON.parse (./commonSearchBody.ts); other valid bodies take the
-// compiled checks only; only invalid ones walk the body to explain what is wrong.
+// Turns a request body into the resources to look up, or into every validation message at once
+// (docs/api.md#errors, docs/api.md#a-40, docs/api.md#a-41).
 import { limits } from '../config.js';
 import type { PlatformCode } from '../model.js';
 import { platformCodes, platforms } from '../platforms/registry.js';
@@ -14,7 +12,8 @@ export type { RequestedResource };
 export type SearchValidation = { ok: true; resources: RequestedResource[] } | { ok: false; errors: string[] };
 
 /**
- * A request body as sent, parsed and validated. A body with nothing in it (empty, or only
+ * A request body as sent, parsed and validated. A body of the common shape is read without
+ * JSON.parse (./commonSearchBody.ts), any other is parsed first. A body with nothing in it (empty, or only
  * whitespace) has no resources: blank, like `{}` (docs/http.md#request-bodies). Checked only
  * after JSON.parse fails, so a valid body pays nothing for it.
  */
@@ -36,6 +35,7 @@ const isBlankText = (text: string) => /^[ \t\n\r]*$/.test(text);
 
 const blankResources = "Resources can't be blank";
 
+/** Valid bodies take the compiled checks only; only invalid ones walk the body to explain what is wrong. */
 export function validateSearch(body: unknown): SearchValidation {
   const resources = isSearchEnvelope(body) ? requested(body.resources) : undefined;
   return resources ? { ok: true, resources } : { ok: false, errors: explain(body) };

@@ -1,6 +1,6 @@
 // Where `datapoints accounts|tokens` read and write: the data directory's LMDB, or with `--nats`
-// (DATAPOINTS_NATS) the cluster's KV buckets, which every node replicates (docs/cluster.md,
-// "Accounts and tokens"; docs/dashboard.md#in-a-cluster). The commands are the same over both.
+// (DATAPOINTS_NATS) the cluster's KV buckets, which every node replicates
+// (docs/cluster.md#accounts-and-tokens, docs/dashboard.md#in-a-cluster). The commands are the same over both.
 import { monthOf } from '../access/calendar.js';
 import { AccountStore } from '../store/accountStore.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';

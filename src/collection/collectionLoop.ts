@@ -1,8 +1,5 @@
-// The collection loop (docs/architecture.md#the-path-of-a-collection): takes leased work from
-// the collection queue as room allows, runs it through the collection pipeline, hands each
-// result to the outcome sink and acknowledges the lease once the result is recorded. A failing
-// pipeline is logged, reported to Health and started again; a stop finishes or gives back what
-// it holds.
+// The collection loop: leased work from the collection queue, as room allows, through the collection pipeline to
+// the outcome sink, each lease acknowledged once its result is recorded (docs/architecture.md#the-path-of-a-collection).
 import { merge, Subject, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Health } from '../health.js';
 import type { Logger } from '../log.js';

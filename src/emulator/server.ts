@@ -29,26 +29,13 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
   const hanging = new Set<HttpResponse>();
   const app = uWS.App();
 
-  controlRoute(app, '/_emulator/faults', (request) => applyFault(world, request));
-
-  app.get('/_emulator/faults', (res) => {
-    res.cork(() =>
-      res
-        .writeStatus('200 OK')
-        .writeHeader('content-type', 'application/json')
-        .end(JSON.stringify({ faults: world.listFaults() })),
-    );
+  controlRoute(app, '/_emulator/faults', {
+    apply: (request) => applyFault(world, request),
+    list: () => ({ faults: world.listFaults() }),
   });
-
-  controlRoute(app, '/_emulator/counts', (request) => applyCounts(world, request));
-
-  app.get('/_emulator/counts', (res) => {
-    res.cork(() =>
-      res
-        .writeStatus('200 OK')
-        .writeHeader('content-type', 'application/json')
-        .end(JSON.stringify({ counts: world.listCounts() })),
-    );
+  controlRoute(app, '/_emulator/counts', {
+    apply: (request) => applyCounts(world, request),
+    list: () => ({ counts: world.listCounts() }),
   });
 
   app.get('/*', (res, req) => {
@@ -119,8 +106,20 @@ type ControlResult = { answer?: unknown } | { problem: string };
 /** A control request's fields, its `platform` checked to be one of the nine. */
 type ControlRequest = Record<string, unknown> & { platform: PlatformCode };
 
-/** POST `path`: a small JSON object naming a platform, handed to `apply`; every problem is a 400 `{error}`. */
-function controlRoute(app: TemplatedApp, path: string, apply: (request: ControlRequest) => ControlResult): void {
+interface Control {
+  apply(request: ControlRequest): ControlResult;
+  /** The JSON GET answers: what is in force. */
+  list(): unknown;
+}
+
+/**
+ * POST `path`: a small JSON object naming a platform, handed to `apply`; every problem is a 400
+ * `{error}`. GET `path`: what `list` says is in force.
+ */
+function controlRoute(app: TemplatedApp, path: string, { apply, list }: Control): void {
+  app.get(path, (res) => {
+    res.cork(() => res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(JSON.stringify(list())));
+  });
   app.post(path, (res) => {
     res.onAborted(() => undefined);
     readBody(res, maxControlBody, (body) => {

@@ -1,8 +1,5 @@
-// POST /api/v1/resources/search. Checks run in the order of docs/api.md#a-45: token (401),
-// a suspended account (403), quota (403), rate limit (429), body (413/422), then the answer (200). A request is admitted
-// only against quota already reserved on disk, so no answer is ever free after a crash
-// (docs/guarantees.md#quota-and-rate-across-threads); an account with none in hand waits
-// for its next reservation while its body is read.
+// POST /api/v1/resources/search, its checks in the order of docs/api.md#a-45: token (401), a suspended
+// account (403), quota (403), rate limit (429), body (413/422), then the answer (200).
 import { limits } from '../config.js';
 import type { Admissions, Decision } from '../access/admission.js';
 import type { Authenticator } from '../access/authenticator.js';
@@ -44,6 +41,11 @@ export type BodyAnswerer = (req: HttpRequest) => (body: BodyResult, deps: Search
 
 const searchAnswerer: BodyAnswerer = () => answer;
 
+/**
+ * A request is admitted only against quota already reserved on disk, so no answer is ever free
+ * after a crash (docs/guarantees.md#quota-and-rate-across-threads); an account with none in hand
+ * waits for its next reservation while its body is read.
+ */
 export function searchRoute(deps: SearchRouteDeps, answerFor: BodyAnswerer = searchAnswerer) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const exchange = deps.begin(req);

@@ -112,32 +112,37 @@ export class PrometheusMetrics implements Metrics {
       });
     }
     if (readQueues) {
-      const gauge: Gauge<'queue'> = new Gauge({
-        name: 'datapoints_queue_depth',
-        help: 'Items waiting or in work, by queue',
-        labelNames: ['queue'],
-        registers,
-        collect() {
-          gauge.reset();
-          for (const [queue, depth] of readQueues()) gauge.labels(queue).set(depth);
-        },
-      });
+      labelledGauge({ name: 'datapoints_queue_depth', help: 'Items waiting or in work, by queue', label: 'queue', registers }, readQueues);
     }
     if (storage) {
-      const gauge: Gauge<'measure'> = new Gauge({
-        name: 'datapoints_lmdb_size_bytes',
-        help: 'LMDB environment: bytes in use (up to its highest page used) and its map size',
-        labelNames: ['measure'],
-        registers,
-        collect() {
-          gauge.reset();
-          // A closed environment has no size: the series go absent and /readyz says why.
-          const size = storageSize(storage);
-          if (!size) return;
-          gauge.labels('used').set(size.usedBytes);
-          gauge.labels('map').set(size.mapBytes);
-        },
+      const help = 'LMDB environment: bytes in use (up to its highest page used) and its map size';
+      labelledGauge({ name: 'datapoints_lmdb_size_bytes', help, label: 'measure', registers }, () => {
+        // A closed environment has no size: the series go absent and /readyz says why.
+        const size = storageSize(storage);
+        return size
+          ? [
+              ['used', size.usedBytes],
+              ['map', size.mapBytes],
+            ]
+          : [];
       });
     }
   }
+}
+
+/** A gauge with one label, whose series are exactly what `read` gives at each scrape. */
+function labelledGauge(
+  gauge: { name: string; help: string; label: string; registers: Registry[] },
+  read: () => Iterable<readonly [string, number]>,
+): void {
+  const metric: Gauge<string> = new Gauge({
+    name: gauge.name,
+    help: gauge.help,
+    labelNames: [gauge.label],
+    registers: gauge.registers,
+    collect() {
+      metric.reset();
+      for (const [label, value] of read()) metric.labels(label).set(value);
+    },
+  });
 }

@@ -1,7 +1,5 @@
-// Collectors fed the shapes the platforms publish in their own API documentation, beside our
-// fixtures: a field the platform leaves out makes that datapoint null and keeps the others;
-// not_found only on the platform's explicit "no such thing"; any other unexpected 200 fails.
-// docs/platforms.md#missing-fields.
+// Collectors fed the shapes the platforms publish in their own API documentation, beside our fixtures
+// (docs/platforms.md#missing-fields, docs/platforms.md#not-found-means-the-platform-said-so).
 import t from 'tap';
 import type { ResourceRef } from '../model.js';
 import { collectorWithFixtures, fixture, fixtureHttp, foundOutcome, reply, signal, unparsable } from '../../test/helpers/platforms.js';

@@ -64,8 +64,8 @@ export interface PlatformDefinition<Code extends string = PlatformCode> {
   requiredCredentials: readonly string[];
   /**
    * When only some references need the required credentials: which ones, in words and as a
-   * test. Without their credentials the platform still collects the others (docs/platforms.md,
-   * "Credentials a platform can do without"). Absent: every reference needs them.
+   * test. Without their credentials the platform still collects the others
+   * (docs/platforms.md#credentials-a-platform-can-do-without). Absent: every reference needs them.
    */
   credentialScope?: { needing: string; needs(ref: ResourceRef): boolean };
   /** Environment variables used when present (e.g. a token that raises a rate limit). */

@@ -1,7 +1,5 @@
-// Sends the resources the due index says are due their due event, as room in the work registry
-// allows (docs/architecture.md#the-path-of-a-collection). A failing scan (the store threw) is
-// logged and reported to Health, and the scanning starts again after a pause: due work waits in
-// the index meanwhile, nothing is lost.
+// Sends the resources the due index says are due their due event, as room in the work registry allows
+// (docs/architecture.md#the-path-of-a-collection); a failing scan starts again (docs/architecture.md#when-background-work-fails).
 import { retry, timer, type SchedulerLike, type Subscription } from 'rxjs';
 import { dueWork, type DueIndex } from '../../streams/dueWork.js';
 import type { Health } from '../health.js';

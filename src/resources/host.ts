@@ -1,10 +1,6 @@
-// Resources are virtual actors: no live actor or timer per resource. An event loads the
-// snapshot from LMDB, a pure step of the machine computes the next one (machines/step.ts), the
-// result is committed on condition that the snapshot is still the one read, and only then are
-// the machine's effects run (docs/architecture.md#the-path-of-a-collection and "Conditional
-// commits"). Every step goes through the work registry, one at a time per resource. The host is
-// written to only: searches read views from the store, and ask for work through `wanted` after
-// their answer is rendered.
+// Resources as virtual actors (docs/dependencies.md#xstate): an event loads the snapshot from LMDB, a pure
+// step computes the next one (machines/step.ts), it is committed only if the snapshot is still the one read
+// (docs/architecture.md#conditional-commits), and only then do the machine's effects run.
 import { eventForOutcome } from '../../machines/outcomeEvent.js';
 import { dueEventFor, type ResourceEvent, type ResourceMachine } from '../../machines/resource.js';
 import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../machines/step.js';

@@ -1,8 +1,5 @@
-// The one record of which resources this node is working on (docs/architecture.md#the-work-registry). A resource is in work while a machine step for it is queued or running, or while
-// it is being collected; it is counted once however many of these hold. Steps for one resource
-// run one after another, steps for different resources freely, paced by the SearchesFirstQueue.
-// The resource's persisted lease (its due time while a collection is asked for) is the durable
-// twin of this record: after a crash, the due index brings the work back when the lease ends.
+// The one record of which resources this node is working on, a step or a collection counted once
+// (docs/architecture.md#the-work-registry); steps of different resources run freely, paced by the SearchesFirstQueue.
 import type { WorkKind, SearchesFirstQueue } from './searchesFirstQueue.js';
 
 interface Entry {

@@ -1,10 +1,5 @@
-// Requests counted per account and UTC day, for the last `limits.dailyUsageDays` days
-// (docs/storage.md#daily-usage). They are written inside the quota ledger's own write
-// transaction (usageStore.ts): a reservation adds its units to the day it lands on, a give-back
-// takes its units from the latest days of the month, which is where they were added. So no
-// search costs a write of its own, and the days of a month add up to its count in `usage`.
-// Read back, the units the running server holds in hand come off the latest days of their month,
-// as a give-back would take them, so that a day shows the requests counted on it.
+// Requests counted per account and UTC day for the last `limits.dailyUsageDays` days, written only in the
+// quota ledger's own write transaction (usageStore.ts), so no search costs a write of its own (docs/storage.md#daily-usage).
 import { limits } from '../config.js';
 import type { Databases } from './environment.js';
 
@@ -35,7 +30,9 @@ export class DailyUsage {
   /**
    * Every day from `fromDay` to `toDay` (both 'YYYY-MM-DD', inclusive), oldest first, with 0 for
    * a day nothing was counted on. Throws a RangeError for a malformed day, a range that runs
-   * backwards, or one longer than the days kept.
+   * backwards, or one longer than the days kept. The units the running server holds in hand come
+   * off the latest days of their month, as a give-back would take them, so that a day shows the
+   * requests counted on it.
    */
   dailyUsage(account: string, fromDay: string, toDay: string): DayCount[] {
     const from = startOf(fromDay);
@@ -76,7 +73,8 @@ export class DailyUsage {
   /**
    * Inside the ledger's write transaction: `units` more (or, negative, fewer) for `account` in
    * `month` ('YYYY-MM'), at `now`. Units added count on today, or on the month's last day for a
-   * reservation of a month that has just ended; units given back come off the latest days first.
+   * reservation of a month that has just ended; units given back come off the latest days first,
+   * which is where they were added. So the days of a month add up to its count in `usage`.
    */
   record(account: string, month: string, units: number, now: number): void {
     if (units === 0) return;

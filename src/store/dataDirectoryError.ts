@@ -1,7 +1,6 @@
-// A data directory the service cannot use as asked: in use by another server, of another
-// format, missing, a file, or holding another upstream's data. Its message is one line for the
-// operator, who can act on it; the command line prints it alone and exits 1
-// (docs/storage.md#what-the-command-line-may-do-while-a-server-runs).
+// A data directory the service cannot use as asked; its message is one line the operator can act on,
+// which the command line prints alone before it exits 1 (docs/storage.md#what-the-command-line-may-do-while-a-server-runs).
+/** In use by another server, of another format, missing, a file, or holding another upstream's data. */
 export class DataDirectoryError extends Error {
   override readonly name = 'DataDirectoryError';
 }

@@ -1,9 +1,5 @@
-// Every resource's datapoints over time (docs/history.md#what-is-recorded): a commit that carries a
-// collected value writes the values that changed as one small loose entry, in the same
-// transaction; the roll-up packs finished days into their series' entry for that UTC month
-// (docs/history.md#layout), so that a read of 90 days touches a few entries per series and the
-// day's loose ones. An unchanged value writes nothing: the series' last-seen time is the
-// snapshot's `collected_at`.
+// Every resource's datapoints over time: a commit's changed values as one loose entry in its transaction
+// (docs/history.md#what-is-recorded), packed by the roll-up into one entry per series and UTC month (docs/history.md#layout).
 import type { ResourceContext } from '../../machines/resource.js';
 import type { HistoryPolicy } from '../config.js';
 import type { Databases } from './environment.js';

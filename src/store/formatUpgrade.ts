@@ -1,7 +1,5 @@
-// The upgrades of an older data directory (docs/storage.md#upgrading-a-data-directory), each in the
-// one write transaction that also records its new format, so a process killed midway leaves the
-// directory as it was: 1 to 2 rewrites every snapshot with a version, 2 to 3 packs history by
-// month, 3 to 4 records that commits may have left loose points.
+// The upgrades of an older data directory, each in the one write transaction that also records its new
+// format, so a process killed midway leaves the directory as it was (docs/storage.md#upgrading-a-data-directory).
 import type { Database, Key, RootDatabase } from 'lmdb';
 import { startOfMonth } from './utcPeriods.js';
 import type { MetaDatabase, SeriesKey, SeriesMonth, SeriesValue } from './records.js';

@@ -1,7 +1,9 @@
-// A bounded map of recently used entries in two generations: entries go to the young one,
-// and when it is full the old one is dropped whole and the young one becomes old. A hit in
-// the old generation moves back to the young one. Every operation is O(1); evicting from
-// the front of a single Map is not (V8 skips its deleted slots on every keys().next()).
+// A bounded map of recently used entries in two generations, every operation O(1); evicting from the
+// front of a single Map is not (V8 skips its deleted slots on every keys().next()).
+/**
+ * Entries go to the young generation; when it is full the old one is dropped whole and the young
+ * one becomes old. A hit in the old generation moves back to the young one.
+ */
 export class RecentMap<K, V> {
   private young = new Map<K, V>();
   private old = new Map<K, V>();

@@ -1,7 +1,5 @@
-// Persistence of resource snapshots, their pre-rendered views and the due index, always
-// written together in one transaction so that no reader ever sees a torn resource, and only
-// if the snapshot is still the one the change was computed from (docs/storage.md#conditional-commits).
-// In a cluster a log every node shares decides that condition (src/store/resourceReplica.ts).
+// Resource snapshots, their pre-rendered views and the due index, written in one transaction so no reader sees
+// a torn resource, and only if the snapshot is the one the change was computed from (docs/storage.md#conditional-commits).
 import type { DueEventType } from '../../machines/resource.js';
 import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
 import { DatapointSeries } from './datapointSeries.js';
@@ -43,7 +41,7 @@ export interface ResourceChange {
   cause?: TransitionCause | undefined;
 }
 
-/** How a store's commits are decided: by its own LMDB environment, or by a cluster's log (ResourceReplica). */
+/** How a store's commits are decided: by its own LMDB environment, or by the log every node of a cluster shares (src/store/resourceReplica.ts). */
 export interface CommitStrategy {
   commit(key: string, base: VersionedResource | undefined, change: ResourceChange): Promise<boolean>;
 }

@@ -1,8 +1,10 @@
-// Admits a key to a cache on its second recent sighting (the "doorkeeper" of TinyLFU): a
-// table of hashes, one slot per hash bucket, newest sighting wins. Keys read once, such as
-// random searches over a million resources, then never enter the cache, where each would
-// cost an insertion, push out entries that are read again and churn the garbage collector.
-// Collisions only change what gets cached, never what a read returns.
+// Admits a key to a cache on its second recent sighting (the "doorkeeper" of TinyLFU), so that keys
+// read once, such as random searches over a million resources, never enter the cache.
+/**
+ * A table of hashes, one slot per hash bucket, newest sighting wins. A key read once would cost
+ * the cache an insertion, push out entries that are read again and churn the garbage collector.
+ * Collisions only change what gets cached, never what a read returns.
+ */
 export class SeenTwiceFilter {
   private readonly seen: Int32Array;
   private readonly mask: number;

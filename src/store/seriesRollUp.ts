@@ -1,7 +1,5 @@
-// Packs the commits' loose points of finished days into their months, rolls detail older than the
-// detail window into one point per UTC day and drops days past the retention
-// (docs/history.md#roll-up), in slices of a few entries so that a search or a commit on the same
-// thread waits behind one slice at most.
+// Packs the loose points of finished days into their months, rolls old detail into one point per UTC day and
+// drops days past the retention, in slices a search or commit on the thread waits behind at most (docs/history.md#roll-up).
 import { historyRollUp } from '../config.js';
 import {
   type DatapointSeries,

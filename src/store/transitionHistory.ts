@@ -1,8 +1,5 @@
-// The last transitions of each resource: which event moved it from which state to which, and
-// when (docs/storage.md#transition-history). Written inside the resource's commit, so a
-// transition is recorded exactly when its step is, and kept to the last
-// `limits.resourceHistoryLength` per resource without reading anything back: an entry is keyed
-// by the version its commit wrote, and each commit removes the one that many versions older.
+// The last transitions of each resource: which event moved it from which state to which, and when,
+// written inside the resource's commit, so recorded exactly when its step is (docs/storage.md#transition-history).
 import type { ResourceEvent } from '../../machines/resource.js';
 import { limits } from '../config.js';
 import type { ResourceStatus } from '../model.js';
@@ -42,8 +39,10 @@ export class TransitionHistory {
   }
 
   /**
-   * Inside the commit's write transaction: the transition that `version` of the resource made.
-   * `consecutive`: the resource's versions count its commits one by one, so the entry that falls
+   * Inside the commit's write transaction: the transition that `version` of the resource made,
+   * kept to the last `limits.resourceHistoryLength` per resource without reading anything back:
+   * an entry is keyed by the version its commit wrote, and each commit removes the one that many
+   * versions older. `consecutive`: the resource's versions count its commits one by one, so the entry that falls
    * out of the history is known without a read; otherwise (a cluster's log revisions) the
    * resource's entries are read and all but the newest are removed.
    */

@@ -26,36 +26,46 @@ const doesNotExistReply = (id: string) =>
 const pick = (object: Record<string, unknown>, fields: readonly string[]) =>
   Object.fromEntries(Object.entries(object).filter(([field]) => field === 'id' || fields.includes(field)));
 
-function profileReply(username: string, resource: EmulatedResource, fields: readonly string[]) {
-  const { counts } = resource;
-  const id = String(25_000_000_000_000_000 + counts.following * 7919);
+/**
+ * A Graph API answer: a faulted resource's error (`asked`, the name or id in the request; `id`,
+ * the object's own), or `normal()` for a healthy one.
+ */
+function graphReply(resource: EmulatedResource, ids: { asked: string; id: string }, normal: () => EmulatorReply): EmulatorReply {
   switch (resource.mode) {
     case 'missing':
-      return doesNotExistReply(username);
+      return doesNotExistReply(ids.asked);
     case 'ratelimit':
-      return graphRateLimitReply(id, 'threads');
+      return graphRateLimitReply(ids.id, 'threads');
     case 'malformed':
       return graphMalformedReply;
     case 'normal':
-      return graphJson(
-        200,
-        pick(
-          {
-            id,
-            username,
-            name: username,
-            is_verified: counts.verified,
-            follower_count: counts.followers,
-            likes_count: counts.likes,
-            quotes_count: counts.reposts,
-            replies_count: counts.following,
-            reposts_count: counts.reposts,
-            views_count: counts.views,
-          },
-          fields,
-        ),
-      );
+      return normal();
   }
+}
+
+function profileReply(username: string, resource: EmulatedResource, fields: readonly string[]) {
+  const { counts } = resource;
+  const id = String(25_000_000_000_000_000 + counts.following * 7919);
+  return graphReply(resource, { asked: username, id }, () =>
+    graphJson(
+      200,
+      pick(
+        {
+          id,
+          username,
+          name: username,
+          is_verified: counts.verified,
+          follower_count: counts.followers,
+          likes_count: counts.likes,
+          quotes_count: counts.reposts,
+          replies_count: counts.following,
+          reposts_count: counts.reposts,
+          views_count: counts.views,
+        },
+        fields,
+      ),
+    ),
+  );
 }
 
 function insightsReply(mediaId: string, resource: EmulatedResource, metrics: readonly string[]) {
@@ -67,27 +77,20 @@ function insightsReply(mediaId: string, resource: EmulatedResource, metrics: rea
     reposts: counts.reposts,
     quotes: counts.posts,
   };
-  switch (resource.mode) {
-    case 'missing':
-      return doesNotExistReply(mediaId);
-    case 'ratelimit':
-      return graphRateLimitReply(mediaId, 'threads');
-    case 'malformed':
-      return graphMalformedReply;
-    case 'normal':
-      return graphJson(200, {
-        data: metrics
-          .filter((name) => name in values)
-          .map((name) => ({
-            name,
-            period: 'lifetime',
-            values: [{ value: values[name] }],
-            title: name[0]!.toUpperCase() + name.slice(1),
-            description: `The number of ${name} on your post.`,
-            id: `${mediaId}/insights/${name}/lifetime`,
-          })),
-      });
-  }
+  return graphReply(resource, { asked: mediaId, id: mediaId }, () =>
+    graphJson(200, {
+      data: metrics
+        .filter((name) => name in values)
+        .map((name) => ({
+          name,
+          period: 'lifetime',
+          values: [{ value: values[name] }],
+          title: name[0]!.toUpperCase() + name.slice(1),
+          description: `The number of ${name} on your post.`,
+          id: `${mediaId}/insights/${name}/lifetime`,
+        })),
+    }),
+  );
 }
 
 const html = (status: number, body: string, headers: Record<string, string> = {}): EmulatorReply => ({

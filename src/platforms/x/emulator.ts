@@ -54,11 +54,41 @@ const notFoundError = (resource: 'user' | 'tweet', parameter: string, value: str
 
 const fieldsOf = (request: EmulatorRequest, name: string) => new Set((request.query.get(name) ?? '').split(','));
 
-/** The whole answer, refused when any resource in it is rate limited or malformed. */
-function answer(looked: ReadonlyArray<{ resource: EmulatedResource }>, now: number, render: () => EmulatorReply): EmulatorReply {
+/** A lookup by a list of values, as users/by and tweets both are. */
+interface Lookup {
+  /** The query parameter that lists the values, and the one that names the fields asked for. */
+  parameter: 'usernames' | 'ids';
+  fieldsParameter: 'user.fields' | 'tweet.fields';
+  /** What X calls the resource a value names, in its not-found errors. */
+  resource: 'user' | 'tweet';
+  find(value: string): EmulatedResource;
+  /** A found resource's entry of `data`. */
+  entry(value: string, counts: EmulatedResource['counts'], fields: ReadonlySet<string>): object;
+}
+
+/** The whole answer: refused when the list is empty or too long, or when any resource in it is rate limited or malformed. */
+function lookupReply(request: EmulatorRequest, now: number, lookup: Lookup): EmulatorReply {
+  const { parameter } = lookup;
+  const values = (request.query.get(parameter) ?? '').split(',').filter((value) => value !== '');
+  if (values.length === 0) return invalidRequest(parameter, `The \`${parameter}\` query parameter can not be empty`);
+  if (values.length > usersByAndTweetsLimit)
+    return invalidRequest(
+      parameter,
+      `The number of values in the \`${parameter}\` query parameter list [${values.length}] is not between 1 and 100`,
+    );
+  const fields = fieldsOf(request, lookup.fieldsParameter);
+  const looked = values.map((value) => ({ value, resource: lookup.find(value) }));
   if (looked.some(({ resource }) => resource.mode === 'ratelimit')) return rateLimitReply(now);
   if (looked.some(({ resource }) => resource.mode === 'malformed')) return malformedReply;
-  return render();
+  return json(
+    200,
+    lookupBody(
+      looked
+        .filter(({ resource }) => resource.mode === 'normal')
+        .map(({ value, resource }) => lookup.entry(value, resource.counts, fields)),
+      looked.filter(({ resource }) => resource.mode === 'missing').map(({ value }) => notFoundError(lookup.resource, parameter, value)),
+    ),
+  );
 }
 
 /** X omits `data` or `errors` when it has nothing to put there. */
@@ -67,82 +97,57 @@ const lookupBody = (data: readonly object[], errors: readonly object[]) => ({
   ...(errors.length > 0 ? { errors } : {}),
 });
 
-function usersBy(request: EmulatorRequest, context: EmulatorContext): EmulatorReply {
-  const usernames = (request.query.get('usernames') ?? '').split(',').filter((name) => name !== '');
-  if (usernames.length === 0) return invalidRequest('usernames', 'The `usernames` query parameter can not be empty');
-  if (usernames.length > usersByAndTweetsLimit)
-    return invalidRequest(
-      'usernames',
-      `The number of values in the \`usernames\` query parameter list [${usernames.length}] is not between 1 and 100`,
-    );
-  const fields = fieldsOf(request, 'user.fields');
-  const looked = usernames.map((username) => ({ username, resource: context.lookup('account', username) }));
-  return answer(looked, context.now, () =>
-    json(
-      200,
-      lookupBody(
-        looked
-          .filter(({ resource }) => resource.mode === 'normal')
-          .map(({ username, resource: { counts } }) => ({
-            id: emulatedAuthorId,
-            name: username,
-            username,
-            ...(fields.has('verified') ? { verified: counts.verified } : {}),
-            ...(fields.has('public_metrics')
-              ? {
-                  public_metrics: {
-                    followers_count: counts.followers,
-                    following_count: counts.following,
-                    tweet_count: counts.posts,
-                    listed_count: Math.floor(counts.followers / 200),
-                    like_count: counts.likes,
-                    media_count: Math.floor(counts.posts / 4),
-                  },
-                }
-              : {}),
-          })),
-        looked.filter(({ resource }) => resource.mode === 'missing').map(({ username }) => notFoundError('user', 'usernames', username)),
-      ),
-    ),
-  );
-}
+const usersBy = (request: EmulatorRequest, context: EmulatorContext) =>
+  lookupReply(request, context.now, {
+    parameter: 'usernames',
+    fieldsParameter: 'user.fields',
+    resource: 'user',
+    find: (username) => context.lookup('account', username),
+    entry: (username, counts, fields) => ({
+      id: emulatedAuthorId,
+      name: username,
+      username,
+      ...(fields.has('verified') ? { verified: counts.verified } : {}),
+      ...(fields.has('public_metrics')
+        ? {
+            public_metrics: {
+              followers_count: counts.followers,
+              following_count: counts.following,
+              tweet_count: counts.posts,
+              listed_count: Math.floor(counts.followers / 200),
+              like_count: counts.likes,
+              media_count: Math.floor(counts.posts / 4),
+            },
+          }
+        : {}),
+    }),
+  });
 
-function tweets(request: EmulatorRequest, context: EmulatorContext): EmulatorReply {
-  const ids = (request.query.get('ids') ?? '').split(',').filter((id) => id !== '');
-  if (ids.length === 0) return invalidRequest('ids', 'The `ids` query parameter can not be empty');
-  if (ids.length > usersByAndTweetsLimit)
-    return invalidRequest('ids', `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`);
-  const fields = fieldsOf(request, 'tweet.fields');
-  const looked = ids.map((id) => ({ id, resource: context.lookup('post', `${emulatedAuthor}:${id}`) }));
-  return answer(looked, context.now, () =>
-    json(
-      200,
-      lookupBody(
-        looked
-          .filter(({ resource }) => resource.mode === 'normal')
-          .map(({ id, resource: { counts } }) => ({
-            id,
-            text: 'emulated post',
-            edit_history_tweet_ids: [id],
-            ...(fields.has('author_id') ? { author_id: emulatedAuthorId } : {}),
-            ...(fields.has('public_metrics')
-              ? {
-                  public_metrics: {
-                    retweet_count: counts.reposts,
-                    reply_count: Math.floor(counts.reposts / 3),
-                    like_count: counts.likes,
-                    quote_count: Math.floor(counts.reposts / 7),
-                    bookmark_count: Math.floor(counts.likes / 20),
-                    ...(snowflakeTime(id) >= viewCountingSince ? { impression_count: counts.views } : {}),
-                  },
-                }
-              : {}),
-          })),
-        looked.filter(({ resource }) => resource.mode === 'missing').map(({ id }) => notFoundError('tweet', 'ids', id)),
-      ),
-    ),
-  );
-}
+const tweets = (request: EmulatorRequest, context: EmulatorContext) =>
+  lookupReply(request, context.now, {
+    parameter: 'ids',
+    fieldsParameter: 'tweet.fields',
+    resource: 'tweet',
+    find: (id) => context.lookup('post', `${emulatedAuthor}:${id}`),
+    entry: (id, counts, fields) => ({
+      id,
+      text: 'emulated post',
+      edit_history_tweet_ids: [id],
+      ...(fields.has('author_id') ? { author_id: emulatedAuthorId } : {}),
+      ...(fields.has('public_metrics')
+        ? {
+            public_metrics: {
+              retweet_count: counts.reposts,
+              reply_count: Math.floor(counts.reposts / 3),
+              like_count: counts.likes,
+              quote_count: Math.floor(counts.reposts / 7),
+              bookmark_count: Math.floor(counts.likes / 20),
+              ...(snowflakeTime(id) >= viewCountingSince ? { impression_count: counts.views } : {}),
+            },
+          }
+        : {}),
+    }),
+  });
 
 export const emulator: PlatformEmulator = {
   handle(request, context) {
