@@ -4,7 +4,7 @@
 // in process (runCli, as the binary runs them) beside one server process that serves every test:
 // each test has its own account, and the usage test, which stops the server, is last.
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { cliInProcess, jsonLines, lastLine, startServer } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 
@@ -14,6 +14,19 @@ const searchStatus = async (url: string, secret: string) =>
 
 const data = tempDataDir(t);
 const server = await startServer(t, ['--data', data, '--upstream', 'emulator']);
+
+/** Polls the server until `secret` is answered `status`, for at most the promised second. */
+async function answersWithin1s(t: Test, secret: string, status: number, message = `answered ${status}`) {
+  t.equal(
+    await eventually(
+      () => searchStatus(server.url, secret),
+      (now) => now === status,
+      1_000,
+    ),
+    status,
+    message,
+  );
+}
 const cli = (args: string[]) => cliInProcess([...args, '--data', data]);
 
 t.test('accounts - DATAPOINTS_DATA is honoured by every command, and --data wins over it', async (t) => {
@@ -23,14 +36,7 @@ t.test('accounts - DATAPOINTS_DATA is honoured by every command, and --data wins
   t.equal(JSON.parse((await cliInProcess(['accounts', 'show', 'envy'], env)).stdout).name, 'envy');
   t.equal(jsonLines((await cliInProcess(['tokens', 'list', 'envy'], env)).stdout).length, 1);
   // The server on the directory the variable names knows the token made through it.
-  t.equal(
-    await eventually(
-      () => searchStatus(server.url, secret),
-      (status) => status === 200,
-      1_000,
-    ),
-    200,
-  );
+  await answersWithin1s(t, secret, 200);
 
   const other = join(tempDataDir(t), 'other');
   const flagWins = await cliInProcess(['accounts', 'show', 'envy', '--data', other], env);
@@ -47,48 +53,17 @@ t.test('accounts - update, delete and revoke-by-secret take effect on a running 
   const acme = lastLine((await cli(['tokens', 'create', 'acme'])).stdout);
   const beta = lastLine((await cli(['tokens', 'create', 'beta'])).stdout);
   const spare = lastLine((await cli(['tokens', 'create', 'beta'])).stdout);
-  t.equal(
-    await eventually(
-      () => searchStatus(server.url, acme),
-      (status) => status === 200,
-      1_000,
-    ),
-    200,
-  );
+  await answersWithin1s(t, acme, 200);
 
   await cli(['accounts', 'update', 'acme', '--quota', '1']);
-  t.equal(
-    await eventually(
-      () => searchStatus(server.url, acme),
-      (status) => status === 403,
-      1_000,
-    ),
-    403,
-    'quota of 1 used up',
-  );
+  await answersWithin1s(t, acme, 403, 'quota of 1 used up');
 
   await cli(['accounts', 'delete', 'acme', '--yes']);
-  t.equal(
-    await eventually(
-      () => searchStatus(server.url, acme),
-      (status) => status === 401,
-      1_000,
-    ),
-    401,
-    'deleted account',
-  );
+  await answersWithin1s(t, acme, 401, 'deleted account');
 
   t.equal(await searchStatus(server.url, beta), 200);
   await cli(['tokens', 'revoke', beta]);
-  t.equal(
-    await eventually(
-      () => searchStatus(server.url, beta),
-      (status) => status === 401,
-      1_000,
-    ),
-    401,
-    'revoked by secret',
-  );
+  await answersWithin1s(t, beta, 401, 'revoked by secret');
   t.equal(await searchStatus(server.url, spare), 200, "the account's other token still works");
 });
 
@@ -96,28 +71,13 @@ t.test('accounts - suspend and resume, shown by show, in force on a running serv
   await cli(['accounts', 'create', 'gamma']);
   const secret = lastLine((await cli(['tokens', 'create', 'gamma'])).stdout);
   t.equal(JSON.parse((await cli(['accounts', 'show', 'gamma'])).stdout).suspended, null, 'not suspended at first');
-  t.equal(
-    await eventually(
-      () => searchStatus(server.url, secret),
-      (status) => status === 200,
-      1_000,
-    ),
-    200,
-  );
+  await answersWithin1s(t, secret, 200);
 
   const suspended = await cli(['accounts', 'suspend', 'gamma', '--reason', 'unpaid invoice']);
   t.equal(suspended.status, 0, suspended.stderr);
   const shown = JSON.parse(suspended.stdout);
   t.match(shown, { name: 'gamma', suspended: { at: /^\d{4}-\d{2}-\d{2}T/, reason: 'unpaid invoice' } });
-  t.equal(
-    await eventually(
-      () => searchStatus(server.url, secret),
-      (status) => status === 403,
-      1_000,
-    ),
-    403,
-    'refused within 1 s',
-  );
+  await answersWithin1s(t, secret, 403, 'refused within 1 s');
   const again = JSON.parse((await cli(['accounts', 'suspend', 'gamma'])).stdout);
   t.same(again.suspended, shown.suspended, 'suspending again keeps the time and the reason');
   t.same(JSON.parse((await cli(['accounts', 'show', 'gamma'])).stdout).suspended, shown.suspended);
@@ -125,15 +85,7 @@ t.test('accounts - suspend and resume, shown by show, in force on a running serv
   const resumed = await cli(['accounts', 'resume', 'gamma']);
   t.equal(resumed.status, 0, resumed.stderr);
   t.equal(JSON.parse(resumed.stdout).suspended, null);
-  t.equal(
-    await eventually(
-      () => searchStatus(server.url, secret),
-      (status) => status === 200,
-      1_000,
-    ),
-    200,
-    'served within 1 s',
-  );
+  await answersWithin1s(t, secret, 200, 'served within 1 s');
   t.equal(JSON.parse((await cli(['accounts', 'resume', 'gamma'])).stdout).suspended, null, 'resuming again changes nothing');
 
   for (const [args, message] of [

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { startEmulator } from '../../src/emulator/server.js';
+import { forwardUpstream } from './forwardUpstream.js';
 
 export interface GatedUpstream {
   url: string;
@@ -20,17 +21,7 @@ export async function gatedUpstream(t: Test, { holding }: { holding: boolean }):
   let held: Array<[IncomingMessage, ServerResponse]> | undefined = holding ? [] : undefined;
   let calls = 0;
   const waiting: Array<{ count: number; resolve: () => void }> = [];
-  const forward = (request: IncomingMessage, response: ServerResponse) =>
-    fetch(emulator.url + request.url!, { headers: request.headers as Record<string, string> }).then(
-      async (answer) => {
-        const body = Buffer.from(await answer.arrayBuffer());
-        const headers = Object.fromEntries(
-          [...answer.headers].filter(([name]) => !['content-length', 'transfer-encoding', 'connection'].includes(name)),
-        );
-        response.writeHead(answer.status, headers).end(body);
-      },
-      () => response.writeHead(502).end(),
-    );
+  const forward = (request: IncomingMessage, response: ServerResponse) => forwardUpstream(emulator.url, request, response);
   const server = createServer((request, response) => {
     calls += 1;
     for (const waiter of waiting.filter(({ count }) => count <= calls)) {
