@@ -1,14 +1,14 @@
 // `datapoints resources show|list` (docs/operations.md#resources) on the store of a running
 // server, and the emulator's address printed after the listening line.
 import t from 'tap';
-import { cli } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 import { watchCli } from '../process/processes.js';
 
 t.test('resources - show and list explain state and next due time, read while the server runs', async (t) => {
   const data = tempDataDir(t);
-  cli(['accounts', 'create', 'acme', '--data', data]);
-  const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
+  await cliInProcess(['accounts', 'create', 'acme', '--data', data]);
+  const secret = (await cliInProcess(['tokens', 'create', 'acme', '--data', data])).stdout.trim().split('\n').at(-1)!;
   const server = watchCli(t, ['serve', '--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', 'emulator']);
   const [, url, emulatorUrl] = await server.waitFor(
     /^listening on (http:\/\/127\.0\.0\.1:\d+)\nemulator on (http:\/\/127\.0\.0\.1:\d+) \(faults: POST \/_emulator\/faults\)\n/,
@@ -37,7 +37,7 @@ t.test('resources - show and list explain state and next due time, read while th
     'unavailable',
   ]);
 
-  const shown = cli(['resources', 'show', 'github', 'account', 'OCTOCAT', '--data', data]);
+  const shown = await cliInProcess(['resources', 'show', 'github', 'account', 'OCTOCAT', '--data', data]);
   t.equal(shown.status, 0, shown.stderr);
   const minute = String.raw`\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC`;
   t.match(
@@ -58,23 +58,29 @@ t.test('resources - show and list explain state and next due time, read while th
     ),
   );
 
-  const failing = cli(['resources', 'show', 'github', 'account', 'broken', '--data', data]).stdout;
+  const failing = (await cliInProcess(['resources', 'show', 'github', 'account', 'broken', '--data', data])).stdout;
   t.match(failing, /^state {9}unavailable$/m);
   t.match(failing, /^why {11}retry after \d+ failed collection\(s\) in a row \(last: .+\)$/m);
   t.match(failing, /^ {2}\S+ \S+ UTC {2}FAILED pending -> unavailable$/m);
 
-  const listed = cli(['resources', 'list', '--status', 'unavailable', '--data', data])
-    .stdout.trim()
+  const listed = (await cliInProcess(['resources', 'list', '--status', 'unavailable', '--data', data])).stdout
+    .trim()
     .split('\n')
     .map((line) => JSON.parse(line));
   t.same(listed[0], { total: 2, counts: { github: { available: 1, unavailable: 1 } } });
   t.equal(listed.length, 2, 'only the matching resource is listed');
   t.match(listed[1], { resource: 'github/account/broken', state: 'unavailable', failures: Number });
-  const limited = cli(['resources', 'list', '--platform', 'github', '--limit', '1', '--data', data]).stdout.trim().split('\n');
+  const limited = (await cliInProcess(['resources', 'list', '--platform', 'github', '--limit', '1', '--data', data])).stdout
+    .trim()
+    .split('\n');
   t.equal(limited.length, 2, 'the counts line and one resource');
-  t.same(JSON.parse(cli(['resources', 'list', '--platform', 'x', '--data', data]).stdout), { total: 0, counts: {} }, 'no x resources');
+  t.same(
+    JSON.parse((await cliInProcess(['resources', 'list', '--platform', 'x', '--data', data])).stdout),
+    { total: 0, counts: {} },
+    'no x resources',
+  );
 
-  const untracked = cli(['resources', 'show', 'github', 'account', 'nobody-here', '--data', data]);
+  const untracked = await cliInProcess(['resources', 'show', 'github', 'account', 'nobody-here', '--data', data]);
   t.equal(untracked.status, 2);
   t.equal(untracked.stderr, 'datapoints: resource github/account/nobody-here is not tracked\n');
   server.child.kill('SIGTERM');

@@ -12,7 +12,7 @@ import { monthOf } from '../../src/access/calendar.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { KvQuotaLedger } from '../../src/seams/quotaLedger/kvQuotaLedger.js';
 import { dayOf } from '../../src/store/dailyUsage.js';
-import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually } from '../helpers/service.js';
 import { WebClient } from '../web/webClient.js';
@@ -71,17 +71,17 @@ t.test('the dashboard across two nodes', async (t) => {
   const [a, b] = await Promise.all(
     dirs.map((dir, index) => startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', String(1 + index)])),
   );
-  const onCluster = (args: string[]) => {
-    const result = cli([...args, '--nats', nats.url]);
+  const onCluster = async (args: string[]) => {
+    const result = await cliInProcess([...args, '--nats', nats.url]);
     t.equal(result.status, 0, result.stderr);
     return result.stdout.trim().split('\n').at(-1)!;
   };
-  onCluster(['accounts', 'create', 'acme', '--rate', '100000/1m']);
-  const secret = onCluster(['tokens', 'create', 'acme']);
-  const nobody = cli(['accounts', 'invite', 'nobody', '--nats', nats.url, '--url', b!.url]);
+  await onCluster(['accounts', 'create', 'acme', '--rate', '100000/1m']);
+  const secret = await onCluster(['tokens', 'create', 'acme']);
+  const nobody = await cliInProcess(['accounts', 'invite', 'nobody', '--nats', nats.url, '--url', b!.url]);
   t.not(nobody.status, 0, 'no invite for an account the cluster does not have');
   t.match(nobody.stderr, "no account named 'nobody'");
-  const link = onCluster(['accounts', 'invite', 'acme', '--url', b!.url]);
+  const link = await onCluster(['accounts', 'invite', 'acme', '--url', b!.url]);
   t.match(link, `${b!.url}/dashboard/invite#`, 'the link names the node given');
 
   const onB = new WebClient(b!.url);
@@ -131,7 +131,7 @@ t.test('the dashboard across two nodes', async (t) => {
   // them; every display takes away the sum over the live nodes, so all show the requests counted.
   const shownByCommand = await within(
     10_000,
-    async () => JSON.parse(onCluster(['accounts', 'show', 'acme'])).usage.used as number,
+    async () => JSON.parse(await onCluster(['accounts', 'show', 'acme'])).usage.used as number,
     (used) => used === counted,
   );
   t.equal(shownByCommand, counted, `accounts show --nats: ${counted} requests counted, not the units reserved`);
@@ -149,10 +149,10 @@ t.test('the dashboard across two nodes', async (t) => {
     "both nodes' usage pages show the cluster's count",
   );
 
-  onCluster(['accounts', 'update', 'acme', '--operator', 'true']);
+  await onCluster(['accounts', 'update', 'acme', '--operator', 'true']);
   const made = await onA.submit('/console/accounts', '/console/accounts', { name: 'beta', plan: 'free' });
   t.equal(made.status, 303, "an operator makes an account on A's console");
-  t.match(onCluster(['accounts', 'show', 'beta']), '"name":"beta"', "it is the cluster's");
+  t.match(await onCluster(['accounts', 'show', 'beta']), '"name":"beta"', "it is the cluster's");
   await within1s(
     () => onB.get('/console/accounts'),
     (answer) => answer.text.includes('beta'),

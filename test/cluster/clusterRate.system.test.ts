@@ -3,7 +3,7 @@
 // over the nodes are admitted at most the account's limit per window in all, and
 // X-RateLimit-Remaining counts what other nodes admitted.
 import t from 'tap';
-import { cli, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { serveThreeNodes } from '../helpers/serveNodes.js';
 
@@ -36,15 +36,15 @@ async function search(node: ServerProcess, secret: string): Promise<Answer> {
 t.test('three nodes on one nats-server keep one rate window per account', async (t) => {
   const nats = await startNatsServer(t);
   const { nodes } = await serveThreeNodes(t, nats.url);
-  const secretOf = (name: string, rate: string) => {
-    const created = cli(['accounts', 'create', name, '--plan', 'paid', '--rate', rate, '--nats', nats.url]);
+  const secretOf = async (name: string, rate: string) => {
+    const created = await cliInProcess(['accounts', 'create', name, '--plan', 'paid', '--rate', rate, '--nats', nats.url]);
     t.equal(created.status, 0, created.stderr);
-    return cli(['tokens', 'create', name, '--nats', nats.url]).stdout.trim().split('\n').at(-1)!;
+    return (await cliInProcess(['tokens', 'create', name, '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
   };
-  const paced = secretOf('paced', '50/1m');
-  const slow = secretOf('slow', '20/1m');
+  const paced = await secretOf('paced', '50/1m');
+  const slow = await secretOf('slow', '20/1m');
   // Tokens reach every node in the order they were made: once the last one is in, all are.
-  const probe = secretOf('probe', '100000/1m');
+  const probe = await secretOf('probe', '100000/1m');
   for (const node of nodes) {
     const since = performance.now();
     while ((await search(node, probe)).status !== 422) {

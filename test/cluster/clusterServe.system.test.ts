@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { clusterDefaults } from '../../src/config.js';
-import { type CliResult, cli, cliWhileServing, startServer, type ServerProcess } from '../helpers/cli.js';
+import { type CliResult, cli, cliInProcess, lastLine, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { serveThreeNodes } from '../helpers/serveNodes.js';
 import { StreamClient, updateOf } from '../push/streamClient.js';
@@ -33,9 +33,9 @@ async function untilStatus(node: ServerProcess, secret: string, status: number, 
   throw new Error(`${node.url} never answered ${status}`);
 }
 
-/** A command on the cluster; this process keeps serving its connections to the nodes meanwhile. */
+/** A command on the cluster, in process: this process keeps serving its connections to the nodes meanwhile. */
 function cluster(nats: string, args: string[]): Promise<CliResult> {
-  return cliWhileServing([...args, '--nats', nats]);
+  return cliInProcess([...args, '--nats', nats]);
 }
 
 t.test('three nodes on one nats-server', async (t) => {
@@ -144,9 +144,17 @@ t.test('three nodes on one nats-server', async (t) => {
 
   await t.test('1,000 concurrent requests over three nodes never exceed the quota', async (t) => {
     const quota = 300;
+    // Account changes reach a node in the order they were made: once a marker account suspended
+    // after the quota change is refused by every node, the quota is in force there too.
+    t.equal((await cluster(nats.url, ['accounts', 'create', 'marker'])).status, 0);
+    const marker = lastLine((await cluster(nats.url, ['tokens', 'create', 'marker'])).stdout);
+    const known = performance.now();
+    for (const node of nodes) await untilStatus(node, marker, 422, known);
     const changed = await cluster(nats.url, ['accounts', 'update', 'acme', '--quota', String(quota)]);
     t.equal(changed.status, 0, changed.stderr);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    t.equal((await cluster(nats.url, ['accounts', 'suspend', 'marker'])).status, 0);
+    const suspended = performance.now();
+    for (const node of nodes) await untilStatus(node, marker, 403, suspended);
     const statuses = await Promise.all(Array.from({ length: 1_000 }, (_, index) => search(nodes[index % 3]!, secret)));
     const admitted = statuses.filter((status) => status === 422).length;
     const refused = statuses.filter((status) => status === 403).length;

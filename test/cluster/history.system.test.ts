@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { startEmulator } from '../../src/emulator/server.js';
-import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 
 const octocat = { platform: 'github', type: 'account', identifier: 'octocat' };
@@ -53,8 +53,8 @@ t.test('cluster history - points collected through node A are answered by node B
     startServer(t, [...common, '--data', dirs[0]!]),
     startServer(t, [...common, '--role', 'search', '--data', dirs[1]!]),
   ]);
-  t.equal(cli(['accounts', 'create', 'acme', '--plan', 'paid', '--nats', nats.url]).status, 0);
-  const issued = cli(['tokens', 'create', 'acme', '--nats', nats.url]);
+  t.equal((await cliInProcess(['accounts', 'create', 'acme', '--plan', 'paid', '--nats', nats.url])).status, 0);
+  const issued = await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url]);
   t.equal(issued.status, 0, issued.stderr);
   const secret = issued.stdout.trim().split('\n').at(-1)!;
 

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { cli, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/service.js';
 
 async function search(node: ServerProcess, secret: string) {
   const response = await fetch(`${node.url}/api/v1/resources/search`, {
@@ -26,17 +27,26 @@ t.test('a node keeps answering through a NATS outage and recovers by itself', as
   const dir = mkdtempSync(join(tmpdir(), 'datapoints-node-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const node = await startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', '1']);
-  t.equal(cli(['accounts', 'create', 'acme', '--rate', '100000/1m', '--nats', nats.url]).status, 0);
-  const secret = cli(['tokens', 'create', 'acme', '--nats', nats.url]).stdout.trim().split('\n').at(-1)!;
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  t.equal((await search(node, secret)).status, 422, 'counted and answered while NATS is up');
+  t.equal((await cliInProcess(['accounts', 'create', 'acme', '--rate', '100000/1m', '--nats', nats.url])).status, 0);
+  const secret = (await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
+  // The account reaches the node through NATS: 401 until it has.
+  const up = await eventually(
+    () => search(node, secret),
+    (answer) => answer.status !== 401,
+  );
+  t.equal(up.status, 422, 'counted and answered while NATS is up');
 
   await nats.kill();
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  t.match(await readiness(node), {
-    ready: false,
-    problems: [{ component: 'nats', message: 'not connected', since: /Z$/, count: 1 }],
-  });
+  t.match(
+    await eventually(
+      () => readiness(node),
+      (readyz) => (readyz as { ready: boolean }).ready === false,
+    ),
+    {
+      ready: false,
+      problems: [{ component: 'nats', message: 'not connected', since: /Z$/, count: 1 }],
+    },
+  );
   const during = await Promise.all(Array.from({ length: 20 }, () => search(node, secret)));
   const admitted = during.filter((answer) => answer.status === 422).length;
   const unavailable = during.filter((answer) => answer.status === 503);
@@ -54,7 +64,7 @@ t.test('a node keeps answering through a NATS outage and recovers by itself', as
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   t.same(await readiness(node), { ready: true, problems: [] }, 'ready again');
-  const shown = JSON.parse(cli(['accounts', 'show', 'acme', '--nats', nats.url]).stdout);
+  const shown = JSON.parse((await cliInProcess(['accounts', 'show', 'acme', '--nats', nats.url])).stdout);
   t.ok(shown.usage.used >= 2 + admitted, `the ledger kept every count across the restart (${shown.usage.used})`);
   await node.stop();
 });

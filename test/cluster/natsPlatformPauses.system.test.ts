@@ -9,6 +9,7 @@ import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { NatsPlatformPauses, pausesBucket } from '../../src/seams/platformPauses/natsPlatformPauses.js';
 import { heard, heardWithin, platformPausesContract } from '../../src/seams/platformPauses/platformPauses.contract.js';
 import { startNatsServer } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/service.js';
 
 interface Warning {
   fields: unknown;
@@ -59,8 +60,13 @@ t.test('NATS platform pauses - the announcing node pauses at once with NATS gone
   const hearing = heard(pauses, pause);
   pauses.announce(pause.platform, pause.until);
   t.same(await hearing, pause);
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
-  t.match(warnings, [{ message: 'platform pause not shared with the cluster; this node pauses alone' }]);
+  t.match(
+    await eventually(
+      async () => warnings,
+      (seen) => seen.length > 0,
+    ),
+    [{ message: 'platform pause not shared with the cluster; this node pauses alone' }],
+  );
 });
 
 t.test('NATS platform pauses - an entry that is not a time is skipped with a warning, and a pause overwrites it', async (t) => {

@@ -110,7 +110,11 @@ t.test('upstream budgets - a rate-limit answer on one node stops the other node 
   const events: Event[] = [];
   const [a, b] = await Promise.all(['a', 'b'].map((name) => startNode(t, server.url, name, emulator.url, budget, events)));
   for (const key of accounts('steady', 150)) b!.demand.next(key);
-  await sleep(500);
+  // b calls steadily before the rate-limit answer comes.
+  await eventually(
+    async () => events,
+    (list) => list.some((event) => event.node === 'b' && event.what === 'call'),
+  );
   emulator.world.setFault('github', 'limited', 'ratelimit');
   a!.demand.next(resourceKey({ platform: 'github', type: 'account', identifier: 'limited' }));
   // Until b calls again after hearing the pause: every call it made in between is then recorded.

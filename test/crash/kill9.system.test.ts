@@ -1,6 +1,6 @@
 // Crash safety (docs/guarantees.md#crash-safety): the server is killed with SIGKILL at random moments, under search
 // load or while starting, and restarted on the same data directory, round after round.
-// CRASH_ROUNDS sets the number of rounds (8 by default, docs/testing.md#time-limits; npm run
+// CRASH_ROUNDS sets the number of rounds (5 by default, docs/testing.md#time-limits; npm run
 // test:crash-long runs 200), CRASH_SEED
 // replays a run: each round's kill moment and each worker's requests follow from the seed
 // (how many requests get answered before the kill depends on timing, the checks do not).
@@ -10,13 +10,13 @@ import { createAccount, issueToken } from '../../src/access/provisioning.js';
 import { limits } from '../../src/config.js';
 import { AccountStore } from '../../src/store/accountStore.js';
 import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
-import { cli } from '../helpers/cli.js';
+import { cliInProcess } from '../helpers/cli.js';
 import { searchPath, tempDataDir } from '../helpers/service.js';
 import { inspectStore, readAuthBaseline, withDatabases } from './integrity.js';
 import { roundSeed, searchLoad, seededRandom, type Client, type SettledResources, type Tally } from './load.js';
 import { spawnServer } from './serverProcess.js';
 
-const rounds = Number(process.env.CRASH_ROUNDS ?? 8);
+const rounds = Number(process.env.CRASH_ROUNDS ?? 5);
 const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 32));
 const workers = 12;
 const tinyQuota = 150;
@@ -108,7 +108,7 @@ t.test('crash - kill -9 under load keeps accounts, tokens, usage and snapshots w
   const store = await withDatabases(data, (dbs) => inspectStore(dbs, baseline, tallies, settled));
   t.comment(`resources ${JSON.stringify(Object.fromEntries(store.statuses))}; usage ${JSON.stringify(Object.fromEntries(store.usage))}`);
   for (const account of tallies.keys()) {
-    const shown = JSON.parse(cli(['accounts', 'show', account, '--data', data]).stdout);
+    const shown = JSON.parse((await cliInProcess(['accounts', 'show', account, '--data', data])).stdout);
     // Less the units in hand the killed server last recorded (docs/operations.md#usage-shown).
     const stored = await withDatabases(data, (dbs) => new UsageStore(dbs).counted(account, shown.usage.month));
     t.equal(shown.usage.used, stored, `${account}: accounts show reports the stored usage, less the units in hand recorded`);

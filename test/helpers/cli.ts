@@ -43,23 +43,6 @@ export function cli(args: string[]): CliResult {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/**
- * The built CLI without blocking this process meanwhile: for a test that keeps HTTP connections
- * open to a server. A blocked event loop cannot see the server close an idle keep-alive
- * connection, and the next request on it fails with "other side closed".
- */
-export function cliWhileServing(args: string[]): Promise<CliResult> {
-  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build (npm test does)`);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 export interface ServerProcess {
   child: ChildProcess;
   url: string;

@@ -3,7 +3,8 @@
 import { createServer } from 'node:net';
 import t from 'tap';
 import { guardPort } from '../../src/http/portGuard.js';
-import { cli, startServer } from '../helpers/cli.js';
+import { startServer } from '../helpers/cli.js';
+import { provision } from '../helpers/provision.js';
 import { searchPath, tempDataDir } from '../helpers/service.js';
 import { freePort, portIsFree, watchCli } from './processes.js';
 
@@ -12,8 +13,7 @@ const inUse = (port: number) => `datapoints: port ${port} is in use\n`;
 
 t.test('port guard - a second serve on the port of a running one exits 1 with one line', async (t) => {
   const data = tempDataDir(t);
-  cli(['accounts', 'create', 'acme', '--data', data]);
-  const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
+  const { secret } = await provision(data, 'acme');
   const first = await startServer(t, ['--data', data, '--upstream', 'emulator']);
   const port = Number(new URL(first.url).port);
   const second = watchCli(t, ['serve', '--host', '127.0.0.1', '--port', String(port), '--data', tempDataDir(t), '--upstream', 'emulator']);
@@ -56,31 +56,33 @@ t.test('port guard - the per-port lock refuses a datapoints process even while t
   t.equal(racer.stderr(), inUse(port));
 });
 
-t.test('port guard - two servers started at the same moment on one port: exactly one listens', async (t) => {
-  const port = await freePort();
-  const args = (data: string) => ['serve', '--host', '127.0.0.1', '--port', String(port), '--data', data, '--upstream', 'emulator'];
-  const racers = [watchCli(t, args(tempDataDir(t))), watchCli(t, args(tempDataDir(t)))];
-  const outcomes = await Promise.all(
-    racers.map((racer) =>
-      Promise.race([
-        racer.waitFor(/listening on /).then(() => 'listening'),
-        racer.exited.then(({ code }) => `exit ${code}: ${racer.stderr()}`),
-      ]),
-    ),
-  );
-  t.same(outcomes.sort(), [`exit 1: ${inUse(port)}`, 'listening']);
-});
+t.test(
+  'port guard - two servers started at the same moment on one port: exactly one listens, and after SIGKILL the port is usable again',
+  async (t) => {
+    const port = await freePort();
+    const dirs = [tempDataDir(t), tempDataDir(t)];
+    const args = (data: string) => ['serve', '--host', '127.0.0.1', '--port', String(port), '--data', data, '--upstream', 'emulator'];
+    const racers = dirs.map((data) => watchCli(t, args(data)));
+    const outcomes = await Promise.all(
+      racers.map((racer) =>
+        Promise.race([
+          racer.waitFor(/listening on /).then(() => 'listening'),
+          racer.exited.then(({ code }) => `exit ${code}: ${racer.stderr()}`),
+        ]),
+      ),
+    );
+    t.same([...outcomes].sort(), [`exit 1: ${inUse(port)}`, 'listening']);
 
-t.test('port guard - the lock goes with the process: a port is usable again after SIGKILL', async (t) => {
-  const data = tempDataDir(t);
-  const first = await startServer(t, ['--data', data]);
-  const port = new URL(first.url).port;
-  await first.stop('SIGKILL');
-  const second = watchCli(t, ['serve', '--host', '127.0.0.1', '--port', port, '--data', data]);
-  await second.waitFor(new RegExp(`^listening on http://127\\.0\\.0\\.1:${port}$`, 'm'));
-  second.child.kill('SIGTERM');
-  t.same(await second.exited, { code: 0, signal: null });
-});
+    // The lock goes with the process: the winner killed -9, a server on its port and its data listens.
+    const winner = outcomes.indexOf('listening');
+    racers[winner]!.child.kill('SIGKILL');
+    await racers[winner]!.exited;
+    const second = watchCli(t, args(dirs[winner]!));
+    await second.waitFor(new RegExp(`^listening on http://127\\.0\\.0\\.1:${port}$`, 'm'));
+    second.child.kill('SIGTERM');
+    t.same(await second.exited, { code: 0, signal: null });
+  },
+);
 
 t.test('port guard - port 0 needs no lock, and an address not on this machine is one line', async (t) => {
   t.same(await guardPort('127.0.0.1', 0).then((guard) => guard.ok), true);

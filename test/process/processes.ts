@@ -45,7 +45,14 @@ export function watch(t: Test, command: string, args: string[], env: Record<stri
         };
         const timer = setInterval(check, 20);
         if (check()) return;
-        void exited.then(() => setTimeout(() => check() || reject(new Error(`ended before ${pattern}:\n${stdout}${stderr}`)), 50));
+        void exited.then(() =>
+          setTimeout(() => {
+            if (check()) return;
+            // A poll left running would hold this process open after its last test.
+            clearInterval(timer);
+            reject(new Error(`ended before ${pattern}:\n${stdout}${stderr}`));
+          }, 50),
+        );
         setTimeout(() => {
           clearInterval(timer);
           reject(new Error(`no ${pattern} after ${timeoutMs} ms:\n${stdout}${stderr}`));

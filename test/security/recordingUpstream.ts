@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { startEmulator } from '../../src/emulator/server.js';
+import { forwardUpstream } from '../helpers/forwardUpstream.js';
 
 export interface RecordingUpstream {
   url: string;
@@ -23,16 +24,7 @@ export async function recordingUpstream(t: Test): Promise<RecordingUpstream> {
     for (let index = 0; index < request.rawHeaders.length; index += 2) {
       headerLines.push(`${request.rawHeaders[index]}: ${request.rawHeaders[index + 1]}`);
     }
-    fetch(emulator.url + request.url!, { headers: request.headers as Record<string, string>, redirect: 'manual' }).then(
-      async (answer) => {
-        const body = Buffer.from(await answer.arrayBuffer());
-        const headers = Object.fromEntries(
-          [...answer.headers].filter(([name]) => !['content-length', 'transfer-encoding', 'connection'].includes(name)),
-        );
-        response.writeHead(answer.status, headers).end(body);
-      },
-      () => response.writeHead(502).end(),
-    );
+    void forwardUpstream(emulator.url, request, response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -1,12 +1,12 @@
 // One server per data directory (docs/storage.md#one-server-per-data-directory): the claim
 // in one process, then real `datapoints serve` processes on one directory, killed with -9.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import t, { type Test } from 'tap';
 import { claimDataDirectory } from '../../src/store/dataDirectoryClaim.js';
 import { DataDirectoryError } from '../../src/store/dataDirectoryError.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
-import { cli, cliPath, startServer } from '../helpers/cli.js';
+import { cliInProcess, cliPath, startServer } from '../helpers/cli.js';
 import { tempDataDir } from '../helpers/service.js';
 import { serveArgs, serveRefused } from './refusedServe.js';
 
@@ -62,71 +62,84 @@ t.test('data directory claim - the claim of a process that is gone, of a reused 
   await overCopied.release();
 });
 
-t.test('one server per data directory - a second serve is refused with one line naming the holder', async (t) => {
-  const dataDir = tempDataDir(t);
-  const first = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
-  t.same(serveRefused(dataDir), {
-    status: 1,
-    stdout: '',
-    stderr: `datapoints: data directory ${dataDir} is in use by pid ${first.child.pid}\n`,
-  });
-
-  // The operator's commands do not claim the directory: they work while the server runs.
-  t.equal(cli(['accounts', 'create', 'acme', '--data', dataDir]).status, 0, 'accounts create works beside the server');
-  t.equal(cli(['tokens', 'create', 'acme', '--data', dataDir]).status, 0, 'tokens create works beside the server');
-  t.equal(cli(['accounts', 'show', 'acme', '--data', dataDir]).status, 0, 'accounts show works beside the server');
-
-  const answer = await fetch(`${first.url}/api/v1/resources/search`, { method: 'POST' });
-  t.equal(answer.status, 401, 'the first server still answers');
-  t.equal((await first.stop()).code, 0);
-});
-
-t.test('one server per data directory - a holder killed with -9 does not block the next start', async (t) => {
-  const dataDir = tempDataDir(t);
-  const first = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
-  t.equal((await first.stop('SIGKILL')).signal, 'SIGKILL');
-  const second = await startServer(t, ['--data', dataDir, '--upstream', 'emulator']);
-  t.same(
-    serveRefused(dataDir).stderr,
-    `datapoints: data directory ${dataDir} is in use by pid ${second.child.pid}\n`,
-    'the new server holds it',
-  );
-  t.equal((await second.stop()).code, 0);
-  const dbs = openOn(t, dataDir);
-  t.equal(dbs.meta.get('serverClaim'), undefined, 'a clean stop gives the directory up');
-});
+// The serve processes below take turns on one directory: the winner of the race is the holder
+// the next test refuses a second serve for, and is then killed -9 for the last.
+const raced = tempDataDir(t);
+let holder: RaceOutcome | undefined;
 
 t.test('one server per data directory - of two servers started at once, exactly one runs', async (t) => {
-  const dataDir = tempDataDir(t);
-  const outcomes = await Promise.all([0, 1].map(() => raceToServe(t, dataDir)));
+  const outcomes = await Promise.all([0, 1].map(() => raceToServe(raced)));
   const running = outcomes.filter((outcome) => outcome.kind === 'listening');
   const refused = outcomes.filter((outcome) => outcome.kind === 'exited');
   t.equal(running.length, 1, 'one listens');
   t.same(
     refused.map(({ code, output }) => ({ code, output })),
-    [{ code: 1, output: `datapoints: data directory ${dataDir} is in use by pid ${running[0]?.pid}\n` }],
+    [{ code: 1, output: `datapoints: data directory ${raced} is in use by pid ${running[0]?.pid}\n` }],
     'the other is refused, naming the one that runs',
   );
+  holder = running[0];
 });
 
-type RaceOutcome = { kind: 'listening' | 'exited'; pid: number | undefined; code: number | null; output: string };
+t.test('one server per data directory - a second serve is refused with one line naming the holder', async (t) => {
+  const first = holder!;
+  t.same(serveRefused(raced), {
+    status: 1,
+    stdout: '',
+    stderr: `datapoints: data directory ${raced} is in use by pid ${first.pid}\n`,
+  });
 
-function raceToServe(t: Test, dataDir: string): Promise<RaceOutcome> {
+  // The operator's commands do not claim the directory: they work while the server runs.
+  t.equal((await cliInProcess(['accounts', 'create', 'acme', '--data', raced])).status, 0, 'accounts create works beside the server');
+  t.equal((await cliInProcess(['tokens', 'create', 'acme', '--data', raced])).status, 0, 'tokens create works beside the server');
+  t.equal((await cliInProcess(['accounts', 'show', 'acme', '--data', raced])).status, 0, 'accounts show works beside the server');
+
+  const answer = await fetch(`${/listening on (http:\/\/\S+)/.exec(first.output)![1]}/api/v1/resources/search`, { method: 'POST' });
+  t.equal(answer.status, 401, 'the first server still answers');
+});
+
+t.test('one server per data directory - a holder killed with -9 does not block the next start', async (t) => {
+  holder!.child.kill('SIGKILL');
+  t.same(await holder!.exited, { code: null, signal: 'SIGKILL' });
+  const second = await startServer(t, ['--data', raced, '--upstream', 'emulator']);
+  t.same(
+    serveRefused(raced).stderr,
+    `datapoints: data directory ${raced} is in use by pid ${second.child.pid}\n`,
+    'the new server holds it',
+  );
+  t.equal((await second.stop()).code, 0);
+  const dbs = openOn(t, raced);
+  t.equal(dbs.meta.get('serverClaim'), undefined, 'a clean stop gives the directory up');
+});
+
+interface RaceOutcome {
+  kind: 'listening' | 'exited';
+  pid: number | undefined;
+  code: number | null;
+  output: string;
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function raceToServe(dataDir: string): Promise<RaceOutcome> {
   const child = spawn(process.execPath, [cliPath, ...serveArgs(dataDir)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'warn' },
   });
+  // The winner outlives the test that started it: the root test ends it.
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (stdout.includes('listening on')) resolve({ kind: 'listening', pid: child.pid, code: null, output: stdout });
+      if (stdout.includes('listening on')) resolve({ kind: 'listening', pid: child.pid, code: null, output: stdout, child, exited });
     });
-    child.on('exit', (code) => resolve({ kind: 'exited', pid: child.pid, code, output: stdout + stderr }));
+    child.on('exit', (code) => resolve({ kind: 'exited', pid: child.pid, code, output: stdout + stderr, child, exited }));
   });
 }

@@ -8,7 +8,7 @@ import { openDatabases, type StoredView } from '../../src/store/environment.js';
 import { DemandMessenger, receiveDemand } from '../../src/threads/portLink.js';
 import { EdgeViews } from '../../src/threads/edgeViews.js';
 import type { PostedView, PostedViews } from '../../src/threads/edgeMessages.js';
-import { tempDataDir } from '../helpers/service.js';
+import { eventually, tempDataDir } from '../helpers/service.js';
 
 const key = 'github/account/octocat';
 const view = (status: string): PostedView => [key, `,"status":"${status}"}`, 0];
@@ -67,11 +67,16 @@ t.test('demand messenger - what an edge wants reaches the resource thread, in or
   const messenger = new DemandMessenger(channel.port2);
   messenger.wanted(['github/account/a', 'x/account/b'], 1);
   messenger.wanted(['github/account/c'], 2);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  t.same(received, [
-    [['github/account/a', 'x/account/b'], 1],
-    [['github/account/c'], 2],
-  ]);
+  t.same(
+    await eventually(
+      async () => received,
+      (now) => now.length >= 2,
+    ),
+    [
+      [['github/account/a', 'x/account/b'], 1],
+      [['github/account/c'], 2],
+    ],
+  );
   channel.port1.close();
 });
 
