@@ -56,8 +56,6 @@ export class PlatformGate {
       const now = this.options.scheduler.now();
       const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
       this.nextSlotAt = at + this.spacingMs;
-      // A call whose slot is now goes at once: a timer of 0 is a timer all the same, one per call.
-      if (at === now) return this.turn();
       return timer(at - now, this.options.scheduler).pipe(mergeMap(() => this.turn()));
     });
   }
