@@ -1,6 +1,7 @@
 // Counts completed collections from the outside, in the service's own LMDB (a second
 // process may read it): a refreshed resource is re-indexed at `collected + freshness`
-// (6 h by default), far from both leased ones (+1 min) and the seeded ones (+30 days).
+// (6 h by default), far from both leased ones (+1 min when committed; a lease held in memory
+// leaves its due time as it was, docs/architecture.md#leases-in-memory) and the seeded ones (+30 days).
 import { defaultPolicy } from '../src/config.js';
 import { openDatabases, type Databases } from '../src/store/environment.js';
 

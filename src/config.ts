@@ -22,6 +22,11 @@ export const limits = {
    */
   dueScanMs: 25,
   dueScanBatch: 250,
+  /**
+   * A server alone scans on from the last due entry it read, past the resources it holds leases
+   * on in memory, and from the start of the index again this often (docs/architecture.md#leases-in-memory).
+   */
+  dueRescanMs: 1_000,
   /** Resources being transitioned or collected at once, beyond which due work waits in the index. */
   maxResourcesInWork: 2_000,
   /**

@@ -9,6 +9,8 @@ import { startCollectionLoop } from '../collection/collectionLoop.js';
 import { collectionDefaults, limits, replicaDefaults } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { DueIndex } from '../../streams/dueWork.js';
+import { dueIndexPastLeases } from '../resources/dueIndexPastLeases.js';
 import { startDueScheduler } from '../resources/dueScheduler.js';
 import type { NodeCore } from './nodeCore.js';
 import type { Upstreams } from './upstreams.js';
@@ -28,7 +30,7 @@ export interface RunningCollector {
 }
 
 export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, log }: CollectorOptions): RunningCollector {
-  const { seams, work, resourceHost, health, replica, store } = core;
+  const { seams, work, resourceHost, health, replica } = core;
   const { platformStatus } = upstreams;
   // Each collector call is counted against its platform's budget.
   const countedCollectors = new Map(
@@ -67,7 +69,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
     metrics,
   });
   const dueScheduler = startDueScheduler({
-    index: seams.resources ? sharedDueIndex(store, seams.resources.node, replicaDefaults.dueSpreadMs, (key) => work.has(key)) : store,
+    index: dueIndexOf(core),
     resourceHost,
     work,
     maxInWork: limits.maxResourcesInWork,
@@ -85,4 +87,16 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
       await collection.stop(limits.collectionStopGraceMs);
     },
   };
+}
+
+/** A cluster shares due work among its nodes; a node alone scans past the leases it holds in memory. */
+function dueIndexOf({ seams, store, work, leases }: NodeCore): DueIndex {
+  const inWork = (key: string) => work.has(key);
+  if (seams.resources) return sharedDueIndex(store, seams.resources.node, replicaDefaults.dueSpreadMs, inWork);
+  return dueIndexPastLeases({
+    index: store,
+    leased: (key, now) => leases?.holds(key, now) ?? false,
+    inWork,
+    rescanMs: limits.dueRescanMs,
+  });
 }

@@ -11,6 +11,7 @@ import { type HistoryPolicy, limits, replicaDefaults } from '../config.js';
 import { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import { ResourceHost } from '../resources/host.js';
+import { MemoryLeases } from '../resources/memoryLeases.js';
 import { SearchesFirstQueue } from '../resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../resources/workRegistry.js';
 import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
@@ -48,6 +49,8 @@ export interface NodeCore {
   seams: NodeSeams;
   store: ResourceStore;
   resourceHost: ResourceHost;
+  /** A node alone: the leases of due work, held in memory (docs/architecture.md#leases-in-memory). */
+  leases: MemoryLeases | undefined;
   /** In a cluster: this node's replica of the resource log. */
   replica: ResourceLogReplica | undefined;
   /** After the collector and the front end stopped: waits for the resource work, then closes. */
@@ -84,6 +87,8 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
   const rollUp = store.series.recording ? new SeriesRollUp(dbs, store.series, Date.now) : undefined;
   rollUp?.start();
   const replica = resourceLog ? await startReplica(resourceLog, ResourceReplica.of(store, resourceLog), health, log, seams) : undefined;
+  // A lease tells a cluster's other nodes the work is taken, so there every lease is committed.
+  const leases = resourceLog ? undefined : new MemoryLeases();
   const resourceHost = new ResourceHost({
     store,
     machine: createResourceMachine(options.policy),
@@ -94,6 +99,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     now: Date.now,
     random: Math.random,
     onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
+    leases,
   });
   return {
     dbs,
@@ -104,6 +110,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     seams,
     store,
     resourceHost,
+    leases,
     replica,
     async stop() {
       await resourceHost.settled();

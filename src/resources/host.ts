@@ -1,6 +1,6 @@
 // Resources as virtual actors (docs/dependencies.md#xstate): an event loads the snapshot from LMDB, a pure
 // step computes the next one (machines/step.ts), it is committed only if the snapshot is still the one read
-// (docs/architecture.md#conditional-commits), and only then do the machine's effects run.
+// (docs/architecture.md#conditional-commits; alone, a due step's lease waits in memory: #leases-in-memory).
 import { eventForOutcome } from '../../machines/outcomeEvent.js';
 import { dueEventFor, type ResourceEvent, type ResourceMachine } from '../../machines/resource.js';
 import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../machines/step.js';
@@ -9,6 +9,7 @@ import type { CollectionOutcome } from '../model.js';
 import type { ResourceStore, StoredResource, VersionedResource } from '../store/resourceStore.js';
 import type { TransitionCause } from '../store/transitionHistory.js';
 import type { ResourceDemand } from './demand.js';
+import type { MemoryLease, MemoryLeases } from './memoryLeases.js';
 import { renderView } from './view.js';
 import type { WorkRegistry } from './workRegistry.js';
 
@@ -22,7 +23,14 @@ export interface ResourceHostOptions {
   /** The jitter of retry delays, in [0, 1). */
   random(): number;
   onError(key: string, error: unknown): void;
+  /**
+   * Where due steps' leases are held instead of committed (a server alone); absent: every lease
+   * is committed, as a cluster's other nodes must see it (docs/design/cluster-mechanics.md#due-work-exactly-once).
+   */
+  leases?: MemoryLeases | undefined;
 }
+
+const dueEvents: ReadonlySet<ResourceEvent['type']> = new Set(Object.values(dueEventFor));
 
 export class ResourceHost implements ResourceDemand {
   private readonly step: ResourceStepper;
@@ -37,9 +45,10 @@ export class ResourceHost implements ResourceDemand {
    * ignores unless it is due. A resource already in work is left to that work.
    */
   wanted(keys: readonly string[], at: number): void {
-    const { work } = this.options;
+    const { work, leases } = this.options;
     for (const key of keys) {
-      if (work.has(key)) continue;
+      // A leased resource is being collected: its view does not say so until the outcome's commit.
+      if (work.has(key) || leases?.holds(key, at)) continue;
       work.step(key, () => this.createOrRefresh(key, at)).catch((error: unknown) => this.options.onError(key, error));
     }
   }
@@ -57,13 +66,15 @@ export class ResourceHost implements ResourceDemand {
   }
 
   /**
-   * OutcomeSink: the collection of `key` was given up unanswered (a clean stop). Its persisted
-   * lease is ended now, so that the due index offers it again at once, here or after a restart
-   * (docs/architecture.md#stopping). Only called while the collection asked for is out, so
-   * the resource's due time is that lease, not a backoff.
+   * OutcomeSink: the collection of `key` was given up unanswered (a clean stop). Its lease is
+   * ended now, so that the due index offers it again at once, here or after a restart
+   * (docs/architecture.md#stopping): one held in memory is dropped, a persisted one committed as
+   * ended. Only called while the collection asked for is out, so the resource's stored due time
+   * is then that lease, not a backoff.
    */
   abandoned(key: string): Promise<void> {
     return this.options.work.step(key, async () => {
+      this.options.leases?.end(key);
       const stored = this.options.store.snapshotEntry(key);
       const at = this.options.now();
       if (!stored || stored.resource.context.nextDueAt <= at) return;
@@ -86,17 +97,29 @@ export class ResourceHost implements ResourceDemand {
   }
 
   /**
-   * Steps the machine from the stored snapshot and commits the result if that snapshot is still
-   * the stored one. When another writer committed first, the step is computed again from what
-   * it wrote, a bounded number of times.
+   * Steps the machine from the stored snapshot (or the lease held over it) and commits the result
+   * if that snapshot is still the stored one; a due step's lease is held instead, where leases are
+   * held in memory. When another writer committed first, the step is computed again from what it
+   * wrote, a bounded number of times.
    */
   private async apply(key: string, event: ResourceEvent): Promise<void> {
+    const { store, leases } = this.options;
     for (let attempt = 1; ; attempt++) {
-      const stored = this.options.store.snapshotEntry(key);
-      if (!stored) return;
-      const snapshot = this.step.resolve(stored.resource);
+      const stored = store.snapshotEntry(key);
+      if (!stored) {
+        leases?.end(key);
+        return;
+      }
+      const lease = leases?.over(key, stored);
+      const snapshot = this.step.resolve(lease ? lease.leased : stored.resource);
       const [next, actions] = this.step.next(snapshot, event);
-      if (next === snapshot || (await this.commit(key, stored, storedFrom(next), { event: event.type, at: event.at }))) {
+      const cause = { event: event.type, at: event.at };
+      if (next !== snapshot && leases && dueEvents.has(event.type)) {
+        leases.hold(key, { base: stored, leased: storedFrom(next), cause });
+        this.act(key, actions);
+        return;
+      }
+      if (next === snapshot || (await this.commit(key, stored, storedFrom(next), cause, lease))) {
         this.act(key, actions);
         return;
       }
@@ -106,9 +129,24 @@ export class ResourceHost implements ResourceDemand {
     }
   }
 
-  private commit(key: string, stored: VersionedResource | undefined, next: StoredResource, cause: TransitionCause): Promise<boolean> {
+  /** Commits `next` over `stored`, and with it the lease held over `stored`, which it ends. */
+  private async commit(
+    key: string,
+    stored: VersionedResource | undefined,
+    next: StoredResource,
+    cause: TransitionCause,
+    lease?: MemoryLease,
+  ): Promise<boolean> {
     const view = renderView(next.value, next.context);
-    return this.options.store.commit(key, stored, { resource: next, view, event: dueEventFor[next.value], cause });
+    const won = await this.options.store.commit(key, stored, {
+      resource: next,
+      view,
+      event: dueEventFor[next.value],
+      cause,
+      leasedBy: lease?.cause,
+    });
+    if (won && lease) this.options.leases?.end(key);
+    return won;
   }
 
   private act(key: string, actions: ReadonlyArray<{ type: string }>): void {

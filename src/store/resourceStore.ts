@@ -39,6 +39,12 @@ export interface ResourceChange {
   event: DueEventType;
   /** What caused it, for the resource's transition history; absent in changes logged before it was kept. */
   cause?: TransitionCause | undefined;
+  /**
+   * The due step whose lease this change ends, when that lease was held in memory rather than
+   * committed (a server alone, docs/architecture.md#leases-in-memory): recorded in the transition
+   * history before `cause`, as the version before this change's. Never set on a cluster's log.
+   */
+  leasedBy?: TransitionCause | undefined;
 }
 
 /** How a store's commits are decided: by its own LMDB environment, or by the log every node of a cluster shares (src/store/resourceReplica.ts). */
@@ -173,14 +179,18 @@ export class ResourceStore {
    * `cause` no transition is recorded: the seeder's resources never made one.
    */
   stage(key: string, base: VersionedResource | undefined, change: ResourceChange): void {
-    this.write(key, change, { version: nextVersion(base), previous: base?.resource, consecutive: true });
+    this.write(key, change, { version: nextVersion(base, change), previous: base?.resource, consecutive: true });
   }
 
-  /** Due work in due order, oldest first, at most `limit` entries. */
-  dueBefore(now: number, limit: number): DueEntry[] {
+  /** Due work in due order, oldest first, at most `limit` entries; only those after `after` when given. */
+  dueBefore(now: number, limit: number, after?: DueEntry): DueEntry[] {
     const entries: DueEntry[] = [];
-    for (const { key, value } of this.dbs.due.getRange({ start: [0], end: [now + 1], limit })) {
+    const start = after ? [after.dueAt, after.key] : [0];
+    // The range starts at `after` itself when it is still there: one more is read, and it is passed.
+    for (const { key, value } of this.dbs.due.getRange({ start, end: [now + 1], limit: after ? limit + 1 : limit })) {
       const [dueAt, resourceKey] = key;
+      if (after && dueAt === after.dueAt && resourceKey === after.key) continue;
+      if (entries.length === limit) break;
       entries.push({ key: resourceKey, dueAt, event: value });
     }
     return entries;
@@ -194,7 +204,7 @@ export class ResourceStore {
 
   private write(key: string, change: ResourceChange, over: ChangeWrite): void {
     const { resources, views, due } = this.dbs;
-    const { resource: next, view, event, cause } = change;
+    const { resource: next, view, event, cause, leasedBy } = change;
     const { version, previous, consecutive } = over;
     if (previous && previous.context.nextDueAt !== next.context.nextDueAt) {
       due.remove([previous.context.nextDueAt, key]);
@@ -203,7 +213,10 @@ export class ResourceStore {
     resources.put(key, next, version);
     views.put(key, [view.entryEnd, view.refreshAfter]);
     this.series.record(key, previous?.context, next.context);
-    if (cause) this.transitions.record(key, version, { ...cause, from: previous?.value ?? null, to: next.value }, consecutive);
+    // A due step only moves the due time (machines/resource.ts): its lease keeps the stored state.
+    const before = previous?.value ?? null;
+    if (leasedBy && before) this.transitions.record(key, version - 1, { ...leasedBy, from: before, to: before }, consecutive);
+    if (cause) this.transitions.record(key, version, { ...cause, from: before, to: next.value }, consecutive);
   }
 
   private remember(key: string, version: number, { resource, view }: ResourceChange): void {
@@ -226,7 +239,7 @@ function localCommits(writes: StoreWrites): CommitStrategy {
   const { resources } = writes.dbs;
   return {
     async commit(key, base, change) {
-      const version = nextVersion(base);
+      const version = nextVersion(base, change);
       const stage = () => writes.write(key, change, { version, previous: base?.resource, consecutive: true });
       const won = await (base === undefined ? resources.ifNoExists(key, stage) : resources.ifVersion(key, base.version, stage));
       if (won) writes.committed(key, version, change);
@@ -244,7 +257,10 @@ export interface ChangeWrite {
   consecutive: boolean;
 }
 
-/** Versions count a resource's commits: 1 for its creation, one more for every change. */
-function nextVersion(base: VersionedResource | undefined): number {
-  return (base?.version ?? 0) + 1;
+/**
+ * Versions count a resource's transitions: 1 for its creation, one more for every change, and one
+ * more again for the lease a change ends when that lease was held in memory (`leasedBy`).
+ */
+function nextVersion(base: VersionedResource | undefined, change: ResourceChange): number {
+  return (base?.version ?? 0) + (change.leasedBy ? 2 : 1);
 }

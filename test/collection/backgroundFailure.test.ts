@@ -21,9 +21,9 @@ const github = (identifier: string) => ({ platform: 'github', type: 'account', i
 t.test('background failure - a due scan that throws is logged and reported, and the service keeps answering and collecting', async (t) => {
   const dueBefore = ResourceStore.prototype.dueBefore;
   let thrown = 0;
-  ResourceStore.prototype.dueBefore = function (now, limit) {
+  ResourceStore.prototype.dueBefore = function (now, limit, after) {
     if (thrown++ === 0) throw new Error('MDB_BAD_TXN: transaction must abort');
-    return dueBefore.call(this, now, limit);
+    return dueBefore.call(this, now, limit, after);
   };
   t.teardown(() => {
     ResourceStore.prototype.dueBefore = dueBefore;

@@ -1,10 +1,15 @@
 // Crash safety of due work (docs/guarantees.md#crash-safety): a refresh and a retry that fall due while the server is
-// dead (killed with SIGKILL) run after it restarts. Nothing asks for them but the due index on
-// disk (streams/dueWork.ts): the restarted server gets no search at all.
+// dead (killed with SIGKILL) run after it restarts, and so does a refresh the server was
+// collecting when it was killed, at once rather than after its lease
+// (docs/architecture.md#leases-in-memory). Nothing asks for them but the due index on disk
+// (streams/dueWork.ts): the restarted server gets no search at all.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createAccount, issueToken } from '../../src/access/provisioning.js';
-import { limits } from '../../src/config.js';
+import { defaultPolicy, limits } from '../../src/config.js';
+import { startEmulator } from '../../src/emulator/server.js';
 import { AccountStore } from '../../src/store/accountStore.js';
 import type { StoredResource } from '../../src/store/resourceStore.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
@@ -22,7 +27,8 @@ const resources = [
 const refreshed = 'github/account/duefresh';
 const retried = 'tiktok/account/flakydue';
 
-t.test('crash - a refresh and a retry due while the server was killed run after restart', async (t) => {
+/** An account with a token in a fresh data directory, and the tally of its searches for the usage bound. */
+async function provisioned(t: Test) {
   const data = tempDataDir(t);
   const secret = await withDatabases(data, async (dbs) => {
     const accounts = new AccountStore(dbs);
@@ -32,19 +38,23 @@ t.test('crash - a refresh and a retry due while the server was killed run after 
   const baseline = await withDatabases(data, readAuthBaseline);
   // One server is killed after it admitted searches: it may hold one reserved block unspent.
   const tally: Tally = { sent: 0, counted: 0, refused: 0, leeway: limits.quotaReservation.maxBlock };
-
-  const first = spawnServer(t, serveArgs(data));
-  const url = await first.listening;
-  const search = async () => {
+  const searcher = (url: string, searched: typeof resources) => async () => {
     tally.sent += 1;
     const response = await fetch(url + searchPath, {
       method: 'POST',
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ resources }),
+      body: JSON.stringify({ resources: searched }),
     });
     if (response.status === 200) tally.counted += 1;
     return ((await response.json()) as { data: Array<{ status: string }> }).data.map((entry) => entry.status);
   };
+  return { data, baseline, tally, searcher };
+}
+
+t.test('crash - a refresh and a retry due while the server was killed run after restart', async (t) => {
+  const { data, baseline, tally, searcher } = await provisioned(t);
+  const first = spawnServer(t, serveArgs(data));
+  const search = searcher(await first.listening, resources);
   const settled = await eventually(search, (statuses) => statuses[0] === 'available' && statuses[1] === 'unavailable');
   t.same(settled, ['available', 'unavailable'], 'collected once, and failed once, before the crash');
   await first.kill();
@@ -79,4 +89,71 @@ t.test('crash - a refresh and a retry due while the server was killed run after 
 
   const store = await withDatabases(data, (dbs) => inspectStore(dbs, baseline, new Map([['ops', tally]]), new Map()));
   t.same(store.problems, [], 'the data is whole after both crashes');
+});
+
+/**
+ * An emulator in this process behind a proxy that, while `holding`, never answers a call for
+ * `held` and resolves `arrived` instead: a collection under way for as long as the test wants.
+ */
+async function holdingUpstream(t: Test, held: string) {
+  const emulator = await startEmulator(0);
+  t.teardown(() => emulator.close());
+  let arrived: () => void = () => undefined;
+  const control = { holding: false, arrived: new Promise<void>((resolve) => (arrived = resolve)) };
+  // The collectors only GET; the connection's own headers stay with each hop.
+  const hopByHop = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding']);
+  const endToEnd = (headers: Iterable<[string, string | string[] | undefined]>) =>
+    [...headers].filter((entry): entry is [string, string] => typeof entry[1] === 'string' && !hopByHop.has(entry[0]));
+  const forward = async (request: IncomingMessage, response: ServerResponse) => {
+    const answer = await fetch(emulator.url + request.url, { headers: endToEnd(Object.entries(request.headers)) });
+    const body = Buffer.from(await answer.arrayBuffer());
+    response.writeHead(answer.status, Object.fromEntries(endToEnd(answer.headers))).end(body);
+  };
+  const proxy = createServer((request, response) => {
+    if (control.holding && request.url?.includes(held)) return arrived();
+    forward(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => proxy.close());
+  proxy.on('connection', (socket) => t.teardown(() => socket.destroy()));
+  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, control };
+}
+
+t.test('crash - a refresh under way when the server was killed is collected at once after restart, not after its lease', async (t) => {
+  const { data, baseline, tally, searcher } = await provisioned(t);
+  const identifier = 'leasedrefresh';
+  const key = `github/account/${identifier}`;
+  const upstream = await holdingUpstream(t, identifier);
+  const args = ['--data', data, '--upstream', upstream.url, '--fresh-for', '1s'];
+
+  const first = spawnServer(t, args);
+  const search = searcher(await first.listening, [{ platform: 'github', type: 'account', identifier }]);
+  t.same(await eventually(search, (statuses) => statuses[0] === 'available'), ['available'], 'collected once');
+  // A second later the refresh falls due, and its call is held: the server is collecting it.
+  upstream.control.holding = true;
+  await upstream.control.arrived;
+  await first.kill();
+  upstream.control.holding = false;
+
+  const killed = await withDatabases(data, (dbs) => dbs.resources.get(key) as StoredResource);
+  t.ok(killed.context.nextDueAt <= Date.now(), 'no lease was committed: it is due');
+
+  const restartedAt = Date.now();
+  const second = spawnServer(t, args);
+  await second.listening;
+  const after = await withDatabases(data, async (dbs) => {
+    const read = async () => {
+      dbs.root.resetReadTxn(); // see the server's commits (docs/dependencies.md#lmdb-two-processes)
+      return dbs.resources.get(key) as StoredResource;
+    };
+    // Well before the lease would have ended (defaultPolicy.leaseMs, 60 s).
+    return eventually(read, (now) => (now.context.lastSuccessAt ?? 0) >= restartedAt, defaultPolicy.leaseMs / 3);
+  });
+  await second.kill();
+
+  t.equal(after.value, 'available');
+  t.ok(after.context.lastSuccessAt! >= restartedAt, 'collected by the restarted server');
+  t.ok(after.context.lastSuccessAt! - restartedAt < defaultPolicy.leaseMs, 'before the lease it was given would have ended');
+  const store = await withDatabases(data, (dbs) => inspectStore(dbs, baseline, new Map([['ops', tally]]), new Map()));
+  t.same(store.problems, [], 'the data is whole after the crash');
 });

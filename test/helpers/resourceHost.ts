@@ -3,6 +3,7 @@
 import { createResourceMachine, type ResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { ResourceHost } from '../../src/resources/host.js';
+import type { MemoryLeases } from '../../src/resources/memoryLeases.js';
 import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import type { ResourceStore } from '../../src/store/resourceStore.js';
@@ -22,6 +23,8 @@ export function testResourceHost(
     random?: number;
     /** Instead of keeping errors: e.g. fail the test at once. */
     onError?: (key: string, error: unknown) => void;
+    /** Due steps' leases held here, as on a server alone; none: committed, as in a cluster. */
+    leases?: MemoryLeases;
   },
 ): TestResourceHost {
   const requested: string[] = [];
@@ -34,6 +37,7 @@ export function testResourceHost(
     now: options.now,
     random: () => options.random ?? 0.5,
     onError: options.onError ?? ((_key, error) => errors.push(error)),
+    leases: options.leases,
   });
   return { resourceHost, requested, errors };
 }

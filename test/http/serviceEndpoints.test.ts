@@ -14,9 +14,9 @@ async function readyz(pool: Pool) {
 t.test('service endpoints - /readyz is 200, then 503 with the problem while the due scan keeps failing', async (t) => {
   let failing = false;
   const dueBefore = ResourceStore.prototype.dueBefore;
-  ResourceStore.prototype.dueBefore = function (now, limit) {
+  ResourceStore.prototype.dueBefore = function (now, limit, after) {
     if (failing) throw new Error('MDB_BAD_TXN: transaction must abort');
-    return dueBefore.call(this, now, limit);
+    return dueBefore.call(this, now, limit, after);
   };
   t.teardown(() => {
     ResourceStore.prototype.dueBefore = dueBefore;
