@@ -1,6 +1,7 @@
 // Resources as virtual actors (docs/dependencies.md#xstate): an event loads the snapshot from LMDB, a pure
 // step computes the next one (machines/step.ts), it is committed only if the snapshot is still the one read
-// (docs/architecture.md#conditional-commits; alone, a due step's lease waits in memory: #leases-in-memory).
+// (docs/architecture.md#conditional-commits); on a server alone a due step's lease is held in memory until
+// the outcome's commit (docs/architecture.md#leases-in-memory).
 import { eventForOutcome } from '../../machines/outcomeEvent.js';
 import { dueEventFor, type ResourceEvent, type ResourceMachine } from '../../machines/resource.js';
 import { stepperFor, type ResourceSnapshot, type ResourceStepper } from '../../machines/step.js';
