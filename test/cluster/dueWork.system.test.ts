@@ -36,6 +36,8 @@ interface CollectingNode extends ClusterNode {
   requested: Array<[key: string, at: number]>;
   errors: unknown[];
   startScanning(spreadMs: number): void;
+  /** Resolves once no step of its host is under way. */
+  settled(): Promise<void>;
   /** The node dies: it stops scanning and loses its connections (the queue's too). */
   die(): Promise<void>;
 }
@@ -73,6 +75,7 @@ async function collectingNode(t: Test, url: string, name: string, leaseMs: numbe
     ...node,
     requested,
     errors,
+    settled: () => host.settled(),
     startScanning(spreadMs) {
       scanning = startDueScheduler({
         index: sharedDueIndex(node.store, name, spreadMs, (key) => work.has(key)),
@@ -137,7 +140,10 @@ t.test('due work - two nodes scanning the same due resources at once ask for one
   await a.die();
   t.ok(Date.now() < laterDueAt, 'a died before the later ones fell due');
   await until(() => b.requested.length + a.requested.length >= dueNow.length + dueLater.length, 10_000, 'the later ones asked for');
-  await new Promise((resolve) => setTimeout(resolve, 300)); // a second request, if any, has had time to come
+  // Nothing is left that could ask again: every due entry on the survivor has moved to its
+  // lease's end (none is due), and no step that read one before it moved is still under way.
+  await until(() => b.store.dueBefore(Date.now(), 1).length === 0, 10_000, 'nothing due on the survivor');
+  await b.settled();
 
   t.same([a.errors, b.errors], [[], []]);
   const all = [...dueNow, ...dueLater].sort();
