@@ -2,7 +2,7 @@
 // server's store that a server can then run on.
 import { join } from 'node:path';
 import t from 'tap';
-import { cli, startServer } from '../helpers/cli.js';
+import { cli, startServer, lastLine } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 
 const body = JSON.stringify({ resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] });
@@ -14,7 +14,7 @@ const search = async (url: string, secret: string) => {
 t.test("backup - a hot copy of a running server's data serves the same accounts, tokens and resources", async (t) => {
   const data = tempDataDir(t);
   cli(['accounts', 'create', 'acme', '--data', data]);
-  const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine(cli(['tokens', 'create', 'acme', '--data', data]).stdout);
   const server = await startServer(t, ['--data', data, '--upstream', 'emulator']);
   const collected = await eventually(
     () => search(server.url, secret),

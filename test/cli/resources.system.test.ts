@@ -1,14 +1,14 @@
 // `datapoints resources show|list` (docs/operations.md#resources) on the store of a running
 // server, and the emulator's address printed after the listening line.
 import t from 'tap';
-import { cliInProcess } from '../helpers/cli.js';
+import { cliInProcess, lastLine } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 import { watchCli } from '../process/processes.js';
 
 t.test('resources - show and list explain state and next due time, read while the server runs', async (t) => {
   const data = tempDataDir(t);
   await cliInProcess(['accounts', 'create', 'acme', '--data', data]);
-  const secret = (await cliInProcess(['tokens', 'create', 'acme', '--data', data])).stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine((await cliInProcess(['tokens', 'create', 'acme', '--data', data])).stdout);
   const server = watchCli(t, ['serve', '--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', 'emulator']);
   const [, url, emulatorUrl] = await server.waitFor(
     /^listening on (http:\/\/127\.0\.0\.1:\d+)\nemulator on (http:\/\/127\.0\.0\.1:\d+) \(faults: POST \/_emulator\/faults\)\n/,

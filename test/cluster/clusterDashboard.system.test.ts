@@ -12,7 +12,7 @@ import { monthOf } from '../../src/access/calendar.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { KvQuotaLedger } from '../../src/seams/quotaLedger/kvQuotaLedger.js';
 import { dayOf } from '../../src/store/dailyUsage.js';
-import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess, lastLine } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually } from '../helpers/service.js';
 import { WebClient } from '../web/webClient.js';
@@ -74,7 +74,7 @@ t.test('the dashboard across two nodes', async (t) => {
   const onCluster = async (args: string[]) => {
     const result = await cliInProcess([...args, '--nats', nats.url]);
     t.equal(result.status, 0, result.stderr);
-    return result.stdout.trim().split('\n').at(-1)!;
+    return lastLine(result.stdout);
   };
   await onCluster(['accounts', 'create', 'acme', '--rate', '100000/1m']);
   const secret = await onCluster(['tokens', 'create', 'acme']);

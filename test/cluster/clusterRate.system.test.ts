@@ -3,7 +3,7 @@
 // over the nodes are admitted at most the account's limit per window in all, and
 // X-RateLimit-Remaining counts what other nodes admitted.
 import t from 'tap';
-import { cliInProcess, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, type ServerProcess, lastLine } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { serveThreeNodes } from '../helpers/serveNodes.js';
 
@@ -39,7 +39,7 @@ t.test('three nodes on one nats-server keep one rate window per account', async 
   const secretOf = async (name: string, rate: string) => {
     const created = await cliInProcess(['accounts', 'create', name, '--plan', 'paid', '--rate', rate, '--nats', nats.url]);
     t.equal(created.status, 0, created.stderr);
-    return (await cliInProcess(['tokens', 'create', name, '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
+    return lastLine((await cliInProcess(['tokens', 'create', name, '--nats', nats.url])).stdout);
   };
   const paced = await secretOf('paced', '50/1m');
   const slow = await secretOf('slow', '20/1m');

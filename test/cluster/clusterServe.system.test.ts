@@ -48,7 +48,7 @@ t.test('three nodes on one nats-server', async (t) => {
   t.equal(created.status, 0, created.stderr);
   const issued = await cluster(nats.url, ['tokens', 'create', 'acme']);
   t.equal(issued.status, 0, issued.stderr);
-  const secret = issued.stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine(issued.stdout);
   const id = /created token (\S+)/.exec(issued.stdout)![1]!;
 
   await t.test('a token created on the cluster is accepted by every node', async (t) => {
@@ -101,7 +101,7 @@ t.test('three nodes on one nats-server', async (t) => {
     async (t) => {
       // An account of its own: the load must not spend the quota the tests below count on.
       t.equal((await cluster(nats.url, ['accounts', 'create', 'loadco', '--plan', 'paid'])).status, 0);
-      const loadSecret = (await cluster(nats.url, ['tokens', 'create', 'loadco'])).stdout.trim().split('\n').at(-1)!;
+      const loadSecret = lastLine((await cluster(nats.url, ['tokens', 'create', 'loadco'])).stdout);
       const searchOn = (node: ServerProcess, identifier: string) =>
         fetch(node.url + searchPath, {
           method: 'POST',
@@ -188,14 +188,14 @@ t.test('three nodes on one nats-server', async (t) => {
   await t.test('a node that restarts catches up with changes made while it was down', async (t) => {
     await nodes[2]!.stop();
     const second = await cluster(nats.url, ['tokens', 'create', 'acme']);
-    const newSecret = second.stdout.trim().split('\n').at(-1)!;
+    const newSecret = lastLine(second.stdout);
     const restarted = await startServer(t, ['--nats', nats.url, '--data', dirs[2]!, '--upstream', 'emulator', '--threads', '1']);
     t.equal(await search(restarted, newSecret), 422, 'the token created meanwhile is accepted');
     t.equal(await search(restarted, secret), 401, 'the revoked one is still refused');
   });
 
   await t.test('an account deleted on the cluster is gone from every node, and a new one of its name starts afresh', async (t) => {
-    const fresh = (await cluster(nats.url, ['tokens', 'create', 'acme'])).stdout.trim().split('\n').at(-1)!;
+    const fresh = lastLine((await cluster(nats.url, ['tokens', 'create', 'acme'])).stdout);
     const deleted = await cluster(nats.url, ['accounts', 'delete', 'acme', '--yes']);
     t.equal(deleted.stdout, 'deleted account acme and its 3 token(s)\n', deleted.stderr);
     const since = performance.now();

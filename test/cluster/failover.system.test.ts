@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess, lastLine } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import type { SearchBody } from '../helpers/searchBody.js';
 
@@ -51,7 +51,7 @@ t.test(
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const survivor: ServerProcess = await startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', '1']);
     t.equal((await cliInProcess(['accounts', 'create', 'failover', '--plan', 'paid', '--nats', nats.url])).status, 0);
-    const secret = (await cliInProcess(['tokens', 'create', 'failover', '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
+    const secret = lastLine((await cliInProcess(['tokens', 'create', 'failover', '--nats', nats.url])).stdout);
 
     const search = async (names: string[]): Promise<{ status: number; body?: SearchBody }> => {
       const response = await fetch(`${survivor.url}/api/v1/resources/search`, {

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess, lastLine } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually } from '../helpers/service.js';
 import type { SearchBody } from '../helpers/searchBody.js';
@@ -54,7 +54,7 @@ t.test(
     };
     const survivor: ServerProcess = await node('emulator');
     t.equal((await cliInProcess(['accounts', 'create', 'failover', '--plan', 'paid', '--nats', nats.url])).status, 0);
-    const secret = (await cliInProcess(['tokens', 'create', 'failover', '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
+    const secret = lastLine((await cliInProcess(['tokens', 'create', 'failover', '--nats', nats.url])).stdout);
 
     const search = async (on: ServerProcess, names: string[]): Promise<{ status: number; body?: SearchBody }> => {
       const response = await fetch(`${on.url}/api/v1/resources/search`, {

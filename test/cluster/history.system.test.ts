@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { startEmulator } from '../../src/emulator/server.js';
-import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess, lastLine } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 
 const octocat = { platform: 'github', type: 'account', identifier: 'octocat' };
@@ -56,7 +56,7 @@ t.test('cluster history - points collected through node A are answered by node B
   t.equal((await cliInProcess(['accounts', 'create', 'acme', '--plan', 'paid', '--nats', nats.url])).status, 0);
   const issued = await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url]);
   t.equal(issued.status, 0, issued.stderr);
-  const secret = issued.stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine(issued.stdout);
 
   const searchOnA = () => post(a!, '/api/v1/resources/search', secret, { resources: [octocat] });
   const historyOnB = async () => {

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess, lastLine } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually } from '../helpers/service.js';
 
@@ -28,7 +28,7 @@ t.test('a node keeps answering through a NATS outage and recovers by itself', as
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const node = await startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', '1']);
   t.equal((await cliInProcess(['accounts', 'create', 'acme', '--rate', '100000/1m', '--nats', nats.url])).status, 0);
-  const secret = (await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine((await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url])).stdout);
   // The account reaches the node through NATS: 401 until it has.
   const up = await eventually(
     () => search(node, secret),

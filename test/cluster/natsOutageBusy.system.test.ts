@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { clusterDefaults } from '../../src/config.js';
-import { cliInProcess, startServer, type ServerProcess } from '../helpers/cli.js';
+import { cliInProcess, startServer, type ServerProcess, lastLine } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 
 interface Answer {
@@ -22,7 +22,7 @@ t.test('NATS outage - a busy account spends the units it holds, then gets 503 at
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const node: ServerProcess = await startServer(t, ['--nats', nats.url, '--data', dir, '--upstream', 'emulator', '--threads', '1']);
   t.equal((await cliInProcess(['accounts', 'create', 'busy', '--quota', 'none', '--rate', '10000000/1d', '--nats', nats.url])).status, 0);
-  const secret = (await cliInProcess(['tokens', 'create', 'busy', '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine((await cliInProcess(['tokens', 'create', 'busy', '--nats', nats.url])).stdout);
 
   let killed = false;
   const answers: Answer[] = [];

@@ -8,7 +8,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import t from 'tap';
 import { collectionQueueNames } from '../../src/cluster/collectionStream.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { cliInProcess, startServer } from '../helpers/cli.js';
+import { cliInProcess, startServer, lastLine } from '../helpers/cli.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { eventually } from '../helpers/service.js';
 
@@ -23,7 +23,7 @@ t.test('a collect node and a search node', async (t) => {
   const collector = await startServer(t, ['--nats', nats.url, '--role', 'collect', '--data', dirs[0]!, '--upstream', 'emulator']);
   const searcher = await startServer(t, ['--nats', nats.url, '--role', 'search', '--data', dirs[1]!, '--upstream', 'emulator']);
   t.equal((await cliInProcess(['accounts', 'create', 'acme', '--nats', nats.url])).status, 0);
-  const secret = (await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url])).stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine((await cliInProcess(['tokens', 'create', 'acme', '--nats', nats.url])).stdout);
   // The account reaches the search node through NATS: an empty search is refused 401 until it has.
   await eventually(
     async () =>

@@ -1,6 +1,6 @@
 // The operator interface from the outside: the CLI and `serve` as child processes.
 import t from 'tap';
-import { cli, startServer } from '../helpers/cli.js';
+import { cli, startServer, lastLine } from '../helpers/cli.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 import type { SearchBody } from '../helpers/searchBody.js';
 
@@ -13,12 +13,12 @@ const search = async (url: string, token: string) => {
 t.test('cli - serve prints its address, obeys tokens changed while it runs, and stops on SIGTERM', async (t) => {
   const data = tempDataDir(t);
   cli(['accounts', 'create', 'acme', '--data', data]);
-  const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine(cli(['tokens', 'create', 'acme', '--data', data]).stdout);
   const server = await startServer(t, ['--data', data, '--upstream', 'emulator']);
   t.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
   t.equal((await search(server.url, secret)).status, 200);
 
-  const late = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
+  const late = lastLine(cli(['tokens', 'create', 'acme', '--data', data]).stdout);
   t.equal(
     (
       await eventually(
@@ -51,7 +51,7 @@ t.test('cli - serve prints its address, obeys tokens changed while it runs, and 
 t.test('cli - a restart on the same data keeps tokens, usage and snapshots', async (t) => {
   const data = tempDataDir(t);
   cli(['accounts', 'create', 'acme', '--data', data]);
-  const secret = cli(['tokens', 'create', 'acme', '--data', data]).stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine(cli(['tokens', 'create', 'acme', '--data', data]).stdout);
   const first = await startServer(t, ['--data', data, '--upstream', 'emulator']);
   const collected = await eventually(
     () => search(first.url, secret),

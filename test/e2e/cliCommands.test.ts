@@ -1,7 +1,7 @@
 // The operator's account and token commands and their mistakes, in process (runCli); `serve`
 // as a child process beside them is test/e2e/cli.system.test.ts's.
 import t from 'tap';
-import { cliInProcess as cli } from '../helpers/cli.js';
+import { cliInProcess as cli, lastLine } from '../helpers/cli.js';
 import { tempDataDir } from '../helpers/service.js';
 
 t.test('cli - accounts and tokens', async (t) => {
@@ -23,7 +23,7 @@ t.test('cli - accounts and tokens', async (t) => {
 
   const token = await cli(['tokens', 'create', 'acme', '--data', data]);
   t.equal(token.status, 0);
-  const secret = token.stdout.trim().split('\n').at(-1)!;
+  const secret = lastLine(token.stdout);
   t.match(secret, /^dp_[A-Za-z0-9_-]{32}$/);
   const listed = await cli(['tokens', 'list', 'acme', '--data', data]);
   const tokens = listed.stdout

@@ -3,7 +3,7 @@
 // the pretty format for terminals, and one-line usage errors for bad settings.
 import { spawn } from 'node:child_process';
 import t, { type Test } from 'tap';
-import { cli, cliPath } from '../helpers/cli.js';
+import { cli, cliPath, lastLine } from '../helpers/cli.js';
 import { searchPath, tempDataDir } from '../helpers/service.js';
 
 interface Served {
@@ -49,7 +49,7 @@ function serve(t: Test, dataDir: string, env: Record<string, string>): Promise<S
 function accountWithToken(dataDir: string): string {
   t.equal(cli(['accounts', 'create', 'logged', '--data', dataDir]).status, 0);
   const created = cli(['tokens', 'create', 'logged', '--data', dataDir]);
-  return created.stdout.trim().split('\n').at(-1)!;
+  return lastLine(created.stdout);
 }
 
 const post = (url: string, token: string | undefined, body: string) =>
