@@ -85,8 +85,8 @@ export const limits = {
   maxEdgeThreads: 64,
   /**
    * The most an edge thread's JavaScript heap may hold, in MiB (docs/guarantees.md#memory-of-a-search-thread):
-   * far above what its bounded caches hold, and low enough that V8 grows the heap by ~1.4x its
-   * live size between collections instead of up to 4x.
+   * far above what its bounded caches hold, and low enough that V8 lets the heap grow less
+   * beyond its live size between full collections than the up to 4x it allows at its default.
    */
   edgeHeapMiB: 512,
   /**
