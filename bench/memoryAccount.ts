@@ -9,7 +9,7 @@ import { benchFlags, positiveNumber } from './flags.js';
 import { log, sleep } from './log.js';
 import { memoryOf, sampleMemory } from './memory.js';
 import { preflight } from './preflight.js';
-import { cliEntry, serveArgv, serverCore, startPinned } from './processes.js';
+import { cliEntry, loadCore, serveArgv, serverCore, startPinned } from './processes.js';
 import { coldTen, warmTen, type ScenarioShape } from './scenarios.js';
 import { ensureWrk, runWrk } from './wrk.js';
 
@@ -21,9 +21,13 @@ const flags = benchFlags({
   env: { type: 'string', multiple: true, default: [] },
   /** Rounds of every contender, in turn (A B A B ...). */
   rounds: { type: 'string', default: '1' },
+  /** 2: two search threads, the server on both cores (as `--threads 2` of bench/README.md#scenarios). */
+  threads: { type: 'string', default: '1' },
 });
 const seconds = positiveNumber('seconds', flags.seconds);
 const rounds = positiveNumber('rounds', flags.rounds);
+const threads = flags.threads === '2' ? 2 : 1;
+const serverCores = threads === 2 ? [serverCore, loadCore] : [serverCore];
 
 interface Contender {
   label: string;
@@ -122,8 +126,8 @@ async function account(
   const reports = scratchDir('memory-report');
   const reportFlags = ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${reports}`];
   const server = await startPinned(
-    [serverCore],
-    [...reportFlags, ...serveArgv({ cli: contender.cli, data: millionDir, threads: 1 })],
+    serverCores,
+    [...reportFlags, ...serveArgv({ cli: contender.cli, data: millionDir, threads })],
     contender.env,
   );
   try {
@@ -133,11 +137,11 @@ async function account(
     const coldRun = await runWrk(server.url, cold.shape, seconds, `m${Date.now().toString(36)}`);
     const peaks = sampler.stop();
     const endAnon = memoryOf(server.pid).anonMiB;
-    const threads = await heapsOf(server.pid, reports);
+    const heaps = await heapsOf(server.pid, reports);
     const maps = anonymousMaps(server.pid);
     await server.stop();
     // The warm search on its own set: the speed a cut must keep.
-    const warmServer = await startPinned([serverCore], serveArgv({ cli: contender.cli, data: warmDir, threads: 1 }), contender.env);
+    const warmServer = await startPinned(serverCores, serveArgv({ cli: contender.cli, data: warmDir, threads }), contender.env);
     try {
       await preflight(warmServer.url, warm.shape, warm.expectStatus, warm.check);
       await runWrk(warmServer.url, warm.shape, 2, `w${Date.now().toString(36)}`);
@@ -147,7 +151,7 @@ async function account(
         startAnon,
         peakAnon: peaks.peakAnonMiB,
         endAnon,
-        threads,
+        threads: heaps,
         ...maps,
         coldPerSecond: coldRun.requestsPerSecond,
         warmPerSecond: warmRun.requestsPerSecond,
@@ -167,7 +171,7 @@ function print(accounts: readonly Account[]): void {
   const f = (value: number) => value.toFixed(1).padStart(7);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(
-    `search-10-cold-1M for ${seconds} s on --threads 1, then search-10-warm for 4 s; MiB; load average ${loadavg()
+    `search-10-cold-1M for ${seconds} s on --threads ${threads}, then search-10-warm for 4 s; MiB; load average ${loadavg()
       .map((v) => v.toFixed(2))
       .join(' ')}`,
   );
