@@ -89,6 +89,12 @@ export const limits = {
   /** `serve --threads` at most: each edge thread holds its own LMDB handle and caches. */
   maxEdgeThreads: 64,
   /**
+   * The most an edge thread's JavaScript heap may hold, in MiB (docs/guarantees.md#memory-of-a-search-thread):
+   * far above what its bounded caches hold, and low enough that V8 lets the heap grow less
+   * beyond its live size between full collections than the up to 4x it allows at its default.
+   */
+  edgeHeapMiB: 512,
+  /**
    * Quota reservations (docs/guarantees.md#quota-and-rate-across-threads). An account
    * reserves blocks of its monthly quota on disk before spending them: as many units as it
    * spent in the last `horizonMs` (or as many requests as are waiting), never leaving more

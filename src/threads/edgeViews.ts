@@ -4,6 +4,7 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ResourceView, ViewSource } from '../resources/view.js';
 import type { Databases } from '../store/environment.js';
 import { RecentMap } from '../store/recentMap.js';
+import { SeenTwiceFilter } from '../store/seenTwiceFilter.js';
 import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
 import type { PostedViews } from './edgeMessages.js';
 
@@ -14,6 +15,11 @@ import type { PostedViews } from './edgeMessages.js';
  */
 export class EdgeViews implements ViewSource {
   private readonly recent: RecentMap<string, ResourceView>;
+  /**
+   * A view read from disk is kept from its second recent reading on (docs/guarantees.md#memory-of-a-search-thread):
+   * a cold search's views, read once, would otherwise fill the cache and the thread's heap.
+   */
+  private readonly readTwice: SeenTwiceFilter;
 
   constructor(
     private readonly dbs: Databases,
@@ -23,6 +29,7 @@ export class EdgeViews implements ViewSource {
     generationSize = 50_000,
   ) {
     this.recent = new RecentMap(generationSize);
+    this.readTwice = new SeenTwiceFilter(2 * generationSize);
     posted.on('message', (views: PostedViews) => this.rememberAll(views));
   }
 
@@ -41,7 +48,7 @@ export class EdgeViews implements ViewSource {
     const posted = received ? this.recent.get(key) : undefined;
     if (posted || !stored) return posted;
     const view = { entryEnd: stored[0], refreshAfter: stored[1] };
-    this.recent.set(key, view);
+    if (this.readTwice.admit(key)) this.recent.set(key, view);
     return view;
   }
 

@@ -107,7 +107,11 @@ function startEdge(link: NodeLink, options: EdgeThreadSettings, index: number, p
     secureCookies: options.secureCookies,
     stream: options.stream,
   };
-  const worker = new Worker(new URL('./edgeThread.js', import.meta.url), { workerData: setup, transferList: lent.transfer });
+  const worker = new Worker(new URL('./edgeThread.js', import.meta.url), {
+    workerData: setup,
+    transferList: lent.transfer,
+    resourceLimits: { maxOldGenerationSizeMb: limits.edgeHeapMiB },
+  });
   // Messages and the thread's end, in order, for whoever waits on the next one.
   const inbox: FromEdge[] = [];
   const waiting: Array<(message: FromEdge) => void> = [];

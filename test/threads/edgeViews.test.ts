@@ -1,6 +1,7 @@
 // An edge thread's views (src/threads/edgeViews.ts) over a real MessageChannel and a real LMDB
-// environment: posted views win over older reads, and a read never returns a view older than
-// one this edge returned before, however posts and disk writes interleave.
+// environment: posted views win over older reads, a view read from disk is kept from its second
+// reading on, and a read never returns a view older than one this edge returned before, however
+// posts and disk writes interleave.
 import { once } from 'node:events';
 import { MessageChannel } from 'node:worker_threads';
 import t, { type Test } from 'tap';
@@ -58,6 +59,17 @@ t.test('edge views - after a disk read, later posts of the same resource update 
   post(view('stale'));
   await delivered();
   t.equal(views.view(key)?.entryEnd, ',"status":"stale"}');
+});
+
+t.test('edge views - a view read from disk is kept from its second reading on, not its first', async (t) => {
+  const { dbs, views } = edge(t);
+  // Disk changes no edge was told of show what the edge kept: a kept view hides them.
+  await dbs.views.put(key, stored('first'));
+  t.equal(views.view(key)?.entryEnd, ',"status":"first"}');
+  await dbs.views.put(key, stored('second'));
+  t.equal(views.view(key)?.entryEnd, ',"status":"second"}', 'read once: not kept, read from disk again');
+  await dbs.views.put(key, stored('third'));
+  t.equal(views.view(key)?.entryEnd, ',"status":"second"}', 'read twice: kept');
 });
 
 t.test('demand messenger - what an edge wants reaches the resource thread, in order', async (t) => {
