@@ -2,14 +2,22 @@
 // it; one started otherwise outlives its parent, as a daemon should (docs/operations.md#signals).
 import { readFileSync } from 'node:fs';
 
-/** Calls `onGone` once, when this process's parent changes; only when npm started it. */
-export function stopWhenNpmGoesAway(onGone: () => void, everyMs: number): void {
-  if (process.env.npm_lifecycle_event === undefined) return;
-  const first = parentPid();
+/**
+ * This process's parent when npm started it, else undefined. Read first thing, before the
+ * server's start-up: npm killed meanwhile would otherwise be read as the parent (init), and its
+ * going never seen.
+ */
+export function npmParent(): number | undefined {
+  if (process.env.npm_lifecycle_event === undefined) return undefined;
+  return parentPid();
+}
+
+/** Calls `onGone` once, when this process's parent is no longer `parent` (from npmParent; none: never). */
+export function stopWhenParentGoes(parent: number | undefined, onGone: () => void, everyMs: number): void {
   // process.ppid is read once at start-up in Node 20; /proc has the current parent.
-  if (first === undefined) return;
+  if (parent === undefined) return;
   const timer = setInterval(() => {
-    if (parentPid() === first) return;
+    if (parentPid() === parent) return;
     clearInterval(timer);
     onGone();
   }, everyMs);

@@ -29,7 +29,7 @@ import {
 } from './flags.js';
 import { natsServersSetting } from './natsSetting.js';
 import { serveFlagEnv, serveOptions } from './serveFlags.js';
-import { stopWhenNpmGoesAway } from './parentWatch.js';
+import { npmParent, stopWhenParentGoes } from './parentWatch.js';
 import { CommandFailure, UsageError } from './usageError.js';
 
 function checkUpstream(value: Setting): string {
@@ -128,8 +128,11 @@ function logUnexpectedFailures(log: Logger): { stopWith(stop: () => Promise<void
   };
 }
 
-/** Stops on SIGTERM/SIGINT (or when npm goes away), never taking longer than the promised 5 s. */
-function onTermination(stop: () => Promise<void>): void {
+/**
+ * Stops on SIGTERM/SIGINT (or when `parent`, the npm that started it, goes away), never taking
+ * longer than the promised 5 s.
+ */
+function onTermination(stop: () => Promise<void>, parent: number | undefined): void {
   let stopping = false;
   const handler = () => {
     if (stopping) return;
@@ -148,7 +151,7 @@ function onTermination(stop: () => Promise<void>): void {
   };
   process.on('SIGTERM', handler);
   process.on('SIGINT', handler);
-  stopWhenNpmGoesAway(handler, parentCheckMs);
+  stopWhenParentGoes(parent, handler, parentCheckMs);
 }
 
 /** docs/history.md#retention */
@@ -169,6 +172,7 @@ function serveSetting(values: Record<string, string | boolean | undefined>, name
 const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 export async function serveCommand(args: string[], print: (line: string) => void): Promise<void> {
+  const parent = npmParent();
   const { values, positionals } = parseFlags('serve', args, serveOptions);
   noMorePositionals('serve', positionals, 0);
   const port = parsePort(serveSetting(values, 'port') ?? { text: String(serveDefaults.port), source: '--port' });
@@ -228,10 +232,11 @@ export async function serveCommand(args: string[], print: (line: string) => void
     releasePort();
   };
   unexpectedFailures.stopWith(stop);
-  onTermination(stop);
+  onTermination(stop, parent);
 }
 
 export async function emulatorCommand(args: string[], print: (line: string) => void): Promise<void> {
+  const parent = npmParent();
   const { values, positionals } = parseFlags('emulator', args, { port: { type: 'string' } });
   noMorePositionals('emulator', positionals, 0);
   const port = parsePort(setting(values.port, 'port') ?? { text: '0', source: '--port' });
@@ -243,5 +248,5 @@ export async function emulatorCommand(args: string[], print: (line: string) => v
   onTermination(async () => {
     emulator.close();
     releasePort();
-  });
+  }, parent);
 }
