@@ -3,13 +3,12 @@
 // after its lease (docs/architecture.md#stopping). Real child processes and signals; the
 // upstream holds the collection's call, so the stop comes while it is out, seen, not guessed.
 import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { defaultPolicy } from '../../src/config.js';
 import { startServer } from '../helpers/cli.js';
 import { gatedUpstream } from '../helpers/gatedUpstream.js';
 import { provision } from '../helpers/provision.js';
-import { searchPath, tempDataDir } from '../helpers/service.js';
+import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 
 /** How long a collection not given back would hold its resource. */
 const { leaseMs } = defaultPolicy;
@@ -26,12 +25,13 @@ async function statusOf(url: string, token: string, identifier: string): Promise
 
 /** Polls until the resource is available; false once `limitMs` has passed. */
 async function availableWithin(url: string, token: string, identifier: string, limitMs: number): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if ((await statusOf(url, token, identifier)) === 'available') return true;
-    await sleep(50);
-  }
-  return false;
+  return (
+    (await eventually(
+      () => statusOf(url, token, identifier),
+      (status) => status === 'available',
+      limitMs,
+    )) === 'available'
+  );
 }
 
 /** Resolves once the server refuses new connections: its stop has begun (the listener closes first). */
@@ -46,7 +46,7 @@ async function untilRefusing(url: string): Promise<void> {
       });
       socket.once('error', () => resolve(true));
     });
-  while (!(await refused())) await sleep(20);
+  await eventually(refused, (isRefused) => isRefused, 60_000);
 }
 
 t.test('clean stop - a collection answering within the grace is recorded before the process exits', async (t) => {

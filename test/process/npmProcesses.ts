@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
+import { eventually } from '../helpers/service.js';
 import { watch, type WatchedProcess } from './processes.js';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -32,14 +33,13 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function within(ms: number, condition: () => boolean | Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return condition();
-}
+/** Whether `condition` holds within `ms`, polled. */
+export const within = async (ms: number, condition: () => boolean | Promise<boolean>): Promise<boolean> =>
+  eventually(
+    async () => condition(),
+    (held) => held,
+    ms,
+  );
 
 export const serveArgs = (data: string) => ['--host', '127.0.0.1', '--port', '0', '--data', data, '--upstream', 'emulator'];
 
