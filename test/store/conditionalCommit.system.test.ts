@@ -110,8 +110,6 @@ t.test('conditional commit - two stores creating one resource: the second creati
 
 const writerScript = fileURLToPath(new URL('./commitRaceWriter.ts', import.meta.url));
 /** The TypeScript loader tap runs this file with, so that the writer runs from source too. */
-const typescriptLoader = process.execArgv.filter((flag) => flag.includes('typescript'));
-
 interface RaceWriter {
   ready: Promise<string>;
   result: Promise<string>;
@@ -119,7 +117,8 @@ interface RaceWriter {
 }
 
 function spawnWriter(t: Test, dataDir: string, followers: number): RaceWriter {
-  const child = spawn(process.execPath, [...typescriptLoader, writerScript, dataDir, key, String(followers)], {
+  // This file's own node flags load TypeScript (test/loader/), so the writer runs from source too.
+  const child = spawn(process.execPath, [...process.execArgv, writerScript, dataDir, key, String(followers)], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   t.teardown(() => {

@@ -65,15 +65,13 @@ t.test('upgrade - a fresh process reads the upgraded directory, and opening it a
 });
 
 const killedChild = fileURLToPath(new URL('./upgradeKilledChild.ts', import.meta.url));
-/** The TypeScript loader tap runs this file with, so that the child runs from source too. */
-const typescriptLoader = process.execArgv.filter((flag) => flag.includes('typescript'));
-
 t.test('upgrade - killed with -9 just before its commit, it leaves format 1, and the next open upgrades it', async (t) => {
   const dataDir = tempDataDir(t);
   const resources = formatOneResources(2_500);
   await writeFormatOne(dataDir, resources);
 
-  const child = spawn(process.execPath, [...typescriptLoader, killedChild, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // This file's own node flags load TypeScript (test/loader/), so the child runs from source too.
+  const child = spawn(process.execPath, [...process.execArgv, killedChild, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

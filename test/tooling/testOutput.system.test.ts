@@ -22,20 +22,26 @@ async function exec(command: string, args: string[], env: NodeJS.ProcessEnv = pr
   }
 }
 
+/**
+ * A directory for an inner tap run, with the repository's .taprc, test/loader/ and
+ * node_modules. Run in the repository, it would reset the .tap/ folder, and with it the
+ * coverage, of the run around it; with another .taprc, its other plugin list would make tap
+ * rebuild itself in the node_modules this run shares (docs/testing.md#how-tap-loads-typescript).
+ */
+function tapProject(dir: string): string {
+  const project = join(dir, 'project');
+  mkdirSync(join(project, 'test/loader'), { recursive: true });
+  for (const file of ['register.mjs', 'hooks.mjs']) copyFileSync(join(root, 'test/loader', file), join(project, 'test/loader', file));
+  for (const file of ['.taprc', 'package.json']) copyFileSync(join(root, file), join(project, file));
+  symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
+  return project;
+}
+
 t.test('test output - failures and totals on the terminal, the raw TAP in the report file', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'datapoints-tap-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const report = join(dir, 'report.tap');
-  // The inner run works in a directory of its own with the repository's .taprc: run in the
-  // repository it would reset the .tap/ folder, and with it the coverage, of the run around it.
-  const project = join(dir, 'project');
-  mkdirSync(project);
-  copyFileSync(join(root, '.taprc'), join(project, '.taprc'));
-  // The .taprc loads TypeScript through the repository's test/loader/ (docs/testing.md#how-tap-loads-typescript).
-  mkdirSync(join(project, 'test/loader'), { recursive: true });
-  for (const file of ['register.mjs', 'hooks.mjs']) copyFileSync(join(root, 'test/loader', file), join(project, 'test/loader', file));
-  copyFileSync(join(root, 'package.json'), join(project, 'package.json'));
-  symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
+  const project = tapProject(dir);
   copyFileSync(join(root, 'test/tooling/fixtures/mixed.tap-fixture.ts'), join(project, 'mixed.tap-fixture.ts'));
   // The repository's .taprc chooses the reporter; only the report's place is moved here. The
   // run must look like one from a terminal, not a child of this tap run (nor a CI, where the
@@ -87,10 +93,7 @@ t.test('test output - a file stopped at its time limit is named as timed out', a
   const dir = mkdtempSync(join(tmpdir(), 'datapoints-tap-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const report = join(dir, 'report.tap');
-  const project = join(dir, 'project');
-  mkdirSync(project);
-  copyFileSync(join(root, 'package.json'), join(project, 'package.json'));
-  symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
+  const project = tapProject(dir);
   // The file blocks its event loop past the limit, so only SIGKILL ends it: the terminal names
   // just the signal (and the raw TAP says "no tests found"), .ci/timeouts names the file.
   copyFileSync(join(root, 'test/tooling/fixtures/blocks.tap-fixture.ts'), join(project, 'blocks.tap-fixture.ts'));
