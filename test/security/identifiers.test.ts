@@ -143,10 +143,12 @@ async function upstreamParts(upstream: RecordingUpstream, expected: Set<Part>) {
     }
     return { unreadable, seen };
   };
+  // About a thousand collections: a minute bounds a hung collector, not a slow machine (under
+  // load 16 they took more than 10 s).
   await eventually(
     async () => read().seen,
     (seen) => [...expected].every((part) => seen.has(part)),
-    10_000,
+    60_000,
   );
   return read();
 }
