@@ -18,6 +18,7 @@ import { openDatabases } from '../../src/store/environment.js';
 import { ResourceReplica } from '../../src/store/resourceReplica.js';
 import { ResourceStore, type StoredResource } from '../../src/store/resourceStore.js';
 import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
+import { eventually } from '../helpers/eventually.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
 import { at, availableResource, commitResource, pendingResource, viewOf } from '../store/resourceFixtures.js';
@@ -258,7 +259,11 @@ t.test('resource replica - a write that fails is reported, and following starts 
   const replica = await ResourceLogReplica.start(log, store, { maxPendingWrites: 1, restartDelayMs: 100 }, health, silentLogger);
   t.teardown(() => replica.stop());
   for (const name of ['1', '2', '3']) await log.append(`gh/account/${name}`, 0, changeOf(pendingResource()));
-  await until(() => health.problems().length > 0);
+  await eventually(
+    () => health.problems().length > 0,
+    (held) => held,
+    { intervalMs: 10, orFail: 'a problem reported' },
+  );
   t.same(
     health.problems().map((problem) => [problem.component, problem.message]),
     [[replicaHealth, 'cannot follow the resource log: MDB_MAP_FULL']],
@@ -270,10 +275,3 @@ t.test('resource replica - a write that fails is reported, and following starts 
   await replica.untilApplied(4);
   t.same(health.problems(), [], 'cleared once changes are written again');
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 5_000) throw new Error('not within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
