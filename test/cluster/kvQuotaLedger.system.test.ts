@@ -11,7 +11,7 @@ import { KvRateLedger } from '../../src/seams/quotaLedger/kvRateLedger.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { quotaLedgerContract } from '../../src/seams/quotaLedger/quotaLedger.contract.js';
 import { eventually } from '../helpers/eventually.js';
-import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
+import { startNatsServer, untilReconnected, untilStored } from '../helpers/natsServer.js';
 
 const options = { replicas: 1, requestTimeoutMs: 2_000 };
 
@@ -109,9 +109,8 @@ t.test('NATS KV quota ledger - the units granted survive nats-server killed -9 a
   const { connection, ledger } = await openLedger(t, server.url, 'node');
   await reserveUnits(ledger, 'acme', '2026-11', 40, 500);
   await reserveUnits(ledger, 'acme', '2026-11', 2, 500);
-  // As with every stream, a write confirmed in the last milliseconds before a kill may be lost
-  // (docs/design/cluster-mechanics.md#durability); this one had time to reach the OS.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The kill comes once the last write (42 units, after the headers) is in the bucket's block file.
+  await untilStored(server, `KV_${quotaBucket}`, '\r\n\r\n42');
   const reconnected = untilReconnected(connection);
   await server.kill();
   await server.restart();

@@ -9,6 +9,7 @@ import { ResourceHost } from '../../src/resources/host.js';
 import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { InProcessResourceLog } from '../../src/seams/resourceLog/resourceLog.js';
+import { resourceLogNames } from '../../src/seams/resourceLog/resourceLogStream.js';
 import { ResourceLogReplica, replicaHealth } from '../../src/seams/replicas/resourceLogReplica.js';
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';
@@ -19,7 +20,7 @@ import { ResourceReplica } from '../../src/store/resourceReplica.js';
 import { ResourceStore, type StoredResource } from '../../src/store/resourceStore.js';
 import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
 import { eventually } from '../helpers/eventually.js';
-import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
+import { startNatsServer, untilReconnected, untilStored } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
 import { at, availableResource, commitResource, pendingResource, viewOf } from '../store/resourceFixtures.js';
 import { changeOf } from '../../src/seams/resourceLog/resourceLog.contract.js';
@@ -155,9 +156,12 @@ t.test('resource replica - it follows on after nats-server is killed -9 and rest
   const replica = await b.startReplica();
   await commitOn(a, 'gh/account/1', pendingResource());
   await replica.untilApplied(1);
-  // As with every stream, a write confirmed in the last milliseconds before a kill may be lost
-  // (docs/design/cluster-mechanics.md#durability); this one had time to reach the OS.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Killed once the commit, on its resource's subject, is in the log's block file.
+  await untilStored(
+    server,
+    resourceLogNames.stream,
+    `${resourceLogNames.subjectPrefix}.${Buffer.from('gh/account/1').toString('base64url')}`,
+  );
   const reconnected = Promise.all([untilReconnected(a.connection), untilReconnected(b.connection)]);
   await server.kill();
   await server.restart();
