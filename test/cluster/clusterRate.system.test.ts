@@ -73,6 +73,8 @@ t.test('three nodes on one nats-server keep one rate window per account', async 
 
   await t.test('X-RateLimit-Remaining counts the requests other nodes admitted in the window', async (t) => {
     // Five requests and one more in one window: start in a fresh one if this one is about to end.
+    // The nodes are processes whose windows follow the wall clock (no flag sets another), so the
+    // edge is waited out: at most 5 s, in one run of twelve.
     const untilNextMinute = 60_000 - (Date.now() % 60_000);
     if (untilNextMinute < 5_000) await new Promise((resolve) => setTimeout(resolve, untilNextMinute + 50));
     const first: Answer[] = [];
