@@ -123,6 +123,7 @@ t.test('three nodes on one nats-server', async (t) => {
       await nodes[2]!.stop('SIGKILL');
       // A pull the killed node left open lasts up to pullExpiresMs (250 ms): work queued meanwhile
       // is delivered to it and waits out the lease too (docs/design/cluster-mechanics.md#leases).
+      // Timed: the consumer counts that pull with the live nodes' in num_waiting, so its end is not seen.
       await new Promise((resolve) => setTimeout(resolve, 2 * clusterDefaults.pullExpiresMs));
       await eventually(
         () => searchOn(nodes[0]!, 'defunkt'),
