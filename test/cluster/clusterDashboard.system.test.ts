@@ -143,6 +143,11 @@ t.test('the dashboard across two nodes', async (t) => {
   );
 
   await onCluster(['accounts', 'update', 'acme', '--operator', 'true']);
+  // The change reaches A by its replica: its console opens once it has (a 403 before, seen at load 20).
+  await within1s(
+    () => onA.get('/console/accounts'),
+    (answer) => answer.status === 200,
+  );
   const made = await onA.submit('/console/accounts', '/console/accounts', { name: 'beta', plan: 'free' });
   t.equal(made.status, 303, "an operator makes an account on A's console");
   t.match(await onCluster(['accounts', 'show', 'beta']), '"name":"beta"', "it is the cluster's");
