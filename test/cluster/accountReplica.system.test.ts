@@ -7,6 +7,7 @@ import { ClusterAccounts, accountKey } from '../../src/cluster/clusterAccounts.j
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { AccountStore, type AccountRecord, type TokenRecord } from '../../src/store/accountStore.js';
 import { openDatabases } from '../../src/store/environment.js';
+import { eventually } from '../helpers/eventually.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
 
@@ -28,13 +29,8 @@ const token: TokenRecord = {
   note: null,
 };
 
-const until = async (check: () => boolean) => {
-  const since = performance.now();
-  while (!check()) {
-    if (performance.now() - since > 2_000) throw new Error('not replicated within 2 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+const until = (check: () => boolean) =>
+  eventually(check, (held) => held, { timeoutMs: 2_000, intervalMs: 10, orFail: 'replicated within 2 s' });
 
 t.test('the replica catches up, follows changes and skips what is not a record', async (t) => {
   const nats = await startNatsServer(t);

@@ -14,6 +14,7 @@ import { DailyUsage } from '../../src/store/dailyUsage.js';
 import { openDatabases, type Databases } from '../../src/store/environment.js';
 import { UsageStore } from '../../src/seams/quotaLedger/usageStore.js';
 import { quotaLedgerContract } from '../../src/seams/quotaLedger/quotaLedger.contract.js';
+import { eventually } from '../helpers/eventually.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
 
@@ -82,11 +83,8 @@ t.test('two nodes count per day as one node does, and both replicas show it', as
     { day: '2026-11-26', requests: 0 },
   ]);
   for (const node of [a, b]) {
-    const since = performance.now();
     const shown = () => JSON.stringify(new DailyUsage(node.dbs).dailyUsage('acme', '2026-11-24', '2026-11-26'));
-    while (shown() !== JSON.stringify(expected) && performance.now() - since < 1_000) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await eventually(shown, (days) => days === JSON.stringify(expected), { timeoutMs: 1_000, intervalMs: 5 });
     t.same(new DailyUsage(node.dbs).dailyUsage('acme', '2026-11-24', '2026-11-26'), expected, 'the days, as one node counts them');
     t.equal(new UsageStore(node.dbs).used('acme', month), 13, "the month's count is the sum of its days");
     t.same(node.errors, []);
@@ -96,10 +94,11 @@ t.test('two nodes count per day as one node does, and both replicas show it', as
   await reserveUnits(a.ledger, 'beta', month, 2, null);
   await a.ledger.flush(5_000);
   await a.days.forget('acme');
-  const since = performance.now();
-  while (new DailyUsage(b.dbs).dailyUsage('acme', '2026-11-25', '2026-11-25')[0]!.requests !== 0 && performance.now() - since < 1_000) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await eventually(
+    () => new DailyUsage(b.dbs).dailyUsage('acme', '2026-11-25', '2026-11-25')[0]!.requests,
+    (requests) => requests === 0,
+    { timeoutMs: 1_000, intervalMs: 5 },
+  );
   t.same(
     new DailyUsage(b.dbs).dailyUsage('acme', '2026-11-25', '2026-11-26'),
     [

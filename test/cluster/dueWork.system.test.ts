@@ -17,6 +17,7 @@ import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import type { StoredResource } from '../../src/store/resourceStore.js';
 import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
+import { eventually } from '../helpers/eventually.js';
 import { openTestQueue } from '../helpers/natsQueue.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { availableResource, commitResource } from '../store/resourceFixtures.js';
@@ -100,14 +101,6 @@ async function collectingNode(t: Test, url: string, name: string, leaseMs: numbe
   };
 }
 
-async function until(condition: () => boolean, withinMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Every request waiting in the cluster's collection queue, taken by a node of its own. */
 async function queuedKeys(t: Test, url: string): Promise<string[]> {
   const { queue } = await openTestQueue(t, url, 'observer');
@@ -132,17 +125,29 @@ t.test('due work - two nodes scanning the same due resources at once ask for one
   // No spread: both nodes step every due resource as soon as they see it, and race on each.
   a.startScanning(0);
   b.startScanning(0);
-  await until(() => a.requested.length + b.requested.length >= dueNow.length, 10_000, 'every resource due now asked for');
+  await eventually(
+    () => a.requested.length + b.requested.length >= dueNow.length,
+    (held) => held,
+    { timeoutMs: 10_000, orFail: 'every resource due now asked for' },
+  );
   // Resources a records, due only after it has died.
   const laterDueAt = Date.now() + 1_500;
   for (const key of dueLater) await commitResource(a.store, { key, next: dueResource(laterDueAt) });
   await replicaOfB.caughtUp();
   await a.die();
   t.ok(Date.now() < laterDueAt, 'a died before the later ones fell due');
-  await until(() => b.requested.length + a.requested.length >= dueNow.length + dueLater.length, 10_000, 'the later ones asked for');
+  await eventually(
+    () => b.requested.length + a.requested.length >= dueNow.length + dueLater.length,
+    (held) => held,
+    { timeoutMs: 10_000, orFail: 'the later ones asked for' },
+  );
   // Nothing is left that could ask again: every due entry on the survivor has moved to its
   // lease's end (none is due), and no step that read one before it moved is still under way.
-  await until(() => b.store.dueBefore(Date.now(), 1).length === 0, 10_000, 'nothing due on the survivor');
+  await eventually(
+    () => b.store.dueBefore(Date.now(), 1).length === 0,
+    (held) => held,
+    { timeoutMs: 10_000, orFail: 'nothing due on the survivor' },
+  );
   await b.settled();
 
   t.same([a.errors, b.errors], [[], []]);
@@ -168,13 +173,21 @@ t.test('due work - a node that dies between recording a lease and asking for it:
   await replica.caughtUp();
 
   dying.startScanning(0);
-  await until(() => dying.requested.length === keys.length, 10_000, 'the dying node recorded every lease');
+  await eventually(
+    () => dying.requested.length === keys.length,
+    (held) => held,
+    { timeoutMs: 10_000, orFail: 'the dying node recorded every lease' },
+  );
   // The leases the dying node recorded: each resource is due again when its lease ends.
   const leaseEnds = new Map(keys.map((key) => [key, dying.store.snapshot(key)?.context.nextDueAt ?? Number.NaN]));
   await dying.die();
   await replica.caughtUp();
   survivor.startScanning(500);
-  await until(() => survivor.requested.length === keys.length, 10_000, 'the survivor asked for every one');
+  await eventually(
+    () => survivor.requested.length === keys.length,
+    (held) => held,
+    { timeoutMs: 10_000, orFail: 'the survivor asked for every one' },
+  );
 
   t.same(keysOf(survivor.requested).sort(), [...keys].sort());
   t.ok(

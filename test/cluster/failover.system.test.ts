@@ -15,6 +15,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { cliInProcess, startServer, type ServerProcess, lastLine } from '../helpers/cli.js';
+import { eventually } from '../helpers/eventually.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import type { SearchBody } from '../helpers/searchBody.js';
 
@@ -62,7 +63,11 @@ t.test(
       return response.status === 200 ? { status: 200, body: (await response.json()) as SearchBody } : { status: response.status };
     };
     // The account reaches the node by its replica.
-    while ((await search([])).status === 401) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(
+      () => search([]),
+      (answer) => answer.status !== 401,
+      { timeoutMs: 30_000, intervalMs: 20, orFail: 'the account on the survivor' },
+    );
 
     const starting = Array.from({ length: ahead }, () => startPullingNode(t, nats.url));
     const waits: number[] = [];
@@ -78,14 +83,11 @@ t.test(
       await exited;
       const killedAt = performance.now();
       const after = Array.from({ length: 5 }, (_, n) => `round${round}after${n}`);
-      for (;;) {
-        const answer = await search([...before, ...after]);
-        if (answer.body?.data.every((entry) => entry.status === 'available')) break;
-        if (performance.now() - killedAt > 3 * targetMs) {
-          throw new Error(`round ${round}: still ${JSON.stringify(answer.body?.data.map((entry) => entry.status))}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually(
+        () => search([...before, ...after]),
+        (answer) => answer.body?.data.every((entry) => entry.status === 'available') === true,
+        { timeoutMs: 3 * targetMs, intervalMs: 20, orFail: `round ${round}` },
+      );
       waits.push(Math.round(performance.now() - killedAt));
       t.comment(`round ${round}: available ${waits.at(-1)} ms after the kill`);
     }

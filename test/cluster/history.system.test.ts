@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { startEmulator } from '../../src/emulator/server.js';
 import { cliInProcess, startServer, type ServerProcess, lastLine } from '../helpers/cli.js';
+import { eventually } from '../helpers/eventually.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 
 const octocat = { platform: 'github', type: 'account', identifier: 'octocat' };
@@ -27,16 +28,9 @@ async function post(node: ServerProcess, path: string, secret: string, body: unk
   return response.json();
 }
 
-/** Polls `probe` every 50 ms until `check` passes; fails the test past the deadline. */
-async function until<T>(what: string, probe: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Polls `probe` until `check` passes; fails the test past the deadline. */
+const until = <T>(what: string, probe: () => Promise<T>, check: (value: T) => boolean): Promise<T> =>
+  eventually(probe, check, { timeoutMs: deadlineMs, orFail: what });
 
 t.test('cluster history - points collected through node A are answered by node B', async (t) => {
   const nats = await startNatsServer(t);

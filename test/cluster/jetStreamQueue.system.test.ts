@@ -9,6 +9,7 @@ import { JetStreamCollectionQueue } from '../../src/seams/collection/jetStreamQu
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { Health } from '../../src/health.js';
 import { collectionQueueContract } from '../../src/seams/collection/collectionQueue.contract.js';
+import { eventually } from '../helpers/eventually.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { openTestQueue, testQueueOptions, untilLeasesExpire } from '../helpers/natsQueue.js';
 
@@ -93,10 +94,16 @@ t.test('JetStream collection queue - at the cap of leases out a take ends with w
 
 t.test('JetStream collection queue - a take that finds nothing gets work that arrives while it waits', async (t) => {
   const server = await startNatsServer(t);
-  const { queue } = await openTestQueue(t, server.url, 'taker');
+  const { queue, connection } = await openTestQueue(t, server.url, 'taker');
   const { queue: other } = await openTestQueue(t, server.url, 'requester');
   const taking = queue.take(10);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // The request comes once the take's pull waits on the server (the consumer counts it).
+  const manager = await jetstreamManager(connection);
+  await eventually(
+    () => manager.consumers.info(collectionQueueNames.stream, collectionQueueNames.consumer),
+    (info) => info.num_waiting === 1,
+    { intervalMs: 5, orFail: 'the pull waiting' },
+  );
   await other.request('a');
   t.same(keysOf(await taking), ['a']);
 });

@@ -10,7 +10,8 @@ import { KvQuotaLedger, KvQuotaLedgerError, quotaBucket } from '../../src/seams/
 import { KvRateLedger } from '../../src/seams/quotaLedger/kvRateLedger.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { quotaLedgerContract } from '../../src/seams/quotaLedger/quotaLedger.contract.js';
-import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/eventually.js';
+import { startNatsServer, untilReconnected, untilStored } from '../helpers/natsServer.js';
 
 const options = { replicas: 1, requestTimeoutMs: 2_000 };
 
@@ -80,10 +81,11 @@ t.test("NATS KV ledger of rate windows - an entry is gone once its bucket's age 
   const window = windowPeriod(1_000, 0);
   t.same(await reserveUnits(ledger, 'acme', window, 3, 5), { units: 3, total: 3 });
   const since = performance.now();
-  while ((await ledger.read('acme', window)).granted !== 0) {
-    if (performance.now() - since > 5_000) throw new Error('the entry never expired');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(
+    () => ledger.read('acme', window),
+    (entry) => entry.granted === 0,
+    { intervalMs: 100, orFail: 'the entry expiring' },
+  );
   t.comment(`expired ${Math.round(performance.now() - since)} ms after its write (max_age 1000 ms)`);
   t.same(await reserveUnits(ledger, 'acme', window, 3, 5), { units: 3, total: 3 }, 'a write after the expiry creates the entry afresh');
 });
@@ -107,9 +109,8 @@ t.test('NATS KV quota ledger - the units granted survive nats-server killed -9 a
   const { connection, ledger } = await openLedger(t, server.url, 'node');
   await reserveUnits(ledger, 'acme', '2026-11', 40, 500);
   await reserveUnits(ledger, 'acme', '2026-11', 2, 500);
-  // As with every stream, a write confirmed in the last milliseconds before a kill may be lost
-  // (docs/design/cluster-mechanics.md#durability); this one had time to reach the OS.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The kill comes once the last write (42 units, after the headers) is in the bucket's block file.
+  await untilStored(server, `KV_${quotaBucket}`, '\r\n\r\n42');
   const reconnected = untilReconnected(connection);
   await server.kill();
   await server.restart();

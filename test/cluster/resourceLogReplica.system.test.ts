@@ -9,6 +9,7 @@ import { ResourceHost } from '../../src/resources/host.js';
 import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import { InProcessResourceLog } from '../../src/seams/resourceLog/resourceLog.js';
+import { resourceLogNames } from '../../src/seams/resourceLog/resourceLogStream.js';
 import { ResourceLogReplica, replicaHealth } from '../../src/seams/replicas/resourceLogReplica.js';
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';
@@ -18,7 +19,8 @@ import { openDatabases } from '../../src/store/environment.js';
 import { ResourceReplica } from '../../src/store/resourceReplica.js';
 import { ResourceStore, type StoredResource } from '../../src/store/resourceStore.js';
 import { openClusterNode, type ClusterNode } from '../helpers/clusterNode.js';
-import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
+import { eventually } from '../helpers/eventually.js';
+import { startNatsServer, untilReconnected, untilStored } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
 import { at, availableResource, commitResource, pendingResource, viewOf } from '../store/resourceFixtures.js';
 import { changeOf } from '../../src/seams/resourceLog/resourceLog.contract.js';
@@ -154,9 +156,12 @@ t.test('resource replica - it follows on after nats-server is killed -9 and rest
   const replica = await b.startReplica();
   await commitOn(a, 'gh/account/1', pendingResource());
   await replica.untilApplied(1);
-  // As with every stream, a write confirmed in the last milliseconds before a kill may be lost
-  // (docs/design/cluster-mechanics.md#durability); this one had time to reach the OS.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Killed once the commit, on its resource's subject, is in the log's block file.
+  await untilStored(
+    server,
+    resourceLogNames.stream,
+    `${resourceLogNames.subjectPrefix}.${Buffer.from('gh/account/1').toString('base64url')}`,
+  );
   const reconnected = Promise.all([untilReconnected(a.connection), untilReconnected(b.connection)]);
   await server.kill();
   await server.restart();
@@ -258,7 +263,11 @@ t.test('resource replica - a write that fails is reported, and following starts 
   const replica = await ResourceLogReplica.start(log, store, { maxPendingWrites: 1, restartDelayMs: 100 }, health, silentLogger);
   t.teardown(() => replica.stop());
   for (const name of ['1', '2', '3']) await log.append(`gh/account/${name}`, 0, changeOf(pendingResource()));
-  await until(() => health.problems().length > 0);
+  await eventually(
+    () => health.problems().length > 0,
+    (held) => held,
+    { intervalMs: 10, orFail: 'a problem reported' },
+  );
   t.same(
     health.problems().map((problem) => [problem.component, problem.message]),
     [[replicaHealth, 'cannot follow the resource log: MDB_MAP_FULL']],
@@ -270,10 +279,3 @@ t.test('resource replica - a write that fails is reported, and following starts 
   await replica.untilApplied(4);
   t.same(health.problems(), [], 'cleared once changes are written again');
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 5_000) throw new Error('not within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

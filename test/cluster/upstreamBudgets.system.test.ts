@@ -16,7 +16,7 @@ import { resourceKey } from '../../src/model.js';
 import { createCollectors } from '../../src/platforms/collectors.js';
 import { createUpstreamHttp } from '../../src/platforms/http.js';
 import { startNatsServer } from '../helpers/natsServer.js';
-import { eventually } from '../helpers/service.js';
+import { eventually } from '../helpers/eventually.js';
 
 /** Short windows, so that a test sees several. */
 const windowMs = 2_000;
@@ -71,7 +71,6 @@ async function startNode(t: Test, url: string, name: string, emulatorUrl: string
 
 const accounts = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, n) => resourceKey({ platform: 'github', type: 'account', identifier: `${prefix}${n}` }));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('upstream budgets - two nodes together make at most the platform budget of calls in each window', async (t) => {
   const server = await startNatsServer(t);
@@ -83,10 +82,15 @@ t.test('upstream budgets - two nodes together make at most the platform budget o
   const cap = 10;
   const events: Event[] = [];
   const nodes = await Promise.all(['a', 'b'].map((name) => startNode(t, server.url, name, emulator.url, budget, events)));
+  // The window under way is partly over: the three after it are counted, each whole.
   const first = Math.floor(Date.now() / windowMs) + 1;
-  await sleep(first * windowMs - Date.now());
   for (const [index, node] of nodes.entries()) for (const key of accounts(`user${index}x`, 200)) node.demand.next(key);
-  await sleep(3 * windowMs + 100);
+  // A call in the window after them shows the three are over (events are recorded in time order).
+  await eventually(
+    async () => events,
+    (list) => list.some((event) => event.what === 'call' && event.at >= (first + 3) * windowMs),
+    { timeoutMs: 20_000, orFail: 'a call after the three windows' },
+  );
 
   const calls = events.filter((event) => event.what === 'call');
   for (let window = first; window < first + 3; window++) {

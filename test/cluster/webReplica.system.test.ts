@@ -13,6 +13,7 @@ import { WebReplica } from '../../src/seams/webRecords/webReplica.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { WebStore } from '../../src/seams/webRecords/webStore.js';
 import { digestSecret, newSecret } from '../../src/web/secrets.js';
+import { eventually } from '../helpers/eventually.js';
 import { startNatsServer } from '../helpers/natsServer.js';
 import { tempDataDir } from '../helpers/service.js';
 import { password, webRecordsContract } from '../../src/seams/webRecords/webRecords.contract.js';
@@ -44,14 +45,12 @@ async function openNode(t: Test, url: string): Promise<WebNode> {
 }
 
 /** Resolves once `check` holds on a fresh read, failing after 1 s (docs/dashboard.md#in-a-cluster). */
-async function within1s(store: WebStore, check: () => boolean): Promise<number> {
-  const since = performance.now();
-  for (;;) {
+async function within1s(store: WebStore, check: () => boolean): Promise<void> {
+  const read = () => {
     store.refresh();
-    if (check()) return performance.now() - since;
-    if (performance.now() - since > 1_000) throw new Error('not replicated within 1 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+    return check();
+  };
+  await eventually(read, (held) => held, { timeoutMs: 1_000, intervalMs: 5, orFail: 'replicated within 1 s' });
 }
 
 const digest = () => digestSecret(newSecret());

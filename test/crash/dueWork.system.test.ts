@@ -63,7 +63,8 @@ t.test('crash - a refresh and a retry due while the server was killed run after 
     refreshed: dbs.resources.get(refreshed) as StoredResource,
     retried: dbs.resources.get(retried) as StoredResource,
   }));
-  // Both fall due while no server runs.
+  // Both fall due while no server runs. A server process reads its due times on the wall clock
+  // (no flag sets another), so the wait is their own, kept short by the policy (1 s, serveArgs).
   await sleep(Math.max(0, before.refreshed.context.nextDueAt - Date.now(), before.retried.context.nextDueAt - Date.now()) + 100);
 
   const restartedAt = Date.now();

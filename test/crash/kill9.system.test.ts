@@ -66,6 +66,7 @@ t.test('crash - kill -9 under load keeps accounts, tokens, usage and snapshots w
     // Mostly under load; sometimes while it opens the store and starts the emulator, and always
     // in the second round, so that a short default run covers both moments.
     const during = round === 1 || random() < 0.15 ? 'start-up' : 'load';
+    // A kill at a random moment is the point (replayed from the seed): these sleeps choose it, nothing waits on them.
     const delayMs = Math.floor(random() * (during === 'start-up' ? 1_200 : 600));
     // Two edge threads answer searches beside the resource thread (docs/guarantees.md#threads).
     const server = spawnServer(t, ['--data', data, '--upstream', 'emulator', '--threads', '2']);

@@ -9,6 +9,7 @@ import t from 'tap';
 import { retryDelay } from '../../machines/resource.js';
 import type { PlatformStatus } from '../../src/operations/platformStatus.js';
 import { platforms } from '../../src/platforms/registry.js';
+import { eventually } from '../helpers/eventually.js';
 import { faultWorld, label, shortPolicy, untilStatuses, type FaultWorld, type Reference } from './faultWorld.js';
 
 /**
@@ -18,28 +19,26 @@ import { faultWorld, label, shortPolicy, untilStatuses, type FaultWorld, type Re
  */
 const policy = { retryBaseMs: 2_000, retryCapMs: 120_000, freshForMs: 3_000, historyLength: 20 };
 const breaker = { failureThreshold: 5, cooldownMs: 500, maxCooldownMs: 4_000 };
+/** Refusals each platform's open breaker makes before the fault clears: many times the failures that opened it. */
+const refusalsDuringFault = 5 * breaker.failureThreshold;
 /**
- * How long the fault lasts once every breaker is open: eight retry bases. Counted as failures,
- * the refusals would have brought each known resource to three failures or more (a backoff of
- * at least 2 s, 4 s, 8 s...), and its next attempt that far ahead.
+ * The longest the fault may take to reach them once every breaker is open: eight retry bases.
+ * Counted as failures, refusals that many would have brought each known resource to three
+ * failures or more (a backoff of at least 2 s, 4 s, 8 s...), and its next attempt that far ahead.
  */
 const faultAfterOpenMs = 8 * policy.retryBaseMs;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function breakers(world: FaultWorld): Map<string, PlatformStatus> {
   return new Map(world.ts.service.platformStatus.snapshot().platforms.map((status) => [status.platform, status]));
 }
 
 /** Polls the platforms' status until `done` holds for every platform, or `timeoutMs` passed; returns the last. */
-async function untilEveryBreaker(world: FaultWorld, done: (status: PlatformStatus) => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const statuses = breakers(world);
-    if ([...platforms.keys()].every((platform) => done(statuses.get(platform)!)) || Date.now() > deadline) return statuses;
-    await sleep(25);
-  }
-}
+const untilEveryBreaker = (world: FaultWorld, done: (status: PlatformStatus) => boolean, timeoutMs: number) =>
+  eventually(
+    () => breakers(world),
+    (statuses) => [...platforms.keys()].every((platform) => done(statuses.get(platform)!)),
+    { timeoutMs, intervalMs: 25 },
+  );
 
 const collections = (status: PlatformStatus, kind: 'deferred' | 'failed') =>
   status.perMinute.reduce((sum, minute) => sum + minute[kind], 0);
@@ -63,12 +62,12 @@ t.test('faults - refusals of the open breaker are no attempts: known resources r
   const opened = await untilEveryBreaker(world, (status) => status.breaker.state === 'open', 10_000);
   for (const [platform, status] of opened) t.equal(status.breaker.state, 'open', `${platform}: its breaker opened`);
 
-  await sleep(faultAfterOpenMs);
-  const faulted = breakers(world);
+  // The fault lasts until every breaker has refused that many collections, or the longest it may take.
+  const faulted = await untilEveryBreaker(world, (status) => collections(status, 'deferred') >= refusalsDuringFault, faultAfterOpenMs);
   for (const [platform, status] of faulted) {
     const refused = collections(status, 'deferred');
     t.ok(
-      refused >= 5 * breaker.failureThreshold,
+      refused >= refusalsDuringFault,
       `${platform}: ${refused} collections refused by the open breaker, ${collections(status, 'failed')} failed`,
     );
   }
@@ -90,16 +89,16 @@ t.test('faults - refusals of the open breaker are no attempts: known resources r
   // it at 8 s or more.
   const fullPolicy = { ...shortPolicy, ...policy };
   const allowedMs = (reference: Reference) => retryDelay(fullPolicy, world.context(reference).failures, 1) + policy.retryBaseMs;
-  const deadline = Date.now() + 5 * policy.retryBaseMs;
   const recollectedAt = new Map<Reference, number>();
-  while (recollectedAt.size < known.length && Date.now() < deadline) {
+  const readRecollections = () => {
     for (const reference of known) {
       const trialAt = closed.get(reference.platform)!.breaker.since!;
       const collected = world.context(reference).history.find((entry) => entry.event === 'COLLECTED' && entry.at >= trialAt);
       if (collected) recollectedAt.set(reference, collected.at - trialAt);
     }
-    await sleep(50);
-  }
+    return recollectedAt.size;
+  };
+  await eventually(readRecollections, (size) => size === known.length, 5 * policy.retryBaseMs);
   for (const reference of known) {
     const after = recollectedAt.get(reference);
     t.ok(

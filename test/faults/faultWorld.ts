@@ -10,6 +10,7 @@ import { identifierRules, platforms } from '../../src/platforms/registry.js';
 import { openDatabases } from '../../src/store/environment.js';
 import { ResourceStore } from '../../src/store/resourceStore.js';
 import type { SearchBody, SearchEntry } from '../helpers/searchBody.js';
+import { eventually } from '../helpers/eventually.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { sampleIdentifier } from './samples.js';
 
@@ -95,18 +96,12 @@ export async function faultWorld(t: Test, options: FaultWorldOptions = {}): Prom
 }
 
 /** Polls the search API until every entry has one of `statuses`; returns the last answer. */
-export async function untilStatuses(
-  world: FaultWorld,
-  references: Reference[],
-  statuses: string[],
-  timeoutMs = 6_000,
-): Promise<SearchEntry[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const data = await world.search(references);
-    if (data.every((entry) => statuses.includes(entry.status)) || Date.now() > deadline) return data;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export function untilStatuses(world: FaultWorld, references: Reference[], statuses: string[], timeoutMs = 6_000): Promise<SearchEntry[]> {
+  return eventually(
+    () => world.search(references),
+    (data) => data.every((entry) => statuses.includes(entry.status)),
+    timeoutMs,
+  );
 }
 
 export const label = (entry: { platform: string; type: string; identifier: string }) =>

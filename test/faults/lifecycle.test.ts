@@ -6,7 +6,7 @@ import { retryDelay } from '../../machines/resource.js';
 import type { FaultMode } from '../../src/emulator/world.js';
 import { platforms } from '../../src/platforms/registry.js';
 import type { SearchEntry } from '../helpers/searchBody.js';
-import { eventually } from '../helpers/service.js';
+import { eventually } from '../helpers/eventually.js';
 import { faultWorld, label, shortPolicy, untilStatuses, type FaultWorld, type Reference } from './faultWorld.js';
 
 const policy = { ...shortPolicy, historyLength: 10 };
@@ -47,17 +47,18 @@ function keepsLastGood(t: Test, world: FaultWorld, reference: Reference, entry: 
  * resource holds a lease instead): within [d/2, d] of the machine's backoff. Returns the jitter.
  */
 async function nextRetryJitter(t: Test, world: FaultWorld, reference: Reference): Promise<number> {
-  for (;;) {
+  const read = () => {
     const context = world.context(reference);
     const lastFailure = context.history.filter((entry) => entry.event === 'FAILED').at(-1)!.at;
-    const delay = context.nextDueAt - lastFailure;
-    if (delay < policy.leaseMs) {
-      const upper = retryDelay(policy, context.failures, 1);
-      t.ok(delay >= upper / 2 && delay <= upper, `${label(reference)}: next retry in ${delay} ms, within [${upper / 2}, ${upper}]`);
-      return (delay - upper / 2) / (upper / 2);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+    return { failures: context.failures, delay: context.nextDueAt - lastFailure };
+  };
+  const { failures, delay } = await eventually(read, (now) => now.delay < policy.leaseMs, {
+    intervalMs: 5,
+    orFail: `${label(reference)} between two attempts`,
+  });
+  const upper = retryDelay(policy, failures, 1);
+  t.ok(delay >= upper / 2 && delay <= upper, `${label(reference)}: next retry in ${delay} ms, within [${upper / 2}, ${upper}]`);
+  return (delay - upper / 2) / (upper / 2);
 }
 
 const failureModes: FaultMode[] = ['error', 'timeout', 'malformed', 'slow'];

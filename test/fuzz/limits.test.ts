@@ -123,7 +123,8 @@ t.test('limits - a rate limit of n admits n in its window and answers the next w
   const token = await ts.tokenFor('rate', { quota: null, rate: { limit: 2, windowMs } });
   const body = { resources: [{ platform: 'github', type: 'account', identifier: 'octocat' }] };
   // Windows are aligned on the epoch (docs/api.md#a-48): start early in one, so that the three
-  // requests fall in the same window however slowly the machine answers them.
+  // requests fall in the same window however slowly the machine answers them. The service reads
+  // its windows on the wall clock (startService takes no clock), so the edge is waited out.
   const intoWindow = Date.now() % windowMs;
   if (intoWindow > 2_000) await new Promise((resolve) => setTimeout(resolve, windowMs - intoWindow));
   const statuses = [];

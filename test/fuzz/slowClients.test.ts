@@ -50,7 +50,7 @@ t.test('slow clients - a body sent byte by byte is answered, and does not hold u
   const trickle = (async () => {
     for (const byte of bytes.subarray(0, -1)) {
       slow.write(Buffer.of(byte));
-      await sleep(5);
+      await sleep(5); // the slow client's pace, on purpose: no wait for an event, nothing asserted on it
     }
   })();
   for (let index = 0; index < 50; index++) {
@@ -101,7 +101,7 @@ t.test('slow clients - a character split between body chunks is read whole', asy
   // One byte at a time: every multi-byte character arrives in pieces, in separate chunks.
   for (const byte of split) {
     socket.write(Buffer.of(byte));
-    await sleep(2);
+    await sleep(2); // paced on purpose: each byte arrives as a chunk of its own
   }
   const text = await answered;
   t.match(text, /^HTTP\/1\.1 422 /, 'the invalid identifier is refused');

@@ -34,5 +34,8 @@ export async function openTestQueue(t: Test, url: string, name: string): Promise
   return { queue, connection, health };
 }
 
-/** Long enough for NATS to have redelivered every lease taken before the call. */
+/**
+ * Long enough for NATS to have redelivered every lease taken before the call. Timed: NATS shows a
+ * lease's end only by delivering it again (consumer info does not change when the ack wait ends).
+ */
 export const untilLeasesExpire = () => new Promise<void>((resolve) => setTimeout(resolve, testQueueOptions.leaseMs + 300));

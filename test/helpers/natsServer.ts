@@ -2,12 +2,13 @@
 // temp store directory, never a NATS the machine may already run. It can be killed with SIGKILL
 // and started again on the same port and store, as a crashed server restarted by its supervisor.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Test } from 'tap';
 import { freePort, spawnNatsServer } from '../../bench/natsServer.js';
+import { eventually } from './eventually.js';
 
 export interface TestNatsServer {
   readonly url: string;
@@ -57,4 +58,19 @@ export async function untilReconnected(connection: NatsConnection): Promise<void
     if (status.type === 'reconnect') return;
   }
   throw new Error('the connection closed without reconnecting');
+}
+
+/**
+ * Resolves once a message block of `stream` in the server's store holds `bytes`. nats-server 2.9
+ * writes a message to its block file (the OS's cache, not synced) before confirming it, but
+ * without fsync (docs/design/cluster-mechanics.md#durability): a kill -9 after this loses nothing
+ * of it, where a fixed pause would only guess.
+ */
+export async function untilStored(server: TestNatsServer, stream: string, bytes: string): Promise<void> {
+  const blocks = join(server.storeDir, 'jetstream', '$G', 'streams', stream, 'msgs');
+  const stored = () =>
+    readdirSync(blocks)
+      .filter((name) => name.endsWith('.blk'))
+      .some((name) => readFileSync(join(blocks, name)).includes(bytes));
+  await eventually(stored, (held) => held, { intervalMs: 5, orFail: `${stream} storing ${JSON.stringify(bytes)}` });
 }

@@ -86,12 +86,4 @@ export async function startTestService(
   };
 }
 
-/** Polls until `check` passes or the deadline ends; returns the last value seen. */
-export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { eventually } from './eventually.js';

@@ -162,6 +162,7 @@ t.test('stream - a client that stops reading is closed with 4002 (docs/push.md#s
   void client.closed.then(() => (closed = true));
   for (let round = 0; round < 200 && !closed; round++) {
     for (let index = 0; index < 200; index++) client.send(unsubscribe);
+    // The flood's pace, on purpose (the server answers between rounds); the close ends it.
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   client.socket.resume();

@@ -37,7 +37,7 @@ t.test('stream threads - a client that stops reading is closed with 4002 on an e
   void client.closed.then(() => (closed = true));
   for (let round = 0; round < 200 && !closed; round++) {
     for (let index = 0; index < 200; index++) client.send(unsubscribe);
-    await sleep(20);
+    await sleep(20); // the flood's pace, on purpose (the server answers between rounds); the close ends it
   }
   client.socket.resume();
   t.same(await client.closed, { code: 4002, reason: 'More than 262144 bytes unread; read faster' });

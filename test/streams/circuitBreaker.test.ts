@@ -1,12 +1,13 @@
 // The per-platform circuit breaker in virtual time (docs/dependencies.md#rxjs), and
 // once through the collection stream, where a paused platform's collector is not called.
 import t, { type Test } from 'tap';
-import { asyncScheduler, defer, firstValueFrom, mergeMap, of, Subject, take, takeUntil, timer, toArray, type Observable } from 'rxjs';
+import { defer, firstValueFrom, mergeMap, of, Subject, take, takeUntil, timer, toArray, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { CircuitBreaker, type BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { collectResources } from '../../streams/collection.js';
 import { failed, found, type PlatformCode } from '../../src/model.js';
 import type { CollectingPlatform } from '../../streams/collection.js';
+import { VirtualTime } from '../collection/virtualTime.js';
 
 const policy: BreakerPolicy = { failureThreshold: 2, cooldownMs: 10, maxCooldownMs: 40 };
 const isFailure = (value: string) => value === 'f';
@@ -107,15 +108,16 @@ t.test('circuit breaker - answers of calls already in flight when it opened do n
 });
 
 t.test('circuit breaker - a failing platform stops being called by the collection stream, then is probed once', async (t) => {
+  // Virtual time that lets the collector's promises settle between steps: the cooldown is waited out on its clock.
+  const time = new VirtualTime();
   const calls: number[] = [];
   let healthy = false;
-  const started = Date.now();
   const collector: CollectingPlatform = {
     budget: { concurrency: 1, perMinute: Number.POSITIVE_INFINITY },
     collector: {
       maxBatch: 1,
       collect: async (refs) => {
-        calls.push(Date.now() - started);
+        calls.push(time.now());
         return refs.map(() => (healthy ? found({ metrics: {} }) : failed('upstream 503')));
       },
     },
@@ -124,17 +126,18 @@ t.test('circuit breaker - a failing platform stops being called by the collectio
   const results = firstValueFrom(
     collectResources(demand, {
       collectors: new Map<PlatformCode, CollectingPlatform>([['github', collector]]),
-      scheduler: asyncScheduler,
+      scheduler: time.scheduler,
       timeoutMs: 1_000,
       batchWindowMs: 1,
       breaker: { failureThreshold: 3, cooldownMs: 150, maxCooldownMs: 1_000 },
     }).pipe(take(7), toArray()),
   );
   for (let i = 0; i < 5; i++) demand.next(`github/account/user${i}`);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await time.advance(200);
   healthy = true;
   demand.next('github/account/trial');
   demand.next('github/account/after');
+  await time.advance(10);
   const outcomes = (await results).map((result) => result.outcome);
   t.equal(calls.length, 5, 'three failed calls, then no call while paused, then the trial and one more');
   const paused = 'github paused by its circuit breaker after repeated failures';

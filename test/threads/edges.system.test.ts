@@ -2,7 +2,6 @@
 // across threads, views only ever move forward on every edge, CLI changes reach every edge, and
 // SIGTERM under keep-alive load answers 503 with Connection: close. One server serves the file:
 // each test has its own account and resource, and the SIGTERM test, which ends the server, is last.
-import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { Pool } from 'undici';
 import { monthOf } from '../../src/access/calendar.js';
@@ -55,26 +54,31 @@ t.test('threads - every edge serves a committed view, and none ever goes back to
   const seen = watchers.map(() => ({ settled: false, collectedAt: '', collections: 0 }));
   // Watched until every connection has seen the resource collected three times.
   const watchedEnough = () => seen.every((last) => last.collections >= 3);
-  const deadline = Date.now() + 60_000;
+  // Each connection looks every 20 ms, so it sees each view the edges serve in turn.
+  const look = async (pool: Pool, index: number) => {
+    const response = await searchOn(pool, watcher.secret, [resource]);
+    const entry = (
+      JSON.parse(await response.body.text()) as { data: Array<{ status: string; metrics?: Record<string, { collected_at: string }> }> }
+    ).data[0]!;
+    const collectedAt = entry.metrics ? Object.values(entry.metrics)[0]!.collected_at : '';
+    const last = seen[index]!;
+    if (last.settled && entry.status === 'pending') problems.push(`connection ${index}: pending after available`);
+    if (collectedAt < last.collectedAt) problems.push(`connection ${index}: ${collectedAt} after ${last.collectedAt}`);
+    if (entry.status !== 'pending') last.settled = true;
+    if (collectedAt > last.collectedAt) {
+      last.collectedAt = collectedAt;
+      last.collections += 1;
+    }
+    return watchedEnough();
+  };
   await Promise.all(
-    watchers.map(async (pool, index) => {
-      while (!watchedEnough() && Date.now() < deadline) {
-        const response = await searchOn(pool, watcher.secret, [resource]);
-        const entry = (
-          JSON.parse(await response.body.text()) as { data: Array<{ status: string; metrics?: Record<string, { collected_at: string }> }> }
-        ).data[0]!;
-        const collectedAt = entry.metrics ? Object.values(entry.metrics)[0]!.collected_at : '';
-        const last = seen[index]!;
-        if (last.settled && entry.status === 'pending') problems.push(`connection ${index}: pending after available`);
-        if (collectedAt < last.collectedAt) problems.push(`connection ${index}: ${collectedAt} after ${last.collectedAt}`);
-        if (entry.status !== 'pending') last.settled = true;
-        if (collectedAt > last.collectedAt) {
-          last.collectedAt = collectedAt;
-          last.collections += 1;
-        }
-        await sleep(20);
-      }
-    }),
+    watchers.map((pool, index) =>
+      eventually(
+        () => look(pool, index),
+        (enough) => enough,
+        { timeoutMs: 60_000, intervalMs: 20 },
+      ),
+    ),
   );
   await Promise.all(watchers.map((pool) => pool.close()));
   t.same(problems, [], 'no connection saw a view older than one it had seen');
