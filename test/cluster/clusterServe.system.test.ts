@@ -170,10 +170,9 @@ t.test('three nodes on one nats-server', async (t) => {
     const changed = await cluster(nats.url, ['accounts', 'update', 'acme', '--quota', 'none']);
     t.equal(changed.status, 0, changed.stderr);
     const since = performance.now();
-    for (const node of nodes) {
-      const ms = await untilStatus(node, secret, 422, since);
-      t.ok(ms < 1_000, `${node.url} admits again after ${Math.round(ms)} ms`);
-    }
+    // Every node is asked at once: one after another, a node's time would include the others'.
+    const times = await Promise.all(nodes.map((node) => untilStatus(node, secret, 422, since)));
+    for (const [index, ms] of times.entries()) t.ok(ms < 1_000, `${nodes[index]!.url} admits again after ${Math.round(ms)} ms`);
   });
 
   await t.test('a token revoked on the cluster is refused by every node within 1 s', async (t) => {
