@@ -6,6 +6,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { clusterDefaults } from '../config.js';
+import { bucketKeys } from './bucketKeys.js';
 import { type AccountChanges, type AccountRecord, accountNamedLike, type TokenRecord } from '../store/accountStore.js';
 
 export const accountsBucket = 'DATAPOINTS_ACCOUNTS';
@@ -36,7 +37,7 @@ export class ClusterAccounts {
 
   async accounts(): Promise<AccountRecord[]> {
     const found: AccountRecord[] = [];
-    for await (const key of await this.accountEntries.keys()) {
+    for (const key of await bucketKeys(this.accountEntries)) {
       const account = readAccount(await this.accountEntries.get(key));
       if (account) found.push(account);
     }
@@ -114,7 +115,7 @@ export class ClusterAccounts {
 
   private async tokens(): Promise<TokenRecord[]> {
     const found: TokenRecord[] = [];
-    for await (const key of await this.tokenEntries.keys()) {
+    for (const key of await bucketKeys(this.tokenEntries)) {
       const token = readToken(await this.tokenEntries.get(key));
       if (token) found.push(token);
     }

@@ -4,6 +4,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { bucketKeys } from '../../cluster/bucketKeys.js';
 import { clusterDefaults } from '../../config.js';
 import type { Logger } from '../../log.js';
 import type { ReservedCount, ReservedUnitsRecord } from './reservedUnits.js';
@@ -150,7 +151,7 @@ function readEntry(entry: KvEntry): NodeEntry | undefined {
 export async function reservedUnitsOf(connection: NatsConnection, account: string, month: string, now = Date.now()): Promise<number> {
   const kv = await openBucket(connection);
   const entries = new Map<string, NodeEntry>();
-  for await (const key of await kv.keys()) {
+  for (const key of await bucketKeys(kv)) {
     const entry = await kv.get(key);
     const read = entry && readEntry(entry);
     if (read) entries.set(key, read);

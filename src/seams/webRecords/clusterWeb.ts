@@ -8,6 +8,7 @@ import { Compile } from 'typebox/compile';
 import { clusterDefaults, webLimits } from '../../config.js';
 import type { InviteRecord, PasswordRecord, SessionRecord } from './webStore.js';
 import { parsed } from '../../cluster/clusterAccounts.js';
+import { bucketKeys } from '../../cluster/bucketKeys.js';
 
 export const passwordsBucket = 'DATAPOINTS_WEB_PASSWORDS';
 export const invitesBucket = 'DATAPOINTS_WEB_INVITES';
@@ -53,7 +54,7 @@ export class ClusterWeb {
       [this.sessionEntries, readSession],
       [this.inviteEntries, readInvite],
     ] as const) {
-      for await (const key of await bucket.keys()) {
+      for (const key of await bucketKeys(bucket)) {
         if (read(await bucket.get(key))?.account === account) await bucket.delete(key);
       }
     }
