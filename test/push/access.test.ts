@@ -158,13 +158,7 @@ t.test('stream - a client that stops reading is closed with 4002 (docs/push.md#s
   client.socket.pause();
   // Each answer is ~1 KB. Unsubscribes, being free, never wait for a quota reservation, so the
   // flood is answered as fast as it arrives; the kernel's socket buffers take a few MB first.
-  let closed = false;
-  void client.closed.then(() => (closed = true));
-  for (let round = 0; round < 200 && !closed; round++) {
-    for (let index = 0; index < 200; index++) client.send(unsubscribe);
-    // The flood's pace, on purpose (the server answers between rounds); the close ends it.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await client.floodUntilClosed(unsubscribe);
   client.socket.resume();
   t.same(await client.closed, { code: 4002, reason: 'More than 262144 bytes unread; read faster' });
 });

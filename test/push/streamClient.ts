@@ -62,6 +62,20 @@ export class StreamClient {
     this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
+  /**
+   * Sends `message` in rounds of 200 until the server closes the connection (at most 200
+   * rounds). A round starts once the last one's bytes are written to the socket: the flood goes
+   * at the pace the connection takes it, whatever the machine's load, not at a clock's.
+   */
+  async floodUntilClosed(message: string): Promise<void> {
+    let closed = false;
+    void this.closed.then(() => (closed = true));
+    for (let round = 0; round < 200 && !closed; round++) {
+      for (let index = 1; index < 200; index++) this.socket.send(message);
+      await new Promise<void>((resolve) => this.socket.send(message, {}, () => resolve()));
+    }
+  }
+
   /** The next message not yet taken that `matches`, waiting up to `timeoutMs` for it. */
   async next(matches: (message: any) => boolean = () => true, timeoutMs = 10_000): Promise<any> {
     const deadline = Date.now() + timeoutMs;

@@ -1,7 +1,6 @@
 // The stream on real server processes (docs/push.md#threads): with two edge threads every
 // edge forwards the views the resource thread posts, tickets and revocations hold across
 // edges, a slow consumer is cut on any edge; SIGTERM closes with 1001; kill -9 loses nothing.
-import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { cliInProcess, startServer } from '../helpers/cli.js';
 import { provision } from '../helpers/provision.js';
@@ -33,12 +32,7 @@ t.test('stream threads - a client that stops reading is closed with 4002 on an e
     resources: Array.from({ length: 10 }, (_, index) => account(`sleepy-${'x'.repeat(20)}-${index}`)),
   });
   client.socket.pause();
-  let closed = false;
-  void client.closed.then(() => (closed = true));
-  for (let round = 0; round < 200 && !closed; round++) {
-    for (let index = 0; index < 200; index++) client.send(unsubscribe);
-    await sleep(20); // the flood's pace, on purpose (the server answers between rounds); the close ends it
-  }
+  await client.floodUntilClosed(unsubscribe);
   client.socket.resume();
   t.same(await client.closed, { code: 4002, reason: 'More than 262144 bytes unread; read faster' });
 });

@@ -1,6 +1,6 @@
 // The virtual-actor host over a real LMDB store: snapshots round-trip, the due index
 // follows the machine, and concurrent first demands start exactly one collection.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { initialTransition, transition } from 'xstate';
 import { createResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
@@ -19,6 +19,17 @@ function resourceHostOn(dataDir: string, clock: { now: number }, leases?: Memory
   const dbs = openDatabases(dataDir);
   const store = new ResourceStore(dbs);
   return { dbs, store, ...testResourceHost(store, { now: () => clock.now, machine, random: 0, leases }) };
+}
+
+/** A host whose due steps hold their leases in memory (a server alone), with `key` created. */
+async function hostWithMemoryLeases(t: Test) {
+  const clock = { now: Date.UTC(2026, 10, 23) };
+  const leases = new MemoryLeases();
+  const host = resourceHostOn(tempDataDir(t), clock, leases);
+  t.teardown(() => host.dbs.root.close());
+  host.resourceHost.wanted([key], clock.now);
+  await host.resourceHost.settled();
+  return { clock, leases, ...host };
 }
 
 /** Counts the store's commits from now on. */
@@ -144,12 +155,7 @@ t.test('resource host - a failing event is reported and does not block the next 
 });
 
 t.test('resource host - on a server alone a due step holds its lease in memory, and the outcome commits both in one', async (t) => {
-  const clock = { now: Date.UTC(2026, 10, 23) };
-  const leases = new MemoryLeases();
-  const { dbs, store, resourceHost, requested, errors } = resourceHostOn(tempDataDir(t), clock, leases);
-  t.teardown(() => dbs.root.close());
-  resourceHost.wanted([key], clock.now);
-  await resourceHost.settled();
+  const { clock, leases, store, resourceHost, requested, errors } = await hostWithMemoryLeases(t);
   await resourceHost.send(key, { type: 'COLLECTED', at: clock.now, datapoints });
   const collected = store.snapshotEntry(key)!;
   const dueAt = clock.now + defaultPolicy.freshForMs;
@@ -181,12 +187,7 @@ t.test('resource host - on a server alone a due step holds its lease in memory, 
 });
 
 t.test("resource host - a lease held in memory gives way to another writer's change, and the outcome applies to that", async (t) => {
-  const clock = { now: Date.UTC(2026, 10, 23) };
-  const leases = new MemoryLeases();
-  const { dbs, store, resourceHost, errors } = resourceHostOn(tempDataDir(t), clock, leases);
-  t.teardown(() => dbs.root.close());
-  resourceHost.wanted([key], clock.now);
-  await resourceHost.settled();
+  const { clock, leases, store, resourceHost, errors } = await hostWithMemoryLeases(t);
   clock.now += defaultPolicy.leaseMs;
   await resourceHost.send(key, { type: 'RETRY_DUE', at: clock.now });
   t.ok(leases.holds(key, clock.now), 'leased');
@@ -206,12 +207,7 @@ t.test("resource host - a lease held in memory gives way to another writer's cha
 });
 
 t.test('resource host - a clean stop drops a lease held in memory without a commit: the resource is due as it was', async (t) => {
-  const clock = { now: Date.UTC(2026, 10, 23) };
-  const leases = new MemoryLeases();
-  const { dbs, store, resourceHost, requested } = resourceHostOn(tempDataDir(t), clock, leases);
-  t.teardown(() => dbs.root.close());
-  resourceHost.wanted([key], clock.now);
-  await resourceHost.settled();
+  const { clock, leases, store, resourceHost, requested } = await hostWithMemoryLeases(t);
   const retryAt = clock.now + defaultPolicy.leaseMs;
   clock.now = retryAt;
   await resourceHost.send(key, { type: 'RETRY_DUE', at: clock.now });
