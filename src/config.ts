@@ -182,6 +182,11 @@ export const defaultPolicy: ResourcePolicy = {
 export const upstreamLimits = {
   /** Public profile pages run to a few hundred KB; an upstream body far beyond that is not an answer. */
   maxBodyBytes: 8 * 1024 * 1024,
+  /**
+   * A host a caller names may trickle its answer: the host guard's client ends a call after this
+   * (docs/host-safety.md#caps), below the collection timeout so that the failure names its cause.
+   */
+  maxAnswerMs: 8_000,
   /** How long a platform that refuses us as rate-limited without saying for how long is left alone. */
   defaultPauseMs: 60_000,
   /** Against the emulator no platform budget applies: it exists to be driven as hard as we can. */
