@@ -11,6 +11,7 @@ import type { Health } from './health.js';
 import type { CorsOrigins } from './http/cors.js';
 import type { Logger } from './log.js';
 import type { MetricsAddress } from './metrics/metricsAddress.js';
+import type { HostAllowList } from './platforms/hostSafety/allowList.js';
 import { startCollector } from './node/collector.js';
 import { startFrontEnd } from './node/frontEnd.js';
 import { openNodeCore } from './node/nodeCore.js';
@@ -55,6 +56,8 @@ export interface ServiceOptions {
   streamIdleTimeoutSeconds?: number;
   /** Join a cluster on NATS (`--nats`, `--role`; docs/cluster.md); a node alone when absent. */
   cluster?: ClusterSettings | undefined;
+  /** `--allow-private-hosts` (docs/host-safety.md#the-allow-list); none when absent. */
+  allowPrivateHosts?: HostAllowList | undefined;
 }
 
 export interface RunningService {
@@ -89,6 +92,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const upstreams = await openUpstreams({
     upstream: options.upstream,
     env: options.env ?? process.env,
+    allowPrivateHosts: options.allowPrivateHosts,
     queueDepth: core.seams.queueDepth,
     log,
   });

@@ -16,6 +16,7 @@ import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger } from '../log.js';
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
+import { type HostAllowList, parseAllowList } from '../platforms/hostSafety/allowList.js';
 import { dataDirSetting, firstLine, openDataStore } from './dataStore.js';
 import {
   noMorePositionals,
@@ -74,6 +75,16 @@ function corsSetting(text: Setting | undefined): CorsOrigins | undefined {
     return parseCorsOrigins(text.text);
   } catch (error) {
     throw new UsageError(`invalid ${text.source}: ${(error as Error).message}`);
+  }
+}
+
+/** `--allow-private-hosts` / DATAPOINTS_ALLOW_PRIVATE_HOSTS (docs/host-safety.md#the-allow-list); unset: none. */
+function allowPrivateHostsSetting(value: Setting | undefined): HostAllowList | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseAllowList(value.text);
+  } catch (error) {
+    throw new UsageError(`invalid ${value.source}: ${(error as Error).message}`);
   }
 }
 
@@ -178,6 +189,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
   const port = parsePort(serveSetting(values, 'port') ?? { text: String(serveDefaults.port), source: '--port' });
   const host = parseHost(serveSetting(values, 'host') ?? { text: serveDefaults.host, source: '--host' });
   const upstream = checkUpstream(serveSetting(values, 'upstream') ?? { text: serveDefaults.upstream, source: '--upstream' });
+  const allowPrivateHosts = allowPrivateHostsSetting(serveSetting(values, 'allow-private-hosts'));
   const freshFor = serveSetting(values, 'fresh-for');
   const retryBase = serveSetting(values, 'retry-base');
   const policy = {
@@ -223,6 +235,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     metrics,
     cluster,
     secureCookies,
+    allowPrivateHosts,
   });
   print(`listening on http://${host}:${service.port}`);
   if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);

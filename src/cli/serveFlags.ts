@@ -57,6 +57,15 @@ export const serveFlags = [
     meaning: 'where counts are collected from: the platforms, the built-in emulator or a running one',
   },
   {
+    name: 'allow-private-hosts',
+    value: 'LIST',
+    env: 'DATAPOINTS_ALLOW_PRIVATE_HOSTS',
+    default: 'none',
+    accepted: 'host names and address ranges (`10.0.0.0/8`, `fd00::/8`), comma-separated',
+    meaning: 'with --upstream real: hosts that references name which may be at private addresses (your own instance)',
+    doc: 'host-safety.md#the-allow-list',
+  },
+  {
     name: 'fresh-for',
     value: 'D',
     default: formatDuration(defaultPolicy.freshForMs),

@@ -1,7 +1,7 @@
 // The production credential path: real collectors on the platforms' real hosts with the
 // credentials of the environment, and a platform without its required ones disabled.
 import t from 'tap';
-import { createCollectors } from './collectors.js';
+import { createCollectors, realHttpOf } from './collectors.js';
 import { fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal } from '../../test/helpers/platforms.js';
 
 t.test('collectors - a platform missing a required credential is disabled and fails every resource with the reason', async (t) => {
@@ -57,3 +57,14 @@ t.test(
     t.same(http.calls, ['https://www.threads.net/@zuck/post/C8ZqKpYt7xY'], 'only the public page, no API call without a token');
   },
 );
+
+t.test('collectors - a platform whose references name hosts calls through the host guard, and cannot do without it', async (t) => {
+  const plain = fixtureHttp([]);
+  const guarded = fixtureHttp([]);
+  const federated = { code: 'federated', hostsNamedByCallers: true } as const;
+  t.equal(realHttpOf(federated, plain, guarded), guarded, 'the guarded client');
+  t.equal(realHttpOf({ code: 'github' }, plain, guarded), plain, 'the others keep the plain one');
+  t.throws(() => realHttpOf(federated, plain, undefined), {
+    message: "federated connects to hosts that references name: it needs the host guard's client",
+  });
+});

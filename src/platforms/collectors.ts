@@ -15,20 +15,40 @@ export interface PlatformCollector {
   limitedReason?: string;
 }
 
+/**
+ * `guardedHttp` is the host guard's client, which real collectors of platforms whose references
+ * name hosts call through; against an emulator every platform calls the one URL the operator
+ * chose, through `http` (docs/host-safety.md#which-calls).
+ */
 export function createCollectors(
   emulatorUrl: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
   http: UpstreamHttp,
   now: () => number,
+  guardedHttp?: UpstreamHttp,
 ): Map<PlatformCode, PlatformCollector> {
   const collectors = new Map<PlatformCode, PlatformCollector>();
   for (const platform of platforms.values()) {
     collectors.set(
       platform.code,
-      emulatorUrl === undefined ? realCollector(platform, env, http, now) : emulatedCollector(platform, emulatorUrl, http, now),
+      emulatorUrl === undefined
+        ? realCollector(platform, env, realHttpOf(platform, http, guardedHttp), now)
+        : emulatedCollector(platform, emulatorUrl, http, now),
     );
   }
   return collectors;
+}
+
+/** The client a real collector calls through; never the plain one for hosts that references name. */
+export function realHttpOf(
+  platform: Pick<PlatformDefinition<string>, 'code' | 'hostsNamedByCallers'>,
+  http: UpstreamHttp,
+  guardedHttp: UpstreamHttp | undefined,
+): UpstreamHttp {
+  if (!platform.hostsNamedByCallers) return http;
+  if (guardedHttp === undefined)
+    throw new Error(`${platform.code} connects to hosts that references name: it needs the host guard's client`);
+  return guardedHttp;
 }
 
 function emulatedCollector(platform: PlatformDefinition, emulatorUrl: string, http: UpstreamHttp, now: () => number): PlatformCollector {

@@ -68,6 +68,11 @@ export interface PlatformDefinition<Code extends string = PlatformCode> {
    * (docs/platforms.md#credentials-a-platform-can-do-without). Absent: every reference needs them.
    */
   credentialScope?: { needing: string; needs(ref: ResourceRef): boolean };
+  /**
+   * The collector connects to hosts that references name (`user@host`); under `--upstream real`
+   * its calls go through the host guard (docs/host-safety.md#which-calls).
+   */
+  hostsNamedByCallers?: true;
   /** Environment variables used when present (e.g. a token that raises a rate limit). */
   optionalCredentials: readonly string[];
   budget: CollectionBudget;
