@@ -44,12 +44,18 @@ export function guardedConnector({ resolve, allowList, dial }: GuardedConnectorO
     const host = options.hostname;
     checkedAddresses(host, resolve, allowList).then(
       (addresses) => {
-        const dialFrom = (index: number) =>
-          // The name goes to TLS (SNI and the certificate check), the checked address to the socket.
-          dial({ ...options, hostname: addresses[index]!, servername: host }, (...result) => {
-            if (result[0] !== null && index + 1 < addresses.length) dialFrom(index + 1);
-            else callback(...result);
-          });
+        const dialFrom = (index: number): void => {
+          try {
+            // The name goes to TLS (SNI and the certificate check), the checked address to the socket.
+            dial({ ...options, hostname: addresses[index]!, servername: host }, (...result) => {
+              if (result[0] !== null && index + 1 < addresses.length) dialFrom(index + 1);
+              else callback(...result);
+            });
+          } catch (error) {
+            // A dial that throws (bad TLS options) must not become an unhandled rejection here.
+            callback(error as Error, null);
+          }
+        };
         dialFrom(0);
       },
       (error: Error) => callback(error, null),

@@ -234,3 +234,11 @@ t.test('host guard - an answer that does not arrive in time fails, however slowl
     await t.rejects(get(http, `https://${host}${path}`), { message: 'no answer within 300 ms' }, path);
   }
 });
+
+t.test('host guard - a dial that throws fails the call, nothing else', async (t) => {
+  const { resolve } = scriptedResolver([publicAddress]);
+  const dial: buildConnector.connector = () => {
+    throw new Error('test dial: cannot even start');
+  };
+  await t.rejects(get(guarded(t, { resolve, dial }), `https://${host}/`), { message: 'test dial: cannot even start' });
+});
