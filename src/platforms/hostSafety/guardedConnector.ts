@@ -9,14 +9,14 @@ import type { HostAllowList } from './allowList.js';
 import { addressRefused, HostRefused } from './hostRefused.js';
 import { checkedHostName } from './hostName.js';
 
-/** A host name's addresses, as the system resolver answers them. */
+/** A host name's addresses: the system's resolver in production, the test's own in tests. */
 export type Resolver = (host: string) => Promise<readonly string[]>;
 
 /** The system's resolver (getaddrinfo: /etc/hosts, then DNS), every address, in its order. */
 export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** The addresses of `host`, each one checked; HostRefused when any one is refused. */
-export async function checkedAddresses(host: string, resolve: Resolver, allowList: HostAllowList): Promise<readonly string[]> {
+async function checkedAddresses(host: string, resolve: Resolver, allowList: HostAllowList): Promise<readonly string[]> {
   checkedHostName(host);
   const addresses = await resolve(host);
   if (addresses.length === 0) throw new HostRefused(`${host} resolves to no address`);

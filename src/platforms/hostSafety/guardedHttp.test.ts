@@ -11,7 +11,7 @@ import { failed } from '../../model.js';
 import { settle } from '../upstream.js';
 import { parseAllowList } from './allowList.js';
 import { createGuardedHttp, type GuardedHttpOptions } from './guardedHttp.js';
-import type { Resolver } from './guardedConnector.js';
+import { type Resolver, systemResolver } from './guardedConnector.js';
 import { refusedRangeOf } from './addressCheck.js';
 import { addressRefused, HostRefused } from './hostRefused.js';
 import { refusedIpv4, refusedIpv6 } from './refusedRanges.js';
@@ -168,6 +168,14 @@ t.test('host guard - http, IP literals, ports, user info and names that are no D
   }
 });
 
+t.test('host guard - an international name is resolved and dialed as its punycode form', async (t) => {
+  const { resolve, asked } = scriptedResolver([publicAddress]);
+  const { dial, dialed } = failingDial();
+  await t.rejects(get(guarded(t, { resolve, dial }), 'https://bücher.example/'), { code: 'ENETUNREACH' });
+  t.same(asked, ['xn--bcher-kva.example']);
+  t.same(dialed, [{ address: publicAddress, servername: 'xn--bcher-kva.example' }]);
+});
+
 t.test('host guard - a name that resolves to no address is refused', async (t) => {
   const { resolve } = scriptedResolver([]);
   const { dial, dialed } = failingDial();
@@ -241,4 +249,10 @@ t.test('host guard - a dial that throws fails the call, nothing else', async (t)
     throw new Error('test dial: cannot even start');
   };
   await t.rejects(get(guarded(t, { resolve, dial }), `https://${host}/`), { message: 'test dial: cannot even start' });
+});
+
+t.test('host guard - the system resolver answers every address of a name, /etc/hosts first', async (t) => {
+  // localhost is answered by /etc/hosts (nsswitch `files`), so no DNS query leaves the machine.
+  const addresses = await systemResolver('localhost');
+  t.ok(addresses.includes('127.0.0.1'), `localhost resolves to ${addresses.join(', ')}, 127.0.0.1 among them`);
 });
