@@ -188,6 +188,8 @@ export function serveFlagsHelp(): string {
       const note = `(${notes.join('; ')})`;
       if (lines[lines.length - 1]!.length + 1 + note.length <= helpWidth - indent.length) lines[lines.length - 1] += ` ${note}`;
       else lines.push(note);
+      // A flag too long for its column gets a line of its own, the meaning below it.
+      if (written(flag).length > flagColumn - 2) return [`  ${written(flag)}`, ...lines.map((line) => indent + line)].join('\n');
       const first = `  ${written(flag).padEnd(flagColumn - 2)}  ${lines[0]}`;
       return [first, ...lines.slice(1).map((line) => indent + line)].join('\n');
     })
