@@ -19,7 +19,7 @@ export interface ClosableUpstreamHttp extends UpstreamHttp {
 }
 
 export interface UpstreamHttpOptions {
-  /** Opens connections; undici's own when absent. The host guard's checks each address first (docs/host-safety.md). */
+  /** Opens connections; undici's own when absent. The host guard's connector checks each address first (docs/host-safety.md). */
   connect?: buildConnector.connector;
   /** The body cap; upstreamLimits.maxBodyBytes when absent. */
   maxBodyBytes?: number;
