@@ -17,20 +17,12 @@ import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger } from '../log.js';
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
 import { dataDirSetting, firstLine, openDataStore } from './dataStore.js';
-import {
-  noMorePositionals,
-  parseBoundedDuration,
-  parseFlags,
-  parseHost,
-  parsePort,
-  parseWholeNumber,
-  setting,
-  type Setting,
-} from './flags.js';
+import { noMorePositionals, parseFlags, setting } from './flags.js';
+import { parseBoundedDuration, parseHost, parsePort, parseWholeNumber, type Setting } from '../operatorInput.js';
 import { natsServersSetting } from './natsSetting.js';
 import { serveFlagEnv, serveOptions } from './serveFlags.js';
 import { npmParent, stopWhenParentGoes } from './parentWatch.js';
-import { CommandFailure, UsageError } from './usageError.js';
+import { CommandFailure, UsageError } from '../usageError.js';
 
 function checkUpstream(value: Setting): string {
   if (value.text === 'real' || value.text === 'emulator') return value.text;

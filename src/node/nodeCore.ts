@@ -3,7 +3,7 @@
 // node's replica of the resource log. Every role has one; the collector and the front end use it.
 import { createResourceMachine, type ResourcePolicy } from '../../machines/resource.js';
 import { AuthVersionBoard } from '../access/authVersionBoard.js';
-import { clusterSeams, embeddedSeams, type NodeSeams } from '../cluster/clusterNode.js';
+import { clusterSeams, embeddedSeams, type NodeSeams } from './nodeSeams.js';
 import type { ClusterSettings } from '../cluster/clusterSettings.js';
 import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
 import { ResourceLogReplica } from '../seams/replicas/resourceLogReplica.js';

@@ -2,7 +2,7 @@
 // the node's one connection (docs/design/cluster.md#edge-threads-in-a-cluster).
 import type { MessagePort } from 'node:worker_threads';
 import type { QuotaLedger } from './quotaLedger.js';
-import { borrowCalls, lendCalls } from '../../threads/portCalls.js';
+import { borrowCalls, lendCalls } from '../portCalls.js';
 
 const ledgerCalls = ['read', 'swap'] as const;
 

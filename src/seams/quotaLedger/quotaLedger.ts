@@ -25,3 +25,14 @@ export interface QuotaLedger {
    */
   swap(account: string, period: string, revision: number, granted: number): Promise<SwapResult>;
 }
+
+/** The ledger's name of a rate window: `<length in ms>.<start in ms since the epoch>`. */
+export function windowPeriod(windowMs: number, start: number): string {
+  return `${windowMs}.${start}`;
+}
+
+/** The length in ms of the window a `windowPeriod` names; NaN for any other name. */
+export function windowLengthOf(period: string): number {
+  const match = /^(\d+)\.\d+$/.exec(period);
+  return match ? Number(match[1]) : Number.NaN;
+}
