@@ -1,6 +1,7 @@
 // Resource snapshots, their pre-rendered views and the due index, written in one transaction so no reader sees
 // a torn resource, and only if the snapshot is the one the change was computed from (docs/storage.md#conditional-commits).
 import type { DueEventType } from '../../machines/resource.js';
+import type { DueWork } from '../../streams/dueWork.js';
 import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
 import { DatapointSeries } from './datapointSeries.js';
 import { entryCount } from './entryCount.js';
@@ -24,12 +25,6 @@ export interface ResourceView {
 export interface VersionedResource {
   resource: StoredResource;
   version: number;
-}
-
-export interface DueEntry {
-  key: string;
-  dueAt: number;
-  event: DueEventType;
 }
 
 /** One change of a resource: what a commit writes. */
@@ -183,8 +178,8 @@ export class ResourceStore {
   }
 
   /** Due work in due order, oldest first, at most `limit` entries; only those after `after` when given. */
-  dueBefore(now: number, limit: number, after?: DueEntry): DueEntry[] {
-    const entries: DueEntry[] = [];
+  dueBefore(now: number, limit: number, after?: DueWork): DueWork[] {
+    const entries: DueWork[] = [];
     const start = after ? [after.dueAt, after.key] : [0];
     // The range starts at `after` itself when it is still there: one more is read, and it is passed.
     for (const { key, value } of this.dbs.due.getRange({ start, end: [now + 1], limit: after ? limit + 1 : limit })) {

@@ -3,8 +3,8 @@
 // answer one of them gets stops the other's calls to the platform until the pause ends.
 import { asyncScheduler, Subject, type Subscription } from 'rxjs';
 import t, { type Test } from 'tap';
-import type { Collector } from '../../src/model.js';
-import { collectResources, type CallBudget } from '../../streams/collection.js';
+import type { CallBudget, Collector } from '../../src/model.js';
+import { collectResources } from '../../streams/collection.js';
 import { ClusterCallBudget } from '../../src/seams/callBudget/clusterCallBudget.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { NatsPlatformPauses } from '../../src/seams/platformPauses/natsPlatformPauses.js';
