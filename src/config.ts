@@ -58,7 +58,7 @@ export const limits = {
    */
   tokenTouchIntervalMs: 60_000,
   /**
-   * Views a resource store keeps decoded, per generation of its recent map (it holds one to two
+   * Views a search thread keeps decoded (src/store/viewCache.ts), per generation (it holds one to two
    * generations): the warm set of a busy service, at a few hundred bytes a view.
    */
   viewCacheGeneration: 50_000,

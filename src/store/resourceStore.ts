@@ -6,20 +6,12 @@ import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
 import { DatapointSeries } from './datapointSeries.js';
 import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
-import { SeenTwiceFilter } from './seenTwiceFilter.js';
 import { RecentMap } from './recentMap.js';
-import type { StoredResource } from './records.js';
+import type { ResourceView, StoredResource } from './records.js';
 import { type Transition, type TransitionCause, TransitionHistory } from './transitionHistory.js';
+import { ViewCache } from './viewCache.js';
 
-export type { StoredResource } from './records.js';
-
-/** What a search needs of a resource, and nothing more. */
-export interface ResourceView {
-  /** The result entry after its echoed platform/type/identifier: `,"status":...}` */
-  entryEnd: string;
-  /** For available resources: when a search should ask for an eager refresh; otherwise 0. */
-  refreshAfter: number;
-}
+export type { ResourceView, StoredResource } from './records.js';
 
 /** A stored snapshot and the version a conditional commit of its successor must name. */
 export interface VersionedResource {
@@ -71,13 +63,7 @@ export class ResourceStore {
    * could take back; a lost commit drops what this store remembered of its resource. Another
    * writer's commits are not seen here until then (docs/storage.md#conditional-commits).
    */
-  private readonly recentViews: RecentMap<string, ResourceView>;
-  /**
-   * A view read from disk is kept only on its second recent read: random searches over a
-   * million resources read each view about once, and caching all of them cost ~20% of a cold
-   * search's requests/s with no hit to show for it.
-   */
-  private readonly viewSeenTwice: SeenTwiceFilter;
+  private readonly recentViews = new ViewCache();
   /**
    * Snapshots recently committed, on the same terms as views: a collection reads its
    * resource's snapshot twice (lease, then result), and the second read is then a map hit
@@ -97,8 +83,6 @@ export class ResourceStore {
     history: HistoryPolicy = historyDefaults,
   ) {
     this.series = new DatapointSeries(dbs, history);
-    this.recentViews = new RecentMap(limits.viewCacheGeneration);
-    this.viewSeenTwice = new SeenTwiceFilter(2 * limits.viewCacheGeneration);
     this.transitions = new TransitionHistory(dbs);
     this.writes = {
       dbs,
@@ -143,10 +127,7 @@ export class ResourceStore {
     const recent = this.recentViews.get(key);
     if (recent) return recent;
     const stored = this.dbs.views.get(key);
-    if (!stored) return undefined;
-    const view = { entryEnd: stored[0], refreshAfter: stored[1] };
-    if (this.viewSeenTwice.admit(key)) this.recentViews.set(key, view);
-    return view;
+    return stored && this.recentViews.fromDisk(key, stored);
   }
 
   /**
