@@ -252,16 +252,16 @@ export const clusterDefaults = {
   dailyFlushMs: 1_000,
   /**
    * A take from the collection queue that finds nothing waits this long for work to arrive, and
-   * no take lasts longer (docs/design/cluster-mechanics.md#taking-work). Far below the lease.
+   * no take lasts longer (docs/design/cluster.md#taking-work). Far below the lease.
    */
   pullExpiresMs: 250,
   /**
    * A holder counts its lease as expired this long before NATS redelivers it, so that its late
-   * acknowledgement or release never touches the redelivery (docs/design/cluster-mechanics.md#leases).
+   * acknowledgement or release never touches the redelivery (docs/design/cluster.md#leases).
    */
   leaseMarginMs: 500,
   /**
-   * The collection queue consumer's ack wait (docs/design/cluster-mechanics.md#leases): a live holder extends
+   * The collection queue consumer's ack wait (docs/design/cluster.md#leases): a live holder extends
    * its leases every third of it, so a node killed -9 gives its work back within this long.
    */
   ackWaitMs: 2_000,
@@ -270,7 +270,7 @@ export const clusterDefaults = {
   /** Pause between attempts to set the collection queue up again after a reconnect. */
   setupRetryMs: 1_000,
   /**
-   * The KV buckets of rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes), each holding the
+   * The KV buckets of rate windows (docs/design/cluster.md#rate-limit-across-nodes), each holding the
    * windows up to its length: an entry expires its bucket's longest window plus
    * `rateEntryGraceMs` after its last write, so old windows' entries do not pile up.
    */
@@ -282,7 +282,7 @@ export const clusterDefaults = {
   ],
   /** Past its window's end an entry is kept at least this long: more than nodes' clocks may differ. */
   rateEntryGraceMs: 60_000,
-  /** Platforms' call budgets shared by the nodes (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). */
+  /** Platforms' call budgets shared by the nodes (docs/design/cluster.md#upstream-budgets-cluster-wide). */
   upstreamBudget: {
     /** Calls are counted in windows of a minute, aligned on the epoch on every node. */
     windowMs: 60_000,
@@ -303,12 +303,12 @@ export const replicaDefaults = {
   restartDelayMs: 1_000,
   /**
    * Each pull of a replica's follower lasts this long; after nats-server restarts, the follower
-   * finds its consumer gone and makes it again within about this (docs/design/cluster-mechanics.md#resource-replication).
+   * finds its consumer gone and makes it again within about this (docs/design/cluster.md#resource-replication).
    */
   followPullMs: 2_000,
   /**
    * A resource that has just become due is taken by each collecting node after a delay of its own
-   * below this, so that nodes seldom race to step it (docs/design/cluster-mechanics.md#due-work-exactly-once).
+   * below this, so that nodes seldom race to step it (docs/design/cluster.md#due-work-exactly-once).
    */
   dueSpreadMs: 2_000,
 } as const;

@@ -9,7 +9,7 @@ export type CallTurn = { taken: true } | { taken: false; retryAt: number };
 
 /**
  * A platform's calls shared among nodes: together they make at most `perMinute` a minute. In a
- * cluster each call takes its turn here too (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
+ * cluster each call takes its turn here too (docs/design/cluster.md#upstream-budgets-cluster-wide).
  */
 export interface SharedCallBudget {
   takeCall(platform: PlatformCode, perMinute: number): Promise<CallTurn>;

@@ -46,7 +46,7 @@ export class RateLimiter {
 }
 
 /**
- * The rate window as a reserved count (docs/design/cluster-mechanics.md#rate-limit-across-nodes): its requests
+ * The rate window as a reserved count (docs/design/cluster.md#rate-limit-across-nodes): its requests
  * are `rateCount`, and its ledger entry is named by the window's length and start.
  */
 export const windowCount: MeteredCount = {

@@ -40,7 +40,7 @@ export interface NodeSeams {
   queueDepth: (() => number) | undefined;
   ledger: QuotaLedger;
   /**
-   * The ledger of rate windows, in a cluster (docs/design/cluster-mechanics.md#rate-limit-across-nodes); a node
+   * The ledger of rate windows, in a cluster (docs/design/cluster.md#rate-limit-across-nodes); a node
    * alone keeps its windows in memory and has none.
    */
   rateLedger: QuotaLedger | undefined;
@@ -48,12 +48,12 @@ export interface NodeSeams {
   remoteLedger: boolean;
   /**
    * In a cluster: the log every resource commit goes through, which the node's store replicates,
-   * and the name that spreads due work among nodes (docs/design/cluster-mechanics.md#due-work-exactly-once).
+   * and the name that spreads due work among nodes (docs/design/cluster.md#due-work-exactly-once).
    */
   resources: { log: ResourceLog; node: string } | undefined;
   /**
    * Where rate-limit pauses are announced and heard: this node alone, or every node of the
-   * cluster (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
+   * cluster (docs/design/cluster.md#upstream-budgets-cluster-wide).
    */
   pauses: PlatformPauses;
   /** In a cluster: the platforms' call budgets shared by every collecting node. */

@@ -96,7 +96,7 @@ export class ResourceStore {
 
   /**
    * Hands this store's commits to the strategy `make` builds over its writes (a cluster node's
-   * replica of the resource log, docs/design/cluster-mechanics.md#resource-replication), once, before any commit.
+   * replica of the resource log, docs/design/cluster.md#resource-replication), once, before any commit.
    */
   commitThrough<C extends CommitStrategy>(make: (writes: StoreWrites) => C): C {
     if (this.commitsTaken) throw new Error('the resource store already commits through another strategy');

@@ -36,7 +36,7 @@ export interface EdgeLink {
   demand: ResourceDemand;
   history: DatapointSeries;
   ledger: QuotaLedger;
-  /** The cluster's rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes); none alone. */
+  /** The cluster's rate windows (docs/design/cluster.md#rate-limit-across-nodes); none alone. */
   rateLedger: QuotaLedger | undefined;
   /** Where the dashboard writes when not the data directory's LMDB (the cluster's). */
   dashboard: DashboardWrites | undefined;

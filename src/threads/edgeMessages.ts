@@ -50,7 +50,7 @@ export interface LinkPorts {
   demand: MessagePort;
   /** The resource thread's quota ledger, when it is not the edge's to open (src/seams/quotaLedger/portLedger.ts). */
   ledger: MessagePort | undefined;
-  /** The resource thread's ledger of rate windows, in a cluster only (docs/design/cluster-mechanics.md#rate-limit-across-nodes). */
+  /** The resource thread's ledger of rate windows, in a cluster only (docs/design/cluster.md#rate-limit-across-nodes). */
   rateLedger: MessagePort | undefined;
   /** The resource thread's dashboard writes, when they go to the cluster (src/seams/webRecords/portDashboardWrites.ts). */
   dashboard: DashboardPorts | undefined;

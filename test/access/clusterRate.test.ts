@@ -1,4 +1,4 @@
-// The rate limit across the nodes of a cluster (docs/design/cluster-mechanics.md#rate-limit-across-nodes):
+// The rate limit across the nodes of a cluster (docs/design/cluster.md#rate-limit-across-nodes):
 // each node admits a request in a window only from units it reserved for that window from the
 // cluster's ledger, never more than the limit in all. Nodes are simulated here by Admissions on
 // separate tables sharing in-memory ledgers; test/cluster/clusterRate.system.test.ts runs real ones.

@@ -1,5 +1,5 @@
 // Two collecting nodes on one nats-server, each with its own connection, budget and pauses, and
-// its own collection pipeline calling the emulator's GitHub (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide): together they stay within the platform's calls per window, and a rate-limit
+// its own collection pipeline calling the emulator's GitHub (docs/design/cluster.md#upstream-budgets-cluster-wide): together they stay within the platform's calls per window, and a rate-limit
 // answer one of them gets stops the other's calls to the platform until the pause ends.
 import { asyncScheduler, Subject, type Subscription } from 'rxjs';
 import t, { type Test } from 'tap';

@@ -1,5 +1,5 @@
-// The cluster's ledger of rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes):
-// the quota ledger's NATS KV entries, in buckets by window length (docs/design/cluster.md#old-rate-windows).
+// The cluster's ledger of rate windows (docs/design/cluster.md#rate-limit-across-nodes):
+// the quota ledger's NATS KV entries, in buckets by window length (docs/design/cluster.md#rate-limit-across-nodes).
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type LedgerEntry, type QuotaLedger, type SwapResult, windowLengthOf } from './quotaLedger.js';
 import { KvQuotaLedger } from './kvQuotaLedger.js';

@@ -12,7 +12,7 @@ export type SwapResult = { swapped: true; entry: LedgerEntry } | { swapped: fals
 
 /**
  * A seam: the LMDB ledger (usageStore.ts), a cluster's key-value store with revision-checked
- * updates (kvQuotaLedger.ts, docs/design/cluster-mechanics.md#rate-limit-across-nodes for its rate
+ * updates (kvQuotaLedger.ts, docs/design/cluster.md#rate-limit-across-nodes for its rate
  * windows). Every implementation passes quotaLedger.contract.ts; reserving and giving back on top
  * of it is reservations.ts. Periods are months ('YYYY-MM') or rate windows.
  */
