@@ -17,9 +17,9 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import {
+  type CollectingPlatform,
   type CollectionOutcome,
   type CollectionResult,
-  type Collector,
   deferred,
   failed,
   parseResourceKey,
@@ -27,15 +27,10 @@ import {
   type ResourceRef,
 } from '../src/model.js';
 import type { BreakerChange, BreakerPolicy } from './circuitBreaker.js';
-import { PlatformGate, type CallBudget, type SharedCallBudget } from './platformGate.js';
+import { PlatformGate, type SharedCallBudget } from './platformGate.js';
 import { InProcessPlatformPauses, type PlatformPauses } from './platformPauses.js';
 
-export type { CallBudget, SharedCallBudget } from './platformGate.js';
-
-export interface CollectingPlatform {
-  collector: Collector;
-  budget: CallBudget;
-}
+export type { SharedCallBudget } from './platformGate.js';
 
 /** Every limit the pipeline keeps arrives here. */
 export interface CollectionOptions {

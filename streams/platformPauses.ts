@@ -1,5 +1,5 @@
 // Where a platform's rate-limit pauses are told and heard, so that every node sharing the platform's
-// limit pauses it (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
+// limit pauses it (docs/design/cluster.md#upstream-budgets-cluster-wide).
 import { concat, defer, from, Subject, type Observable } from 'rxjs';
 import type { PlatformCode } from '../src/model.js';
 

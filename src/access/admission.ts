@@ -27,7 +27,7 @@ export interface AdmissionsDeps {
   table: AccountTable;
   ledger: QuotaLedger;
   /**
-   * In a cluster, the ledger of rate windows every node reserves from (docs/design/cluster-mechanics.md#rate-limit-across-nodes); absent, the window is this server's alone and no ledger is waited on.
+   * In a cluster, the ledger of rate windows every node reserves from (docs/design/cluster.md#rate-limit-across-nodes); absent, the window is this server's alone and no ledger is waited on.
    */
   rateLedger?: QuotaLedger | undefined;
   log: Logger;
@@ -103,7 +103,7 @@ export class Admissions {
       this.quota.startNewMonth(base, now);
       const window = this.rate.peek(base, account.rate, now);
       // In a cluster, what the window has left as this node last learned from the ledger
-      // (docs/design/cluster-mechanics.md#rate-limit-across-nodes); alone, exactly what it has left.
+      // (docs/design/cluster.md#rate-limit-across-nodes); alone, exactly what it has left.
       const remaining = this.window ? Math.max(0, window.limit - this.window.used(base)) : window.remaining;
       const rate: Standing = this.window ? this.window.standing(base, window.limit) : remaining === 0 ? 'exhausted' : 'covered';
       const standing = this.quota.standing(base, account.quota);

@@ -18,20 +18,12 @@ import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger }
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
 import { type HostAllowList, parseAllowList } from '../platforms/hostSafety/allowList.js';
 import { dataDirSetting, firstLine, openDataStore } from './dataStore.js';
-import {
-  noMorePositionals,
-  parseBoundedDuration,
-  parseFlags,
-  parseHost,
-  parsePort,
-  parseWholeNumber,
-  setting,
-  type Setting,
-} from './flags.js';
+import { noMorePositionals, parseFlags, setting } from './flags.js';
+import { parseBoundedDuration, parseHost, parsePort, parseWholeNumber, type Setting } from '../operatorInput.js';
 import { natsServersSetting } from './natsSetting.js';
 import { serveFlagEnv, serveOptions } from './serveFlags.js';
 import { npmParent, stopWhenParentGoes } from './parentWatch.js';
-import { CommandFailure, UsageError } from './usageError.js';
+import { CommandFailure, UsageError } from '../usageError.js';
 
 function checkUpstream(value: Setting): string {
   if (value.text === 'real' || value.text === 'emulator') return value.text;

@@ -2,7 +2,7 @@
 // and the table in docs/operations.md ("Flags of `serve`", written by `npm run docs:flags`)
 // are all made from this list. Adding a flag is one entry here plus its parsing in serveCommands.ts.
 import { defaultPolicy, flagBounds, historyBounds, historyDefaults, limits, serveDefaults } from '../config.js';
-import { formatDuration } from './flags.js';
+import { formatDuration } from '../duration.js';
 
 export interface ServeFlag {
   name: string;

@@ -1,5 +1,6 @@
 // Every error the API answers, with its HTTP status and message, in one registry
 // (docs/api.md#errors). Bodies: `{"error": ...}`, or `{"errors": [...]}` for 422.
+import { admissionMessages } from '../access/admissionMessages.js';
 
 export interface ApiError {
   status: string;
@@ -14,15 +15,6 @@ const single = (status: string, message: string, headers?: Array<[string, string
 });
 
 const realm = 'Bearer realm="datapoints"';
-
-/** The messages of refusals at admission, shared with the resource stream (docs/push.md#counting). */
-export const admissionMessages = {
-  quotaExhausted: (quota: number, resetsOn: string) => `Monthly quota of ${quota} requests exhausted; it resets on ${resetsOn}`,
-  rateLimited: (retryAfterSeconds: number) => `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`,
-  noAccountRoom: 'This server admits requests for no more accounts; try again later',
-  /** docs/api.md#a-53: the operator's reason stays with the operator. */
-  accountSuspended: 'This account is suspended; its requests are refused until the operator resumes it',
-} as const;
 
 export const apiErrors = {
   /** docs/api.md#a-36: no credentials at all, so no error code (RFC 6750 3.1). */

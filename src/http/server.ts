@@ -11,7 +11,7 @@ import { beginExchange, type Exchange, writeReply } from './reply.js';
 import { searchRoute, type SearchRouteDeps } from './searchRoute.js';
 import { historyPath, historyRoute } from './historyRoute.js';
 import type { HistorySource } from '../resources/historySource.js';
-import { registerStreamRoutes, type StreamWiring } from '../push/streamRoute.js';
+import { registerStreamRoutes, type StreamWiring } from './streamRoute.js';
 import uWS, { type HttpRequest, type TemplatedApp, type us_listen_socket } from './uws.js';
 
 export const searchPath = '/api/v1/resources/search';

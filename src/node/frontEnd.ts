@@ -4,20 +4,20 @@
 import { AccountTable } from '../access/accountTable.js';
 import { ReservedUnitsRecorder } from '../access/reservedUnitsRecorder.js';
 import { limits } from '../config.js';
-import type { CorsOrigins } from '../http/cors.js';
 import { healthCheck } from '../http/readiness.js';
 import type { Logger } from '../log.js';
 import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 import { createConnectionCountsBuffer } from '../push/connectionCounts.js';
 import { createTicketState } from '../push/tickets.js';
 import { InProcessViewChanges } from '../seams/viewChanges/viewChanges.js';
-import { admissionsOn, type CommonEdgeSettings, type NodeLink, serveEdge } from '../threads/edgeLink.js';
+import { admissionsOn, type CommonEdgeSettings, type NodeLink, type SigninWait, serveEdge } from '../threads/edgeLink.js';
+import type { FrontEndChoices } from '../threads/edgeMessages.js';
 import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { startEdges } from '../threads/edges.js';
 import type { NodeCore } from './nodeCore.js';
 import type { Upstreams } from './upstreams.js';
 
-export interface FrontEndOptions {
+export interface FrontEndOptions extends FrontEndChoices {
   host: string;
   port: number;
   dataDir: string;
@@ -27,10 +27,7 @@ export interface FrontEndOptions {
   edgeLoad: EdgeLoadBoard | undefined;
   /** False on a collect node: it answers no searches (docs/cluster.md#node-roles). */
   searches: boolean;
-  cors: CorsOrigins | undefined;
-  secureCookies: boolean;
-  signinWait: ((ms: number) => Promise<void>) | undefined;
-  streamIdleTimeoutSeconds: number | undefined;
+  signinWait: SigninWait | undefined;
   metrics: PrometheusMetrics | undefined;
   log: Logger;
 }
@@ -57,6 +54,8 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
     port: options.port,
     cors: options.cors,
     secureCookies: options.secureCookies,
+    streamIdleTimeoutSeconds: options.streamIdleTimeoutSeconds,
+    signinWait: options.signinWait,
     accountTable,
     authVersions: core.authVersions,
     stream,
@@ -70,9 +69,7 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
           dbs: core.dbs,
           accounts: core.accounts,
           admissions,
-          signinWait: options.signinWait,
           searches: options.searches,
-          streamIdleTimeoutSeconds: options.streamIdleTimeoutSeconds,
         });
   return {
     port: http.port,

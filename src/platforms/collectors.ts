@@ -1,14 +1,12 @@
 // Builds one collector per platform for an upstream choice: the real platforms, or an
 // emulator base URL under which each platform lives at `/<platform>`.
-import { failed, type PlatformCode, type ResourceRef } from '../model.js';
+import { type CollectingPlatform, type Collector, failed, type PlatformCode, type ResourceRef } from '../model.js';
 import { upstreamLimits } from '../config.js';
 import type { UpstreamHttp } from './http.js';
 import { platforms } from './registry.js';
-import type { CollectionBudget, Collector, PlatformDefinition } from './types.js';
+import type { PlatformDefinition } from './types.js';
 
-export interface PlatformCollector {
-  collector: Collector;
-  budget: CollectionBudget;
+export interface PlatformCollector extends CollectingPlatform {
   /** Why this platform cannot collect at all (missing credentials), reported once at start. */
   disabledReason?: string;
   /** Which of its references this platform cannot collect (missing credentials it needs only for those), reported once at start. */

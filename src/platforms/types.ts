@@ -1,6 +1,6 @@
 // What one platform folder provides (docs/adding-a-platform.md). Adding a platform is its
 // folder, its code in src/model.ts and one line in definitions.ts.
-import type { Collector, PlatformCode, ResourceRef, ResourceType } from '../model.js';
+import type { CallBudget, Collector, PlatformCode, ResourceRef, ResourceType } from '../model.js';
 import type { UpstreamHttp } from './http.js';
 
 export interface IdentifierRule {
@@ -43,16 +43,6 @@ export interface CollectorContext {
 
 export type { Collector } from '../model.js';
 
-export interface CollectionBudget {
-  /** Collector calls (batches) in flight at once. */
-  concurrency: number;
-  /**
-   * Collector calls per minute. A collector that makes several upstream requests per call
-   * sizes this so that its worst case stays below the platform's documented limit.
-   */
-  perMinute: number;
-}
-
 /** One platform folder's definition; `Code` is its code (its key in definitions.ts). */
 export interface PlatformDefinition<Code extends string = PlatformCode> {
   code: Code;
@@ -75,6 +65,6 @@ export interface PlatformDefinition<Code extends string = PlatformCode> {
   hostsNamedByCallers?: true;
   /** Environment variables used when present (e.g. a token that raises a rate limit). */
   optionalCredentials: readonly string[];
-  budget: CollectionBudget;
+  budget: CallBudget;
   createCollector(context: CollectorContext): Collector;
 }

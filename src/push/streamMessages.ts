@@ -5,7 +5,7 @@ import { limitHeaderPairs } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearch } from '../api/validation.js';
 import { limits } from '../config.js';
-import { admissionMessages } from '../http/errors.js';
+import { admissionMessages } from '../access/admissionMessages.js';
 import type { Logger } from '../log.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import { pendingView, type ViewSource } from '../resources/view.js';

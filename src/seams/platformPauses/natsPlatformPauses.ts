@@ -1,5 +1,5 @@
 // Rate-limit pauses shared by a cluster's nodes
-// (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide): one KV entry per platform
+// (docs/design/cluster.md#upstream-budgets-cluster-wide): one KV entry per platform
 // holding when its pause ends, only ever raised, watched by every node.
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';

@@ -1,12 +1,12 @@
 // The console's accounts (docs/dashboard.md#operator-console): create, change plan, quota
 // and rate, suspend and resume, and invite, through the same code and rules as `datapoints
 // accounts` (suspension: docs/api.md#a-53). A refused value changes nothing and says why, in the CLI's words.
+import { checkAccountName, checkReason, settingsFrom } from '../../../access/accountInput.js';
 import { monthOf } from '../../../access/calendar.js';
 import { createAccount, updateAccount } from '../../../access/provisioning.js';
-import { checkAccountName, checkReason, settingsFrom } from '../../../cli/accountCommands.js';
 import { accountSuspension } from '../../../config.js';
-import { formatDuration } from '../../../cli/flags.js';
-import { UsageError } from '../../../cli/usageError.js';
+import { formatDuration } from '../../../duration.js';
+import { UsageError } from '../../../usageError.js';
 import { type AccountRecord, accountNamedLike } from '../../../store/accountStore.js';
 import { page, redirect, type WebAnswer, type WebRequest } from '../../answers.js';
 import type { WebContext } from '../../context.js';
