@@ -121,6 +121,13 @@ t.test('framing - HEAD is answered as GET without its body, so keep-alive framin
     const head = await connection.next({ bodiless: true });
     t.equal(head?.status, status, `HEAD ${path}`);
   }
+  // A dashboard page, written by its own writer, goes through the same response.
+  const page = await fetch(`${ts.url}/dashboard/signin`);
+  const pageBody = await page.text();
+  connection.write('HEAD /dashboard/signin HTTP/1.1\r\nHost: x\r\n\r\n');
+  const pageHead = await connection.next({ bodiless: true });
+  t.equal(pageHead?.status, 200, 'HEAD of a dashboard page');
+  t.equal(pageHead?.headers['content-length'], String(Buffer.byteLength(pageBody)));
   connection.write(healthz);
   t.equal((await connection.next())?.status, 200, 'nothing was left between the answers');
   t.equal(connection.rest, '');
