@@ -78,8 +78,8 @@ function admit(owed: OwedAnswer): void {
 }
 
 /**
- * An admitted (or pending) request's answer, owed from admission until it is written or its
- * client goes away: a client that drops mid-body must not hold a graceful stop for the whole
+ * An authenticated request's answer, owed from then until it is written or its client goes
+ * away, through its admission (which waits for the bytes it came with to be parsed): a client that drops mid-body must not hold a graceful stop for the whole
  * grace period (docs/operations.md#signals). One object per request holds what closures would.
  */
 class OwedAnswer {
