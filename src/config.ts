@@ -9,6 +9,11 @@ export const limits = {
   maxBodyBytes: 1024 * 1024,
   /** Read and thrown away past maxBodyBytes, so the client reads its 413 (docs/http.md#request-bodies). */
   maxDiscardedBodyBytes: 8 * 1024 * 1024,
+  /**
+   * An invalid body is explained until this many messages or references (docs/api.md#a-41); one
+   * more message then says the rest was not checked.
+   */
+  explained: { maxMessages: 10, maxReferences: 100 },
   /** Identifiers echoed inside a 422 message are cut to this many characters. */
   maxEchoedIdentifier: 100,
   /** How often the server looks for accounts and tokens changed by the CLI (revocation within 1 s). */
