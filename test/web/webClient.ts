@@ -2,6 +2,9 @@
 // with the CSRF token of the page they came from, redirects not followed (tests assert them).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { WebStore } from '../../src/seams/webRecords/webStore.js';
+import { openDatabases } from '../../src/store/environment.js';
+import { createInvite } from '../../src/web/invites.js';
 import { cliPath } from '../helpers/cli.js';
 
 export interface PageAnswer {
@@ -81,6 +84,19 @@ export async function inviteLinkFor(dataDir: string, account: string, url: strin
 export async function signedIn(client: WebClient, dataDir: string, account: string, password: string): Promise<void> {
   const invite = (await inviteLinkFor(dataDir, account, client.url)).split('#')[1]!;
   const set = await client.submit('/dashboard/invite', '/dashboard/invite', { invite, password, confirm: password });
+  if (set.status !== 303) throw new Error(`setting the password answered ${set.status}: ${set.text}`);
+  const answer = await client.submit('/dashboard/signin', '/dashboard/signin', { name: account, password });
+  if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
+}
+
+/**
+ * Sets `password` for `account` through an invite made in this process on the server's data
+ * directory (no CLI process: fast-tier tests), and signs the client in.
+ */
+export async function signedInHere(client: WebClient, dataDir: string, account: string, password: string): Promise<void> {
+  const dbs = openDatabases(dataDir);
+  const { secret } = await createInvite(new WebStore(dbs), account, Date.now());
+  const set = await client.submit('/dashboard/invite', '/dashboard/invite', { invite: secret, password, confirm: password });
   if (set.status !== 303) throw new Error(`setting the password answered ${set.status}: ${set.text}`);
   const answer = await client.submit('/dashboard/signin', '/dashboard/signin', { name: account, password });
   if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
