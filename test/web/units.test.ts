@@ -92,42 +92,57 @@ t.test('csrf - only the session own token matches', async (t) => {
   t.equal(csrfMatches(session, (await sessions.startAnonymous()).record.csrf), false);
 });
 
-t.test('throttle - failures slow the answers, then refuse them, per name and per address, for a window', async (t) => {
-  const { store } = webStore(t);
-  let now = 0;
-  const throttle = new SigninThrottle(store, () => now);
-  const { slowAfter, refuseAfter, delayMs, maxDelayMs, windowMs } = webLimits.signin;
-  const delays: number[] = [];
-  for (let failure = 0; failure < refuseAfter; failure++) {
-    const verdict = throttle.verdict('alice', '10.0.0.1');
-    t.equal(verdict.kind, 'allow');
-    if (verdict.kind === 'allow') delays.push(verdict.delayMs);
-    await throttle.failed('alice', '10.0.0.1');
-  }
-  t.same(
-    delays,
-    delays.map((_, index) => (index < slowAfter ? 0 : Math.min(maxDelayMs, (index - slowAfter + 1) * delayMs))),
-  );
-  // docs/dashboard.md#rate-limits, exactly: ten attempts are checked (the 4th on held longer), the 11th is refused.
-  t.same(delays, [0, 0, 0, 500, 1000, 1500, 2000, 2500, 3000, 3000]);
-  t.same(
-    throttle.verdict('alice', '10.0.0.2'),
-    { kind: 'refuse', retryAfterSeconds: windowMs / 1000 },
-    'the 11th attempt: the name is refused from any address',
-  );
-  t.same(
-    throttle.verdict('bob', '10.0.0.1'),
-    { kind: 'refuse', retryAfterSeconds: windowMs / 1000 },
-    'the address is refused for any name',
-  );
-  t.same(throttle.verdict('bob', '10.0.0.2'), { kind: 'allow', delayMs: 0 });
-  now += windowMs;
-  t.same(throttle.verdict('alice', '10.0.0.1'), { kind: 'allow', delayMs: 0 }, 'the window ends');
-  await throttle.failed('carol', '10.0.0.3');
-  await throttle.succeeded('carol');
-  t.equal(store.attempts('account:carol'), undefined, 'a right password clears the name');
-  t.equal(store.attempts('address:10.0.0.3')?.failures, 1, 'but not the address');
-});
+t.test(
+  'throttle - attempts are counted before the check; they slow the answers, then refuse them, per name and per address, for a window',
+  async (t) => {
+    const { store } = webStore(t);
+    let now = 0;
+    const throttle = new SigninThrottle(store, () => now);
+    const { slowAfter, refuseAfter, delayMs, maxDelayMs, windowMs } = webLimits.signin;
+    const delays: number[] = [];
+    for (let failure = 0; failure < refuseAfter; failure++) {
+      const verdict = await throttle.reserve('alice', '10.0.0.1');
+      if (verdict.kind !== 'allow') throw new Error(`attempt ${failure + 1} refused`);
+      delays.push(verdict.delayMs);
+      await throttle.settle(verdict.attempt, 'wrong');
+    }
+    t.same(
+      delays,
+      delays.map((_, index) => (index < slowAfter ? 0 : Math.min(maxDelayMs, (index - slowAfter + 1) * delayMs))),
+    );
+    // docs/dashboard.md#rate-limits, exactly: ten attempts are checked (the 4th on held longer), the 11th is refused.
+    t.same(delays, [0, 0, 0, 500, 1000, 1500, 2000, 2500, 3000, 3000]);
+    const refused = { kind: 'refuse', retryAfterSeconds: windowMs / 1000 };
+    t.same(await throttle.reserve('alice', '10.0.0.2'), refused, 'the 11th attempt: the name is refused from any address');
+    t.same(await throttle.reserve('bob', '10.0.0.1'), refused, 'the address is refused for any name');
+    t.equal(store.attempts('account:bob'), undefined, 'a refused attempt counts nothing');
+    t.match(await throttle.reserve('bob', '10.0.0.2'), { kind: 'allow', delayMs: 0 });
+    now += windowMs;
+    t.match(await throttle.reserve('alice', '10.0.0.1'), { kind: 'allow', delayMs: 0 }, 'the window ends');
+
+    const carol = await throttle.reserve('carol', '10.0.0.3');
+    const again = await throttle.reserve('carol', '10.0.0.3');
+    if (carol.kind !== 'allow' || again.kind !== 'allow') throw new Error('carol refused');
+    await throttle.settle(carol.attempt, 'wrong');
+    t.same(store.attempts('account:carol'), { failures: 2, since: now }, 'counted before either is checked');
+    await throttle.settle(again.attempt, 'right');
+    t.equal(store.attempts('account:carol'), undefined, 'a right password clears the name');
+    t.equal(store.attempts('address:10.0.0.3')?.failures, 1, "and takes only its own attempt back from the address's count");
+    const unchecked = await throttle.reserve('dave', '10.0.0.3');
+    if (unchecked.kind !== 'allow') throw new Error('dave refused');
+    await throttle.settle(unchecked.attempt, 'unchecked');
+    t.equal(store.attempts('account:dave'), undefined, 'an attempt never checked is taken back from the name');
+    t.equal(store.attempts('address:10.0.0.3')?.failures, 1, 'and from the address');
+    now += windowMs;
+    const late = await throttle.reserve('erin', '10.0.0.3');
+    if (late.kind !== 'allow') throw new Error('erin refused');
+    await throttle.reserve('erin', '10.0.0.3');
+    now += windowMs;
+    await throttle.reserve('erin', '10.0.0.3');
+    await throttle.settle(late.attempt, 'unchecked');
+    t.same(store.attempts('account:erin'), { failures: 1, since: now }, 'settling touches nothing in a later window');
+  },
+);
 
 t.test('machine diagram - drawn from the machine definition, the current state marked', async (t) => {
   const shape = machineShape(createResourceMachine(defaultPolicy));
