@@ -9,6 +9,7 @@ import { clearSessionCookie, readCookie, setSessionCookie } from '../../src/web/
 import { escapeHtml, html } from '../../src/web/html.js';
 import { eventMessage } from '../../src/web/liveEvents.js';
 import { machineDiagram, machineShape } from '../../src/web/machineDiagram.js';
+import { PasswordHasher } from '../../src/web/passwordHasher.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/web/passwords.js';
 import { dayAndTime, plural, relative, timeOfDay } from '../../src/web/peopleUnits.js';
 import { digestSecret } from '../../src/web/secrets.js';
@@ -40,16 +41,18 @@ t.test('cookies - the session cookie is HttpOnly, SameSite=Strict, Path=/, Secur
 });
 
 t.test('passwords - scrypt with a salt per password and its parameters recorded', async (t) => {
-  const first = await hashPassword('correct horse battery', 0);
-  const second = await hashPassword('correct horse battery', 0);
+  const hasher = new PasswordHasher({ threads: 1, queued: 4, maxmem: webLimits.scrypt.maxmem });
+  t.teardown(() => hasher.close());
+  const first = await hashPassword(hasher, 'correct horse battery', 0);
+  const second = await hashPassword(hasher, 'correct horse battery', 0);
   const { cost, blockSize, parallelization, keyLength, saltBytes } = webLimits.scrypt;
   t.match(first, { cost, blockSize, parallelization, keyLength });
   t.equal(Buffer.from(first.salt, 'base64').length, saltBytes);
   t.not(first.salt, second.salt, 'every password has its own salt');
   t.not(first.hash, second.hash);
-  t.equal(await verifyPassword('correct horse battery', first), true);
-  t.equal(await verifyPassword('correct horse batterY', first), false);
-  t.equal(await verifyPassword('', first), false);
+  t.equal(await verifyPassword(hasher, 'correct horse battery', first), true);
+  t.equal(await verifyPassword(hasher, 'correct horse batterY', first), false);
+  t.equal(await verifyPassword(hasher, '', first), false);
   t.equal(passwordProblem('short'), 'Choose a password of at least 12 characters.');
   t.equal(passwordProblem('x'.repeat(257)), 'Choose a password of at most 256 characters.');
   t.equal(passwordProblem('twelve chars'), undefined);

@@ -61,7 +61,7 @@ export async function signIn(context: WebContext, request: WebRequest): Promise<
     if (verdict.delayMs > 0) await context.sleep(verdict.delayMs);
     context.store.refresh();
     const record = context.accounts.account(name) ? context.store.password(name) : undefined;
-    const right = record ? await verifyPassword(password, record) : await verifyAgainstNothing(password);
+    const right = record ? await verifyPassword(context.hasher, password, record) : await verifyAgainstNothing(context.hasher, password);
     outcome = right ? 'right' : 'wrong';
   } finally {
     await context.throttle.settle(verdict.attempt, outcome);
@@ -113,7 +113,7 @@ export async function acceptInvite(context: WebContext, request: WebRequest): Pr
   }
   const problem = passwordProblem(password) ?? (password === confirm ? undefined : 'The two passwords differ; type the same one twice.');
   if (problem) return page(inviteForm(session, invite, notice('error', problem)), '422 Unprocessable Entity');
-  const account = await redeemInvite(context.store, context.records, invite, password, context.now());
+  const account = await redeemInvite(context.store, context.records, context.hasher, invite, password, context.now());
   if (account === undefined) {
     const message = 'This invite is unknown, already used or expired. Ask your operator for a new link.';
     return page(inviteForm(session, '', undefined, notice('error', message)), '410 Gone');
