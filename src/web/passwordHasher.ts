@@ -44,10 +44,17 @@ export function isHasherBusy(error: unknown): boolean {
 }
 
 // The thread's whole program, run as a CommonJS script (`eval`): no module of the project to
-// resolve, so it starts the same from the sources under test and from dist/.
+// resolve, so it starts the same from the sources under test and from dist/. It lowers its own
+// priority to nice 19 first (Linux: its thread id from /proc/thread-self), so that on a busy core
+// the threads answering the API are scheduled before it; where that fails it runs as it is.
 const threadProgram = `
 const { parentPort } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
+const { readlinkSync } = require('node:fs');
+const { setPriority } = require('node:os');
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
+} catch {}
 parentPort.on('message', ({ password, salt, keyLength, cost, blockSize, parallelization, maxmem }) => {
   try {
     const key = scryptSync(password, Buffer.from(salt, 'base64'), keyLength, { cost, blockSize, parallelization, maxmem });
