@@ -96,7 +96,7 @@ t.test('bluesky collector - one getProfiles and one getPosts call for a mixed ba
           views: { value: null, semantic: 'views' },
           likes: { value: 29847, semantic: 'likes' },
           reposts: { value: 3978, semantic: 'reposts' },
-          replies: { value: null, semantic: 'replies' },
+          replies: { value: 2331, semantic: 'replies' },
         },
       },
     },
@@ -169,7 +169,7 @@ const postFound = (counts: EmulatedCounts) =>
     views: [null, 'views'],
     likes: [counts.likes, 'likes'],
     reposts: [counts.reposts, 'reposts'],
-    replies: [null, 'replies'],
+    replies: [counts.replies, 'replies'],
   });
 
 t.test('bluesky against the emulator - found, missing, flaky, faults, batching', async (t) => {

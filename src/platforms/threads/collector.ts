@@ -64,7 +64,7 @@ export function createThreadsCollector(context: CollectorContext): Collector {
       views: [null, 'views'],
       likes: [post.like_count, 'likes'],
       reposts: [post.text_post_app_info?.repost_count, 'reposts'],
-      replies: [null, 'replies'],
+      replies: [post.text_post_app_info?.direct_reply_count, 'replies'],
     });
   };
 
