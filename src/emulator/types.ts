@@ -41,6 +41,8 @@ export interface EmulatorContext {
 }
 
 export interface PlatformEmulator {
-  /** Answers one request; undefined means the path is not part of this platform's API. */
+  /** Answers one GET; undefined means the path is not part of this platform's API. */
   handle(request: EmulatorRequest, context: EmulatorContext): EmulatorReply | undefined;
+  /** Answers one POST (a token endpoint, docs/platforms.md#app-tokens); absent: the platform takes none. */
+  post?(request: EmulatorRequest & { body: string }, context: EmulatorContext): EmulatorReply | undefined;
 }

@@ -1,5 +1,6 @@
-// The one way collectors talk to upstreams: GET only, no redirects followed (a redirect is
-// an answer to classify, never a hop to another host), bounded bodies, abortable.
+// The one way collectors talk to upstreams: GET for every read, POST only to obtain an app token
+// (docs/platforms.md#app-tokens); no redirects followed (a redirect is an answer to classify,
+// never a hop to another host), bounded bodies, abortable.
 import { Agent, request } from 'undici';
 import { upstreamLimits } from '../config.js';
 
@@ -11,6 +12,8 @@ export interface UpstreamResponse {
 
 export interface UpstreamHttp {
   get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamResponse>;
+  /** A form POST to a platform's token endpoint (docs/platforms.md#app-tokens); never a read. */
+  post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<UpstreamResponse>;
 }
 
 export interface ClosableUpstreamHttp extends UpstreamHttp {
@@ -28,6 +31,10 @@ export function createUpstreamHttp(): ClosableUpstreamHttp {
     close: () => dispatcher.close(),
     async get(url, headers, signal) {
       const response = await request(url, { method: 'GET', headers, signal, dispatcher });
+      return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+    },
+    async post(url, headers, body, signal) {
+      const response = await request(url, { method: 'POST', headers, body, signal, dispatcher });
       return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
     },
   };
