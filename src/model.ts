@@ -14,6 +14,7 @@ export const platformCodes = [
   'reddit',
   'threads',
   'tiktok',
+  'twitch',
   'x',
   'youtube',
 ] as const;

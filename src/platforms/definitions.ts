@@ -10,6 +10,7 @@ import { linkedin } from './linkedin/index.js';
 import { reddit } from './reddit/index.js';
 import { threads } from './threads/index.js';
 import { tiktok } from './tiktok/index.js';
+import { twitch } from './twitch/index.js';
 import { x } from './x/index.js';
 import { youtube } from './youtube/index.js';
 import type { PlatformDefinition } from './types.js';
@@ -24,6 +25,7 @@ export const platformDefinitions = {
   reddit,
   threads,
   tiktok,
+  twitch,
   x,
   youtube,
 } satisfies { readonly [Code in PlatformCode]: PlatformDefinition<Code> };
