@@ -231,4 +231,6 @@ t.test('reddit against the emulator - the token endpoint, then users, subreddits
   t.equal(bad.status, 401, 'the emulated token endpoint checks the client credentials');
   const stranger = await fetch(`${emulated.emulator.url}/reddit/user/spez/about.json`, { headers: { authorization: 'bearer guessed' } });
   t.equal(stranger.status, 401, 'and the API the token');
+  const noTokenEndpoint = await fetch(`${emulated.emulator.url}/github/api/v1/access_token`, { method: 'POST', body: 'x' });
+  t.equal(noTokenEndpoint.status, 404, 'a platform without a token endpoint takes no POST');
 });
