@@ -37,7 +37,7 @@ function upstream(expiresIn: number) {
     },
     /** Holds token answers until `open()`: to see calls that wait for one token. */
     hold: () => {
-      let open = () => undefined as void;
+      let open: () => void = () => undefined;
       const opened = new Promise<void>((resolve) => {
         open = resolve;
       });
