@@ -24,6 +24,9 @@ t.test('collectors - real collectors call the real hosts with the environment cr
       seen.push({ url, headers });
       return reply(404, '{}');
     },
+    async post(url: string): Promise<never> {
+      throw new Error(`no token call expected: ${url}`);
+    },
   };
   const collectors = createCollectors(undefined, { GITHUB_TOKEN: 'ghp_secret', THREADS_ACCESS_TOKEN: 'th_secret' }, http, () => fixedNow);
   await collectors.get('github')!.collector.collect([{ platform: 'github', type: 'account', identifier: 'octocat' }], signal);
@@ -51,7 +54,7 @@ t.test(
     );
     t.same(outcomes, [
       { kind: 'failed', reason },
-      foundOutcome({ views: [null, 'views'], likes: [48211, 'likes'], reposts: [1733, 'reposts'] }),
+      foundOutcome({ views: [null, 'views'], likes: [48211, 'likes'], reposts: [1733, 'reposts'], replies: [5120, 'replies'] }),
       { kind: 'failed', reason },
     ]);
     t.same(http.calls, ['https://www.threads.net/@zuck/post/C8ZqKpYt7xY'], 'only the public page, no API call without a token');

@@ -71,15 +71,18 @@ function realCollector(
   );
   const origins = platform.realOrigins ?? {};
   const create = () => platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now });
-  if (missing.length === 0) return { collector: create(), budget: platform.budget };
+  // The collector reads the same credentials to choose its mode, so budget and mode agree.
+  const anonymous = platform.optionalCredentials.some((name) => !env[name]);
+  const budget = (anonymous ? platform.anonymousBudget : undefined) ?? platform.budget;
+  if (missing.length === 0) return { collector: create(), budget };
   const needs = `${platform.code} needs ${missing.join(', ')} in the environment`;
   const scope = platform.credentialScope;
   if (!scope) {
     const collector: Collector = { maxBatch: 1, collect: async (refs) => refs.map(() => failed(needs)) };
-    return { collector, budget: platform.budget, disabledReason: needs };
+    return { collector, budget, disabledReason: needs };
   }
   const reason = `${needs} for ${scope.needing}`;
-  return { collector: withoutCredentials(create(), scope.needs, reason), budget: platform.budget, limitedReason: reason };
+  return { collector: withoutCredentials(create(), scope.needs, reason), budget, limitedReason: reason };
 }
 
 /** `collector` for the references that need no credentials; the others fail with `reason`, uncalled. */

@@ -7,8 +7,10 @@ import { facebook } from './facebook/index.js';
 import { github } from './github/index.js';
 import { instagram } from './instagram/index.js';
 import { linkedin } from './linkedin/index.js';
+import { reddit } from './reddit/index.js';
 import { threads } from './threads/index.js';
 import { tiktok } from './tiktok/index.js';
+import { twitch } from './twitch/index.js';
 import { x } from './x/index.js';
 import { youtube } from './youtube/index.js';
 import type { PlatformDefinition } from './types.js';
@@ -20,8 +22,10 @@ export const platformDefinitions = {
   github,
   instagram,
   linkedin,
+  reddit,
   threads,
   tiktok,
+  twitch,
   x,
   youtube,
 } satisfies { readonly [Code in PlatformCode]: PlatformDefinition<Code> };

@@ -65,6 +65,13 @@ export interface PlatformDefinition<Code extends string = PlatformCode> {
   hostsNamedByCallers?: true;
   /** Environment variables used when present (e.g. a token that raises a rate limit). */
   optionalCredentials: readonly string[];
+  /** The budget with every credential set (docs/adding-a-platform.md#checklist). */
   budget: CallBudget;
+  /**
+   * The budget while an optional credential is missing, for a platform whose anonymous limit is
+   * lower than its credentialed one; absent: `budget` either way
+   * (docs/platforms.md#credentials-a-platform-can-do-without).
+   */
+  anonymousBudget?: CallBudget;
   createCollector(context: CollectorContext): Collector;
 }
