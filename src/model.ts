@@ -5,7 +5,18 @@
  * Every platform's code, in the order of the one list of platforms (src/platforms/definitions.ts),
  * which must hold exactly these (docs/adding-a-platform.md).
  */
-export const platformCodes = ['bluesky', 'facebook', 'github', 'instagram', 'linkedin', 'threads', 'tiktok', 'x', 'youtube'] as const;
+export const platformCodes = [
+  'bluesky',
+  'facebook',
+  'github',
+  'instagram',
+  'linkedin',
+  'mastodon',
+  'threads',
+  'tiktok',
+  'x',
+  'youtube',
+] as const;
 export type PlatformCode = (typeof platformCodes)[number];
 
 export const resourceTypes = ['account', 'organization', 'post'] as const;

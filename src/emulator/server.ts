@@ -54,11 +54,13 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
     });
     if (!handler || !isPlatformCode(platform)) return send(res, { status: 404, body: 'no such platform' });
 
-    const { context, faults } = world.scope(platform, now());
-    const reply = handler.handle(
-      { path: slash < 0 ? '/' : url.slice(slash), query: new URLSearchParams(req.getQuery() ?? ''), headers },
-      context,
-    ) ?? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
+    const target = platformTarget(platform, slash < 0 ? '/' : url.slice(slash));
+    const { context, faults } = world.scope(platform, now(), target.host);
+    const reply = handler.handle({ ...target, query: new URLSearchParams(req.getQuery() ?? ''), headers }, context) ?? {
+      status: 404,
+      headers: { 'content-type': 'text/plain' },
+      body: 'Not Found',
+    };
 
     if (faults.hang) {
       hanging.add(res);
@@ -87,6 +89,17 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
       });
     });
   });
+}
+
+/**
+ * The path a platform handler is given, and on a platform whose references name their hosts the
+ * host: `/<platform>/<host>/<path>` stands for https://<host>/<path> (docs/platforms.md#federated-platforms).
+ */
+function platformTarget(platform: PlatformCode, path: string): { path: string; host?: string } {
+  if (!platforms.get(platform)!.hostsNamedByCallers) return { path };
+  const slash = path.indexOf('/', 1);
+  if (slash < 0) return { path: '/', host: path.slice(1) };
+  return { path: path.slice(slash), host: path.slice(1, slash) };
 }
 
 function send(res: HttpResponse, reply: EmulatorReply): void {

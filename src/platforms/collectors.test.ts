@@ -2,6 +2,7 @@
 // credentials of the environment, and a platform without its required ones disabled.
 import t from 'tap';
 import { createCollectors } from './collectors.js';
+import { platforms } from './registry.js';
 import { fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal } from '../../test/helpers/platforms.js';
 
 t.test('collectors - a platform missing a required credential is disabled and fails every resource with the reason', async (t) => {
@@ -57,3 +58,29 @@ t.test(
     t.same(http.calls, ['https://www.threads.net/@zuck/post/C8ZqKpYt7xY'], 'only the public page, no API call without a token');
   },
 );
+
+t.test('collectors - a federated platform calls the host its reference names: https://HOST, or <upstream>/<platform>/HOST', async (t) => {
+  const urls: string[] = [];
+  const http = {
+    async get(url: string) {
+      urls.push(url);
+      return reply(404, '{"error":"Record not found"}');
+    },
+  };
+  const ref = { platform: 'mastodon' as const, type: 'account' as const, identifier: 'gargron@mastodon.social' };
+  await createCollectors(undefined, {}, http, () => fixedNow)
+    .get('mastodon')!
+    .collector.collect([ref], signal);
+  await createCollectors('http://127.0.0.1:9', {}, http, () => fixedNow)
+    .get('mastodon')!
+    .collector.collect([ref], signal);
+  t.same(urls, [
+    'https://mastodon.social/api/v1/accounts/lookup?acct=gargron',
+    'http://127.0.0.1:9/mastodon/mastodon.social/api/v1/accounts/lookup?acct=gargron',
+  ]);
+});
+
+t.test('collectors - every platform has one API root or names its hosts by reference, never both', async (t) => {
+  for (const platform of platforms.values())
+    t.ok((platform.realBaseUrl === undefined) === (platform.hostsNamedByCallers === true), platform.code);
+});

@@ -37,7 +37,9 @@ function emulatedCollector(platform: PlatformDefinition, emulatorUrl: string, ht
   );
   const baseUrl = `${emulatorUrl}/${platform.code}`;
   const origins = Object.fromEntries(Object.keys(platform.realOrigins ?? {}).map((name) => [name, baseUrl]));
-  const collector = platform.createCollector({ baseUrl, origins, credentials, http, now });
+  // docs/platforms.md#federated-platforms: a call to https://HOST/PATH goes to <emulator>/<platform>/HOST/PATH.
+  const hostUrl = (host: string) => `${baseUrl}/${host}`;
+  const collector = platform.createCollector({ baseUrl, origins, hostUrl, credentials, http, now });
   return { collector, budget: upstreamLimits.emulatorBudget };
 }
 
@@ -52,7 +54,8 @@ function realCollector(
     [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, env[name]]),
   );
   const origins = platform.realOrigins ?? {};
-  const create = () => platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now });
+  const baseUrl = platform.realBaseUrl ?? '';
+  const create = () => platform.createCollector({ baseUrl, origins, hostUrl: realHostUrl, credentials, http, now });
   if (missing.length === 0) return { collector: create(), budget: platform.budget };
   const needs = `${platform.code} needs ${missing.join(', ')} in the environment`;
   const scope = platform.credentialScope;
@@ -63,6 +66,9 @@ function realCollector(
   const reason = `${needs} for ${scope.needing}`;
   return { collector: withoutCredentials(create(), scope.needs, reason), budget: platform.budget, limitedReason: reason };
 }
+
+/** A host a reference names, on the real internet: HTTPS only (docs/platforms.md#federated-platforms). */
+const realHostUrl = (host: string) => `https://${host}`;
 
 /** `collector` for the references that need no credentials; the others fail with `reason`, uncalled. */
 function withoutCredentials(collector: Collector, needs: (ref: ResourceRef) => boolean, reason: string): Collector {

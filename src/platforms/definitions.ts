@@ -7,6 +7,7 @@ import { facebook } from './facebook/index.js';
 import { github } from './github/index.js';
 import { instagram } from './instagram/index.js';
 import { linkedin } from './linkedin/index.js';
+import { mastodon } from './mastodon/index.js';
 import { threads } from './threads/index.js';
 import { tiktok } from './tiktok/index.js';
 import { x } from './x/index.js';
@@ -20,6 +21,7 @@ export const platformDefinitions = {
   github,
   instagram,
   linkedin,
+  mastodon,
   threads,
   tiktok,
   x,

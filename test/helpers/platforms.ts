@@ -65,7 +65,15 @@ export function collectorWithFixtures(platform: PlatformCode, http: UpstreamHttp
   const origins = Object.fromEntries(
     Object.keys(definition.realOrigins ?? {}).map((name) => [name, `https://${name}.${platform}.example`]),
   );
-  return definition.createCollector({ baseUrl: `https://${platform}.example`, origins, credentials, http, now: () => fixedNow });
+  return definition.createCollector({
+    baseUrl: `https://${platform}.example`,
+    origins,
+    // A host a reference names is called as on the real internet, so a test reads the real URL.
+    hostUrl: (host) => `https://${host}`,
+    credentials,
+    http,
+    now: () => fixedNow,
+  });
 }
 
 /**
