@@ -142,7 +142,7 @@ export const limits = {
    * per-minute collection counts, errors kept per platform, and how often edge threads get it.
    */
   /** `warnEveryMs`: at most one "collection failing" warning per platform this often (docs/operations.md#collection-failing). */
-  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000 },
+  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000, failingServers: 20 },
   /** Days of per-day request counts kept per account, today included (docs/storage.md#daily-usage). */
   dailyUsageDays: 90,
   /**

@@ -2,13 +2,17 @@
 // emulator base URL under which each platform lives at `/<platform>`.
 import { failed, type PlatformCode, type ResourceRef } from '../model.js';
 import { upstreamLimits } from '../config.js';
+import { hostOf } from './federated.js';
 import type { UpstreamHttp } from './http.js';
 import { platforms } from './registry.js';
 import type { CollectionBudget, Collector, PlatformDefinition } from './types.js';
 
 export interface PlatformCollector {
   collector: Collector;
+  /** Per upstream: the platform's, or on a federated platform each server's (docs/platforms.md#each-server-its-own-upstream). */
   budget: CollectionBudget;
+  /** On a platform whose references name their hosts: the host of an identifier, each an upstream of its own. */
+  hostOf?: (identifier: string) => string;
   /** Why this platform cannot collect at all (missing credentials), reported once at start. */
   disabledReason?: string;
   /** Which of its references this platform cannot collect (missing credentials it needs only for those), reported once at start. */
@@ -23,10 +27,9 @@ export function createCollectors(
 ): Map<PlatformCode, PlatformCollector> {
   const collectors = new Map<PlatformCode, PlatformCollector>();
   for (const platform of platforms.values()) {
-    collectors.set(
-      platform.code,
-      emulatorUrl === undefined ? realCollector(platform, env, http, now) : emulatedCollector(platform, emulatorUrl, http, now),
-    );
+    const collector =
+      emulatorUrl === undefined ? realCollector(platform, env, http, now) : emulatedCollector(platform, emulatorUrl, http, now);
+    collectors.set(platform.code, platform.hostsNamedByCallers ? { ...collector, hostOf } : collector);
   }
   return collectors;
 }

@@ -86,6 +86,7 @@ export interface PlatformDefinition<Code extends string = PlatformCode> {
   credentialScope?: { needing: string; needs(ref: ResourceRef): boolean };
   /** Environment variables used when present (e.g. a token that raises a rate limit). */
   optionalCredentials: readonly string[];
+  /** Per upstream: the platform's, or on a federated platform each server's (docs/platforms.md#each-server-its-own-upstream). */
   budget: CollectionBudget;
   createCollector(context: CollectorContext): Collector;
 }

@@ -9,8 +9,9 @@ export const mastodon: PlatformDefinition<'mastodon'> = {
   // Public accounts and statuses are read without a token.
   requiredCredentials: [],
   optionalCredentials: [],
-  // Mastodon allows 300 calls per 5 minutes per address (60 a minute) on each server
-  // (docs.joinmastodon.org/api/rate-limits); one call per collection, 50 a minute stay below it.
+  // Per server (docs/platforms.md#each-server-its-own-upstream): Mastodon allows 300 calls per 5
+  // minutes per address (60 a minute) on each server (docs.joinmastodon.org/api/rate-limits);
+  // one call per collection, 50 a minute stay below it.
   budget: { concurrency: 2, perMinute: 50 },
   createCollector: createMastodonCollector,
 };
