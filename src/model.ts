@@ -19,11 +19,23 @@ export const platformCodes = [
 ] as const;
 export type PlatformCode = (typeof platformCodes)[number];
 
-export const resourceTypes = ['account', 'organization', 'post'] as const;
+export const resourceTypes = ['account', 'organization', 'post', 'community'] as const;
 export type ResourceType = (typeof resourceTypes)[number];
 
 /** Datapoint names of docs/api.md#a-13; callers key on these, never on `semantic`. */
-export type MetricName = 'followers' | 'following' | 'posts' | 'views' | 'likes' | 'reposts';
+export const metricNames = ['followers', 'following', 'posts', 'views', 'likes', 'reposts', 'replies'] as const;
+export type MetricName = (typeof metricNames)[number];
+
+/**
+ * The datapoints an entry of each type carries, every one of them, a value or null
+ * (docs/api.md#a-13, docs/api.md#a-14): a collector reports exactly these for its type.
+ */
+export const metricsOfType: { readonly [Type in ResourceType]: readonly MetricName[] } = {
+  account: ['followers', 'following', 'posts'],
+  organization: ['followers', 'following', 'posts'],
+  post: ['views', 'likes', 'reposts', 'replies'],
+  community: ['followers', 'posts'],
+};
 
 export type ResourceStatus = 'pending' | 'available' | 'stale' | 'unavailable' | 'not_found';
 

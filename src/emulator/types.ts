@@ -1,5 +1,5 @@
 // The contract between the emulator's server and each platform's emulator handler.
-import type { ResourceType } from '../model.js';
+import type { MetricName, ResourceType } from '../model.js';
 
 export interface EmulatorRequest {
   /**
@@ -19,19 +19,11 @@ export interface EmulatorReply {
   body: string;
 }
 
-/** Deterministic counts of one emulated resource (docs/operations.md#emulator). */
-export interface EmulatedCounts {
-  followers: number;
-  following: number;
-  posts: number;
-  views: number;
-  likes: number;
-  reposts: number;
-  verified: boolean;
-}
+/** The numeric counts, one per datapoint name, which POST /_emulator/counts can move. */
+export type CountName = MetricName;
 
-/** The numeric counts, which POST /_emulator/counts can move. */
-export type CountName = Exclude<keyof EmulatedCounts, 'verified'>;
+/** Deterministic counts of one emulated resource (docs/operations.md#emulator). */
+export type EmulatedCounts = Record<CountName, number> & { verified: boolean };
 
 /**
  * How the handler must answer for one resource. Faults the server answers by itself

@@ -1,6 +1,6 @@
 // The emulator's state: the fault switch, the count offsets, and the resolution of one request's
 // lookups into what the platform handler must render and what the server must do (503, hang, delay).
-import type { PlatformCode, ResourceType } from '../model.js';
+import { metricNames, type PlatformCode, type ResourceType } from '../model.js';
 import type { PlatformDefinition } from '../platforms/types.js';
 import { emulatedCounts } from './counts.js';
 import type { CountName, EmulatedCounts, EmulatedResource, EmulatorContext } from './types.js';
@@ -32,7 +32,7 @@ export interface CountOffset {
   add: Partial<Record<CountName, number>>;
 }
 
-export const countNames: readonly CountName[] = ['followers', 'following', 'posts', 'views', 'likes', 'reposts'];
+export const countNames: readonly CountName[] = metricNames;
 
 export class EmulatorWorld {
   private readonly faults = new Map<string, Fault>();

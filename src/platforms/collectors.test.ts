@@ -52,7 +52,7 @@ t.test(
     );
     t.same(outcomes, [
       { kind: 'failed', reason },
-      foundOutcome({ views: [null, 'views'], likes: [48211, 'likes'], reposts: [1733, 'reposts'] }),
+      foundOutcome({ views: [null, 'views'], likes: [48211, 'likes'], reposts: [1733, 'reposts'], replies: [null, 'replies'] }),
       { kind: 'failed', reason },
     ]);
     t.same(http.calls, ['https://www.threads.net/@zuck/post/C8ZqKpYt7xY'], 'only the public page, no API call without a token');

@@ -37,6 +37,7 @@ t.test('validation - each message, all problems of a body at once', async (t) =>
   t.same(await invalid({ resources: [ref('github', 'organization', 'octocat')] }), [
     "Resources type 'organization' is not supported on platform 'github'",
   ]);
+  t.same(await invalid({ resources: [ref('x', 'community', 'jack')] }), ["Resources type 'community' is not supported on platform 'x'"]);
   t.same(await invalid({ resources: [ref('github', 'constructor', 'octocat')] }), [
     "Resources type 'constructor' is not supported on platform 'github'",
   ]);

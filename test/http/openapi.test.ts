@@ -107,6 +107,7 @@ t.test('openapi - the published request schema accepts exactly what the server a
   }
   agree(one('myspace', 'account', 'tom'), 'an unknown platform');
   agree(one('github', 'organization', 'octocat'), 'a type the platform does not take');
+  agree(one('x', 'community', 'jack'), 'a community on a platform without communities');
   agree(one('x', 'account', 'jack smith'), 'an identifier with a space');
   agree({ resources: [] }, 'no references');
   agree({ resources: Array.from({ length: 11 }, (_, i) => ({ platform: 'github', type: 'account', identifier: `user${i}` })) }, 'eleven');

@@ -83,6 +83,7 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
         views: [null, 'views'],
         likes: [post.likeCount, 'likes'],
         reposts: [post.repostCount, 'reposts'],
+        replies: [null, 'replies'],
       }),
   });
 }

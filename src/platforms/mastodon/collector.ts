@@ -13,7 +13,7 @@ import { jsonBody, unparsable } from '../upstream.js';
 // Servers speaking Mastodon's API leave out what they do not count (docs/platforms.md#missing-fields).
 const count = Type.Optional(Type.Integer({ minimum: 0 }));
 const accountBody = jsonBody(Type.Object({ followers_count: count, following_count: count, statuses_count: count }));
-const statusBody = jsonBody(Type.Object({ favourites_count: count, reblogs_count: count }));
+const statusBody = jsonBody(Type.Object({ favourites_count: count, reblogs_count: count, replies_count: count }));
 const errorBody = jsonBody(Type.Object({ error: Type.String({ maxLength: 200 }) }));
 
 /** 404 `{"error": "Record not found"}`; 429 with X-RateLimit-Reset, an ISO 8601 time. */
@@ -49,6 +49,7 @@ export function createMastodonCollector(context: CollectorContext): Collector {
           views: [null, 'views'],
           likes: [status.favourites_count, 'favourites'],
           reposts: [status.reblogs_count, 'boosts'],
+          replies: [status.replies_count, 'replies'],
         });
       });
     // A bare username asks the home server for its own account, without WebFinger.

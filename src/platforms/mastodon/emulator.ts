@@ -80,7 +80,7 @@ export const emulator: PlatformEmulator = {
         language: 'en',
         uri: `https://${host}/users/${statusAuthor}/statuses/${id}`,
         url: `https://${host}/@${statusAuthor}/${id}`,
-        replies_count: Math.floor(counts.reposts / 3),
+        replies_count: counts.replies,
         reblogs_count: counts.reposts,
         favourites_count: counts.likes,
         content: '<p>emulated status</p>',

@@ -106,7 +106,7 @@ t.test("mastodon collector - reads the documentation's Account and Status bodies
   );
   t.same(outcomes, [
     foundOutcome({ followers: [547, 'followers'], following: [404, 'following'], posts: [28468, 'posts'] }),
-    foundOutcome({ views: [null, 'views'], likes: [11, 'favourites'], reposts: [6, 'boosts'] }),
+    foundOutcome({ views: [null, 'views'], likes: [11, 'favourites'], reposts: [6, 'boosts'], replies: [5, 'replies'] }),
   ]);
   t.same(http.calls, [
     'https://awoo.space/api/v1/accounts/lookup?acct=noiob',
@@ -160,7 +160,12 @@ t.test('mastodon against the emulator - any server under /mastodon/<host>, its o
   const statusCounts = status.counts('post', `${statusAuthor}@fosstodon.org:113000000000000001`);
   t.same(
     status.result,
-    foundOutcome({ views: [null, 'views'], likes: [statusCounts.likes, 'favourites'], reposts: [statusCounts.reposts, 'boosts'] }),
+    foundOutcome({
+      views: [null, 'views'],
+      likes: [statusCounts.likes, 'favourites'],
+      reposts: [statusCounts.reposts, 'boosts'],
+      replies: [statusCounts.replies, 'replies'],
+    }),
   );
 
   t.same(

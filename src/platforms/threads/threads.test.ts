@@ -20,7 +20,7 @@ const post = refsTo('threads', 'post');
 const accountFound = (followers: number) =>
   foundOutcome({ followers: [followers, 'followers'], following: [null, 'following'], posts: [null, 'posts'] });
 const postFound = (likes: number | null, reposts: number | null) =>
-  foundOutcome({ views: [null, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'] });
+  foundOutcome({ views: [null, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'], replies: [null, 'replies'] });
 
 t.test('threads identifiers - usernames and <handle>:<media_id> posts', async (t) => {
   for (const ok of ['zuck', 'Mosseri', 'a.b_c', 'x'.repeat(30)]) t.ok(threadsAccount.pattern.test(ok), ok);

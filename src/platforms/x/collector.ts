@@ -130,6 +130,7 @@ export function createXCollector(context: CollectorContext): Collector {
         views: [viewsOf(tweet.id, metrics?.impression_count), 'views'],
         likes: [metrics?.like_count, 'likes'],
         reposts: [metrics?.retweet_count, 'reposts'],
+        replies: [null, 'replies'],
       });
     },
   });

@@ -27,7 +27,7 @@ const accountFound = (followers: number, following: number, posts: number, verif
     { verified: [verified, 'verified'] },
   );
 const postFound = (views: number | null, likes: number, reposts: number) =>
-  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'] });
+  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'], replies: [null, 'replies'] });
 
 t.test('x identifiers - usernames and username:id posts per X syntax', async (t) => {
   for (const ok of ['XDevelopers', 'x', 'a_b_1', 'y'.repeat(15)]) t.ok(xAccount.pattern.test(ok), ok);

@@ -138,6 +138,7 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
       likes: [countOf(likeCount), 'likes'],
       // YouTube has no reposts (docs/api.md#a-14).
       reposts: [null, 'reposts'],
+      replies: [null, 'replies'],
     });
   };
 

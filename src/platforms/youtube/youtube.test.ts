@@ -23,7 +23,7 @@ const video = refsTo('youtube', 'post');
 const channelFound = (subscribers: number | null, videos: number) =>
   foundOutcome({ followers: [subscribers, 'subscribers'], following: [null, 'following'], posts: [videos, 'videos'] });
 const videoFound = (views: number, likes: number | null) =>
-  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [null, 'reposts'] });
+  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [null, 'reposts'], replies: [null, 'replies'] });
 
 t.test('youtube identifiers - channel ids, handles and video ids per YouTube syntax', async (t) => {
   for (const ok of [
