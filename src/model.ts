@@ -10,6 +10,7 @@ export const platformCodes = [
   'facebook',
   'github',
   'instagram',
+  'lemmy',
   'linkedin',
   'mastodon',
   'threads',

@@ -6,6 +6,7 @@ import { bluesky } from './bluesky/index.js';
 import { facebook } from './facebook/index.js';
 import { github } from './github/index.js';
 import { instagram } from './instagram/index.js';
+import { lemmy } from './lemmy/index.js';
 import { linkedin } from './linkedin/index.js';
 import { mastodon } from './mastodon/index.js';
 import { threads } from './threads/index.js';
@@ -20,6 +21,7 @@ export const platformDefinitions = {
   facebook,
   github,
   instagram,
+  lemmy,
   linkedin,
   mastodon,
   threads,

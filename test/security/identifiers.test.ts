@@ -221,6 +221,9 @@ const looseShapes: Record<string, RegExp> = {
     /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,8}[A-Za-z0-9])?\.){1,3}[A-Za-z][A-Za-z0-9-]{0,8}[A-Za-z0-9]:[234567a-j][234567a-z]{12}$/,
   // Federated hosts (src/platforms/federated.ts): ASCII here; edgeCases hold internationalized ones.
   'mastodon/account': /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}@(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}$/,
+  'lemmy/account': /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}@(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}$/,
+  'lemmy/community': /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}@(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}$/,
+  'lemmy/post': /^(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}:[0-9]{1,19}$/,
   'mastodon/post':
     /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}@(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}:(?:[0-9]{1,19}|[0-9A-HJKMNP-TV-Z]{26})$/,
 };
@@ -258,6 +261,8 @@ const edgeCases: Record<string, string[]> = {
     'x@ＭＡＳＴＯＤＯＮ.social',
   ],
   'mastodon/post': ['Gargron@Mastodon.Social:1', 'anna@bücher.de:01FBVD42CQ3ZEEVMW180SBX03B'],
+  'lemmy/community': ['Technology@Lemmy.World', 'tech@bücher.de'],
+  'lemmy/post': ['Lemmy.World:1', 'bücher.de:42'],
   'tiktok/account': ['.._', '._'],
   'youtube/account': [
     '...',
