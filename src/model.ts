@@ -13,6 +13,7 @@ export const platformCodes = [
   'lemmy',
   'linkedin',
   'mastodon',
+  'peertube',
   'threads',
   'tiktok',
   'x',

@@ -9,6 +9,7 @@ import { instagram } from './instagram/index.js';
 import { lemmy } from './lemmy/index.js';
 import { linkedin } from './linkedin/index.js';
 import { mastodon } from './mastodon/index.js';
+import { peertube } from './peertube/index.js';
 import { threads } from './threads/index.js';
 import { tiktok } from './tiktok/index.js';
 import { x } from './x/index.js';
@@ -24,6 +25,7 @@ export const platformDefinitions = {
   lemmy,
   linkedin,
   mastodon,
+  peertube,
   threads,
   tiktok,
   x,

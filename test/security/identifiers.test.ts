@@ -224,6 +224,8 @@ const looseShapes: Record<string, RegExp> = {
   'lemmy/account': /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}@(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}$/,
   'lemmy/community': /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}@(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}$/,
   'lemmy/post': /^(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}:[0-9]{1,19}$/,
+  'peertube/account': /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}@(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}$/,
+  'peertube/post': /^(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}:(?:[0-9]{1,10}|[1-9A-HJ-NP-Za-km-z]{22})$/,
   'mastodon/post':
     /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}@(?:[A-Za-z0-9][A-Za-z0-9-]{0,8}\.){1,3}[A-Za-z]{2,8}:(?:[0-9]{1,19}|[0-9A-HJKMNP-TV-Z]{26})$/,
 };
