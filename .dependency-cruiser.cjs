@@ -1,14 +1,72 @@
-// The import rules of the service (docs/architecture.md, "Import rules"), checked by
-// `npm run lint:deps`, which `npm test` runs first. Imports point one way:
-//   http -> api -> resources -> {machines, store};  collection -> platforms;
-//   machines/ and streams/ take from src/ at most the shared model types (src/model.ts).
-// Leaves every layer may use: src/model.ts (which imports nothing), src/config.ts, src/log.ts, src/health.ts.
+// The import rules of the service (docs/architecture.md#import-rules), checked by
+// `npm run lint:deps`, which `npm test` runs first.
+//
+// The folder order, from the bottom: a folder (or a file directly under src/) imports only what
+// comes before it in `folderOrder`, so imports point one way and no two folders can need each
+// other. A piece two folders share lives in the lower one, or in a leaf below both.
+//   leaves:     src/model.ts (imports nothing), machines/, streams/ (both take from src/ only the
+//               model), src/log.ts, src/health.ts, src/duration.ts, src/usageError.ts,
+//               src/operatorInput.ts, src/faultModes.ts, src/config.ts
+//   the node:   store < auth < resources < platforms < api < cluster < seams < access < operations
+//               < metrics < collection < push < http < web < emulator < threads < node
+//   on top:     src/service.ts (the composition) < src/cli/ < src/cli.ts
+// Beyond the order: api, http and collection skip layers (http -> api -> resources -> {machines,
+// store}; collection -> platforms), platforms know nothing of the service, only the composition
+// assembles a node, emulator code loads only when asked, and no module cycle, type imports included.
 
+const folderOrder = [
+  'src/model.ts',
+  'machines/',
+  'streams/',
+  'src/log.ts',
+  'src/health.ts',
+  'src/duration.ts',
+  'src/usageError.ts',
+  'src/operatorInput.ts',
+  'src/faultModes.ts',
+  'src/config.ts',
+  'src/store/',
+  'src/auth/',
+  'src/resources/',
+  'src/platforms/',
+  'src/api/',
+  'src/cluster/',
+  'src/seams/',
+  'src/access/',
+  'src/operations/',
+  'src/metrics/',
+  'src/collection/',
+  'src/push/',
+  'src/http/',
+  'src/web/',
+  'src/emulator/',
+  'src/threads/',
+  'src/node/',
+  'src/service.ts',
+  'src/cli/',
+  'src/cli.ts',
+];
+const pathOf = (unit) => `^${unit.replaceAll('.', '\\.')}${unit.endsWith('/') ? '' : '$'}`;
 const layer = (name) => `^src/${name}/`;
-const emulatorCode = '^src/emulator/|^src/platforms/[^/]+/emulator\\.ts$|^src/platforms/metaGraph/replies\\.ts$';
+const emulatorCode =
+  '^src/emulator/|^src/platforms/[^/]+/emulator\\.ts$|^src/platforms/metaGraph/replies\\.ts$|^src/platforms/emulatorReplies\\.ts$';
 
 module.exports = {
   forbidden: [
+    ...folderOrder.slice(0, -1).map((unit, at) => ({
+      name: `folder-order-${unit.replace(/\.ts$|\/$/, '').replaceAll('/', '-')}`,
+      severity: 'error',
+      comment: `${unit} imports only what comes before it in the folder order (docs/architecture.md#import-rules).`,
+      from: { path: pathOf(unit) },
+      to: { path: folderOrder.slice(at + 1).map(pathOf).join('|') },
+    })),
+    {
+      name: 'every-folder-in-the-order',
+      severity: 'error',
+      comment: 'A new folder or file directly under src/ takes its place in the folder order before anything imports it.',
+      from: {},
+      to: { path: '^src/', pathNot: folderOrder.map(pathOf).join('|') },
+    },
     {
       name: 'no-circular',
       severity: 'error',
@@ -19,68 +77,40 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'machines-take-only-the-model',
-      severity: 'error',
-      comment: 'Resource machines are pure data and logic: from src/ they may use the shared model types only.',
-      from: { path: '^machines/' },
-      to: { path: '^src/', pathNot: '^src/model\\.ts$' },
-    },
-    {
-      name: 'streams-take-only-the-model',
-      severity: 'error',
-      comment: 'Streams are functions of observables: from src/ they may use the shared model types only.',
-      from: { path: '^streams/' },
-      to: { path: '^src/', pathNot: '^src/model\\.ts$' },
-    },
-    {
-      name: 'store-is-below-everything',
-      severity: 'error',
-      comment: 'Storage knows nothing of who uses it.',
-      from: { path: layer('store') },
-      to: { path: '^src/(resources|api|http|collection|access|platforms|emulator|cli)/|^src/service\\.ts$' },
-    },
-    {
-      name: 'resources-below-api-and-http',
-      severity: 'error',
-      comment: 'resources -> {machines, store}: the resource side never reaches up to the API, HTTP or collection.',
-      from: { path: layer('resources') },
-      to: { path: '^src/(api|http|collection|access|platforms|emulator|cli)/|^src/service\\.ts$' },
-    },
-    {
-      name: 'api-below-http',
+      name: 'api-reads-storage-through-resources',
       severity: 'error',
       comment: 'api -> resources: answers are shaped without knowing the transport, and read storage through resources.',
       from: { path: layer('api') },
-      to: { path: '^src/(http|store|collection|access|emulator|cli)/|^src/service\\.ts$' },
+      to: { path: layer('store') },
     },
     {
       name: 'http-through-api-and-resources',
       severity: 'error',
       comment: 'http -> api -> resources: the front end never opens storage or drives collection itself.',
       from: { path: layer('http') },
-      to: { path: '^src/(store|collection|platforms|emulator|cli)/|^src/service\\.ts$|^machines/|^streams/' },
+      to: { path: '^src/(store|platforms)/|^machines/|^streams/' },
     },
     {
       name: 'collection-towards-platforms',
       severity: 'error',
       comment: 'collection -> platforms: the loop meets the resource side only through its ports.',
       from: { path: layer('collection') },
-      to: { path: '^src/(http|api|resources|store|access|emulator|cli)/|^src/service\\.ts$|^machines/' },
+      to: { path: '^src/(api|resources|store|access)/|^machines/' },
     },
     {
       name: 'platforms-know-no-service',
       severity: 'error',
       comment: 'A platform folder is its identifier rules, collector and emulator handler, nothing of the service.',
       from: { path: layer('platforms') },
-      to: { path: '^src/(http|api|resources|store|access|collection|cli)/|^src/service\\.ts$|^machines/|^streams/' },
+      to: { path: '^src/(resources|store)/|^machines/|^streams/' },
     },
     {
       name: 'emulator-code-loaded-only-when-asked',
       severity: 'error',
       comment:
-        'Emulator code (src/emulator/, each platform folder\'s emulator.ts, the Graph replies) is loaded by ' +
-        'production code only through a dynamic import where it is started (docs/operations-endpoints.md, ' +
-        '"The emulator stays out"); elsewhere only its types.',
+        "Emulator code (src/emulator/, each platform folder's emulator.ts, the replies they share) is loaded by " +
+        'production code only through a dynamic import where it is started ' +
+        '(docs/operations-endpoints.md#the-emulator-stays-out); elsewhere only its types.',
       from: { path: '^src/', pathNot: emulatorCode },
       to: { path: emulatorCode, dependencyTypesNot: ['type-only', 'dynamic-import'] },
     },
@@ -90,13 +120,6 @@ module.exports = {
       comment: 'src/node/ holds the assemblies of a node; src/service.ts alone puts them together.',
       from: { path: '^(src|machines|streams)/', pathNot: '^src/node/|^src/service\\.ts$' },
       to: { path: '^src/node/' },
-    },
-    {
-      name: 'only-the-command-line-wires',
-      severity: 'error',
-      comment: 'src/service.ts is the composition root; only the command line starts it.',
-      from: { path: '^(src|machines|streams)/', pathNot: '^src/cli/|^src/cli\\.ts$' },
-      to: { path: '^src/service\\.ts$' },
     },
   ],
   options: {

@@ -1,5 +1,5 @@
 // Seeds a cluster as seed.ts seeds a data directory: the bench account and its token into its KV
-// buckets, the resources into its resource log (bench/README.md#cluster, docs/design/cluster-mechanics.md#resource-replication).
+// buckets, the resources into its resource log (bench/README.md#cluster, docs/design/cluster.md#resource-replication).
 import { ClusterAccounts } from '../src/cluster/clusterAccounts.js';
 import { closeNats, connectNats } from '../src/cluster/natsConnection.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from '../src/seams/resourceLog/resourceLogStream.js';

@@ -1,4 +1,5 @@
-// Every numeric limit and default of the service, named in one place.
+// Every numeric limit and default of the service, named in one place. What each one does is in
+// the docs page its comment cites; a comment here says only why the number is what it is.
 import type { ResourcePolicy } from '../machines/resource.js';
 
 export const limits = {
@@ -6,101 +7,59 @@ export const limits = {
   maxResourcesPerRequest: 10,
   /** Bodies above this are refused with 413 before they are buffered. */
   maxBodyBytes: 1024 * 1024,
-  /**
-   * How much of a body over maxBodyBytes is still read and thrown away before the 413, so a
-   * client that sent it all at once reads the answer instead of a reset connection; beyond
-   * this the 413 closes the connection (docs/http.md#request-bodies).
-   */
+  /** Read and thrown away past maxBodyBytes, so the client reads its 413 (docs/http.md#request-bodies). */
   maxDiscardedBodyBytes: 8 * 1024 * 1024,
+  /**
+   * An invalid body is explained until this many messages or references (docs/api.md#a-41); one
+   * more message then says the rest was not checked.
+   */
+  explained: { maxMessages: 10, maxReferences: 100 },
   /** Identifiers echoed inside a 422 message are cut to this many characters. */
   maxEchoedIdentifier: 100,
   /** How often the server looks for accounts and tokens changed by the CLI (revocation within 1 s). */
   authRefreshMs: 250,
-  /**
-   * How often the scheduler looks for due work, and how much it takes at once: small, frequent
-   * scans keep each burst of machine transitions short next to the searches on the same loop.
-   */
+  /** Small, frequent due scans keep each burst of transitions short beside the searches. */
   dueScanMs: 25,
   dueScanBatch: 250,
-  /**
-   * A server alone scans on from the last due entry it read, past the resources it holds leases
-   * on in memory, and from the start of the index again this often (docs/architecture.md#leases-in-memory).
-   */
+  /** A server alone scans the due index from its start again this often (docs/architecture.md#leases-in-memory). */
   dueRescanMs: 1_000,
   /** Resources being transitioned or collected at once, beyond which due work waits in the index. */
   maxResourcesInWork: 2_000,
-  /**
-   * Resource work runs in slices of at most `sliceMs` per event-loop turn, so a search waits
-   * behind one slice at most, and at most `maxRunning` steps are unfinished at once while the
-   * edges are busy, so a search's usage commit waits behind few resource commits, up to
-   * `idleMaxRunning` while they are idle (docs/architecture.md#pacing-background-work). While searches keep the edge threads busy, the work keeps `minShare` of
-   * the time; edges write how busy they are every `edgeLoadSampleMs` (docs/architecture.md#searches-first).
-   */
+  /** Searches wait behind little resource work (docs/architecture.md#pacing-background-work, docs/architecture.md#searches-first). */
   resourceWork: { sliceMs: 1, maxRunning: 64, idleMaxRunning: 256, minShare: 0.1 },
   edgeLoadSampleMs: 20,
   /** How often the collection loop asks its queue for work besides the queue's own signal. */
   collectionPollMs: 25,
   /** A failed background pipeline (collection, due work) starts again after this pause. */
   pipelineRestartMs: 1_000,
-  /**
-   * On a stop, collections still out after this long are given back
-   * (docs/architecture.md#stopping); it ends before the stop deadline so that giving back fits.
-   */
+  /** Ends before the stop deadline, so that giving collections back fits (docs/architecture.md#stopping). */
   collectionStopGraceMs: 3_000,
-  /**
-   * A machine step whose conditional commit loses to another writer is computed again from the
-   * winner's snapshot, at most this many times in all (docs/architecture.md#conditional-commits).
-   */
+  /** A step that loses its conditional commit is computed again at most so often (docs/architecture.md#conditional-commits). */
   commitAttempts: 5,
-  /**
-   * A token's last-used time is written back at most this often: each write is a commit beside
-   * the searches, and a last use to the minute is enough to tell a token in use from a forgotten one.
-   */
+  /** A token's last use to the minute tells a token in use from a forgotten one; each write is a commit. */
   tokenTouchIntervalMs: 60_000,
-  /**
-   * Views a resource store keeps decoded, per generation of its recent map (it holds one to two
-   * generations): the warm set of a busy service, at a few hundred bytes a view.
-   */
+  /** Views kept decoded per generation (docs/guarantees.md#memory-of-a-search-thread): a busy service's warm set. */
   viewCacheGeneration: 50_000,
   /** How long a browser may cache a CORS preflight answer (docs/http.md#cors). */
   corsMaxAgeSeconds: 600,
   /** Allowed origins whose answer headers are kept built (with `--cors '*'` origins are unbounded). */
   maxCorsOriginsCached: 256,
-  /**
-   * A stop ends within the promised 5 s (docs/operations.md#signals), counted from the signal to
-   * npm when the server learns of it by the parent watch (`parentCheckMs`): requests in flight
-   * get `shutdownGraceMs`, collections out `collectionStopGraceMs` beside them, and the process
-   * exits at `stopDeadlineMs` whatever is left, with a line on stderr saying so.
-   */
+  /** A stop ends within the promised 5 s, parent watch included (docs/operations.md#signals). */
   shutdownGraceMs: 3_000,
   stopDeadlineMs: 4_000,
-  /**
-   * Accounts one server can admit for in a month (src/access/accountTable.ts): a slot each,
-   * ~150 bytes a slot. A request of an account beyond this is answered 503.
-   */
+  /** Accounts one server admits for in a month, ~150 bytes a slot (src/access/accountTable.ts). */
   accountSlots: 16_384,
-  /**
-   * After a stop's owed answers are written, an edge thread keeps answering keep-alive clients
-   * 503 with Connection: close this long before it ends, so they see an answer, not a reset.
-   */
+  /** Keep-alive clients of a stopping edge get a 503 with Connection: close, not a reset. */
   keepAliveLingerMs: 300,
   /** How often an edge thread posts the answers it counted to the metrics (docs/operations-endpoints.md#metrics-with-threads). */
   edgeMetricsPostMs: 1_000,
   /** `serve --threads` at most: each edge thread holds its own LMDB handle and caches. */
   maxEdgeThreads: 64,
-  /**
-   * The most an edge thread's JavaScript heap may hold, in MiB (docs/guarantees.md#memory-of-a-search-thread):
-   * far above what its bounded caches hold, and low enough that V8 lets the heap grow less
-   * beyond its live size between full collections than the up to 4x it allows at its default.
-   */
+  /** An edge thread's heap, in MiB (docs/guarantees.md#memory-of-a-search-thread). */
   edgeHeapMiB: 512,
   /**
-   * Quota reservations (docs/guarantees.md#quota-and-rate-across-threads). An account
-   * reserves blocks of its monthly quota on disk before spending them: as many units as it
-   * spent in the last `horizonMs` (or as many requests as are waiting), never leaving more
-   * than `maxBlock` reserved and unspent. That is the most a kill -9 can count for requests
-   * never made, per account and server. A request that waits for a reservation longer than
-   * `waitMs` is answered 500.
+   * Quota blocks (docs/guarantees.md#quota-bound): `maxBlock` is the most a kill -9 over-counts per
+   * account and server; no request waits longer than `waitMs` for its block, and none goes uncounted.
    */
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
   /** How often the server records the units it holds in hand, so displays show requests counted (docs/operations.md#usage-shown). */
@@ -113,19 +72,12 @@ export const limits = {
     maxConnectionsPerAccount: 100,
     /** A client message larger than this closes the connection with 1009. */
     maxMessageBytes: 16 * 1024,
-    /**
-     * Output a connection may leave unread: a connection found over it (after a send, or at a
-     * check every `checkMs`) is closed with 4002. uWebSockets.js cuts a connection at
-     * `hardBackpressureBytes` by itself, between checks, so memory never grows past that.
-     */
+    /** Unread output: closed with 4002 at the soft bound, cut by uWebSockets.js at the hard one. */
     maxBufferedBytes: 256 * 1024,
     hardBackpressureBytes: 1024 * 1024,
     /** How often connections are checked for a revoked token and for unread output (revocation within 1 s). */
     checkMs: 250,
-    /**
-     * Bytes of messages waiting behind a subscribe that waits for its account's quota
-     * reservation (a burst right after connecting); beyond it the connection closes with 1008.
-     */
+    /** Messages waiting behind a subscribe that waits for quota; beyond it, 1008. */
     maxQueuedBytes: 1024 * 1024,
     /** Seconds without traffic before a connection is closed; uWebSockets.js pings before that. */
     idleTimeoutSeconds: 60,
@@ -133,22 +85,13 @@ export const limits = {
     ticketTtlMs: 30_000,
     ticketSlots: 65_536,
   },
-  /**
-   * Transitions kept per resource for whoever debugs its machine (docs/storage.md#transition-history); each costs one small entry written in the resource's commit.
-   */
+  /** Transitions kept per resource for whoever debugs its machine (docs/storage.md#transition-history). */
   resourceHistoryLength: 20,
-  /**
-   * The operator console's platform status (docs/operations.md#platform-status): minutes of
-   * per-minute collection counts, errors kept per platform, and how often edge threads get it.
-   */
-  /** `warnEveryMs`: at most one "collection failing" warning per platform this often (docs/operations.md#collection-failing). */
+  /** The console's platform status (docs/operations.md#platform-status, docs/operations.md#collection-failing); `failingServers`: federated servers listed at most. */
   platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000, failingServers: 20 },
   /** Days of per-day request counts kept per account, today included (docs/storage.md#daily-usage). */
   dailyUsageDays: 90,
-  /**
-   * Retry-After of a counted request answered 503 because its count could not be recorded
-   * (docs/api.md#a-39): about the time a cluster node takes to reach NATS again.
-   */
+  /** docs/api.md#a-39: about the time a cluster node takes to reach NATS again. */
   countRetryAfterSeconds: 2,
 } as const;
 
@@ -182,6 +125,11 @@ export const defaultPolicy: ResourcePolicy = {
 export const upstreamLimits = {
   /** Public profile pages run to a few hundred KB; an upstream body far beyond that is not an answer. */
   maxBodyBytes: 8 * 1024 * 1024,
+  /**
+   * A host a caller names may trickle its answer: the host guard's client ends a call after this
+   * (docs/host-safety.md#caps), below the collection timeout so that the failure names its cause.
+   */
+  maxAnswerMs: 8_000,
   /** How long a platform that refuses us as rate-limited without saying for how long is left alone. */
   defaultPauseMs: 60_000,
   /** Against the emulator no platform budget applies: it exists to be driven as hard as we can. */
@@ -204,11 +152,7 @@ export const serveDefaults = {
   upstream: 'real',
 } as const;
 
-/**
- * The values the command line accepts for durations (docs/operations.md#flags-of-serve): below the
- * minimums a failing resource or a token bucket would hammer the platforms or the store
- * (a retry base of 0 made 193 upstream calls in 5 s for one resource).
- */
+/** Bounds of the command line's values (docs/operations.md#flags-of-serve): below them a failing resource would hammer the platforms. */
 export const flagBounds = {
   freshForMs: { min: 1_000, max: 30 * 86_400_000 },
   retryBaseMs: { min: 1_000, max: defaultPolicy.retryCapMs },
@@ -238,42 +182,21 @@ export const clusterDefaults = {
   reconnectWaitMs: 500,
   /** How long one JetStream call (publish, pull, acknowledgement) waits for its answer. */
   requestTimeoutMs: 5_000,
-  /**
-   * Units in hand shared by the nodes (docs/operations.md#usage-shown): an entry not written for
-   * `staleMs` counts for nothing (its node is gone: each live node writes every half of it); the
-   * bucket drops entries after `keptMs`.
-   */
+  /** Units in hand shared by the nodes (docs/operations.md#usage-shown); a live node writes every half of `staleMs`. */
   reservedUnits: { staleMs: 4_000, keptMs: 60_000 },
-  /**
-   * How long a stopping node waits for its per-day counts still being written
-   * (docs/dashboard.md#in-a-cluster): they take milliseconds while NATS answers, and a stop
-   * never waits long on it.
-   */
+  /** A stop waits this long at most for per-day counts still being written (docs/dashboard.md#in-a-cluster). */
   dailyFlushMs: 1_000,
-  /**
-   * A take from the collection queue that finds nothing waits this long for work to arrive, and
-   * no take lasts longer (docs/design/cluster-mechanics.md#taking-work). Far below the lease.
-   */
+  /** The longest a take waits for work (docs/design/cluster.md#taking-work): far below the lease. */
   pullExpiresMs: 250,
-  /**
-   * A holder counts its lease as expired this long before NATS redelivers it, so that its late
-   * acknowledgement or release never touches the redelivery (docs/design/cluster-mechanics.md#leases).
-   */
+  /** A late answer of a holder never touches a redelivery (docs/design/cluster.md#leases). */
   leaseMarginMs: 500,
-  /**
-   * The collection queue consumer's ack wait (docs/design/cluster-mechanics.md#leases): a live holder extends
-   * its leases every third of it, so a node killed -9 gives its work back within this long.
-   */
+  /** A node killed -9 gives its work back within this long (docs/design/cluster.md#leases). */
   ackWaitMs: 2_000,
   /** Leases out at once across the cluster; beyond it takes get nothing until some are acknowledged. */
   maxLeasesOut: 50_000,
   /** Pause between attempts to set the collection queue up again after a reconnect. */
   setupRetryMs: 1_000,
-  /**
-   * The KV buckets of rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes), each holding the
-   * windows up to its length: an entry expires its bucket's longest window plus
-   * `rateEntryGraceMs` after its last write, so old windows' entries do not pile up.
-   */
+  /** Buckets by window length, so old windows do not pile up (docs/design/cluster.md#rate-limit-across-nodes). */
   rateBuckets: [
     { bucket: 'DATAPOINTS_RATE_1M', longestWindowMs: 60_000 },
     { bucket: 'DATAPOINTS_RATE_1H', longestWindowMs: 3_600_000 },
@@ -282,7 +205,7 @@ export const clusterDefaults = {
   ],
   /** Past its window's end an entry is kept at least this long: more than nodes' clocks may differ. */
   rateEntryGraceMs: 60_000,
-  /** Platforms' call budgets shared by the nodes (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). */
+  /** Platforms' call budgets shared by the nodes (docs/design/cluster.md#upstream-budgets-cluster-wide). */
   upstreamBudget: {
     /** Calls are counted in windows of a minute, aligned on the epoch on every node. */
     windowMs: 60_000,
@@ -301,15 +224,9 @@ export const replicaDefaults = {
   maxPendingWrites: 1_000,
   /** Pause before following the log again after a failure. */
   restartDelayMs: 1_000,
-  /**
-   * Each pull of a replica's follower lasts this long; after nats-server restarts, the follower
-   * finds its consumer gone and makes it again within about this (docs/design/cluster-mechanics.md#resource-replication).
-   */
+  /** A follower finds its consumer gone within about this (docs/design/cluster.md#resource-replication). */
   followPullMs: 2_000,
-  /**
-   * A resource that has just become due is taken by each collecting node after a delay of its own
-   * below this, so that nodes seldom race to step it (docs/design/cluster-mechanics.md#due-work-exactly-once).
-   */
+  /** Nodes seldom race to step a resource just due (docs/design/cluster.md#due-work-exactly-once). */
   dueSpreadMs: 2_000,
 } as const;
 
@@ -320,6 +237,12 @@ export const webLimits = {
    * machine: slow for a guesser, bearable for a sign-in), 32-byte keys, 16-byte salts.
    */
   scrypt: { cost: 2 ** 15, blockSize: 8, parallelization: 1, keyLength: 32, saltBytes: 16, maxmem: 64 * 1024 * 1024 },
+  /**
+   * The node's password hasher (docs/dashboard.md#password-hashing): hashes run at once, each on a
+   * thread of its own (one core at most goes to sign-ins), hashes that may wait (about a second
+   * and a half of them), and the Retry-After of a sign-in refused when they are all taken.
+   */
+  hashing: { threads: 1, queued: 16, busyRetrySeconds: 2 },
   /** Passwords shorter are refused: the throttle below caps online guesses, not offline ones. */
   minPasswordLength: 12,
   maxPasswordLength: 256,
@@ -334,12 +257,7 @@ export const webLimits = {
   unavailableRetrySeconds: 5,
   /** A form body larger than this is refused (the largest field is a 256-character password). */
   maxFormBytes: 16 * 1024,
-  /**
-   * Sign-in throttle (docs/dashboard.md#rate-limits), per account name and per client
-   * address: failures are counted in a window; from `slowAfter` failures each answer is held
-   * `delayMs` per failure beyond it (at most `maxDelayMs`); from `refuseAfter` every attempt is
-   * refused until the window ends.
-   */
+  /** The sign-in throttle (docs/dashboard.md#rate-limits). */
   signin: { windowMs: 15 * 60_000, slowAfter: 3, delayMs: 500, maxDelayMs: 3_000, refuseAfter: 10 },
   /** How often the console's live page is sent fresh figures. */
   liveEventMs: 1_000,
@@ -366,10 +284,5 @@ export const historyBounds = {
   days: { min: 0, max: 3_650 },
 } as const;
 
-/**
- * The roll-up of detail into days (docs/history.md#roll-up): a slice packs at most `sliceLoose`
- * loose entries (a commit's changed values each) into their months, or reads at most
- * `sliceMonths` months of series (each a few hundred points at most), slices are `sliceGapMs`
- * apart, and a pass over every series starts every `passMs`.
- */
+/** The roll-up of detail into days, in small slices beside the commits (docs/history.md#roll-up). */
 export const historyRollUp = { sliceLoose: 16, sliceMonths: 8, sliceGapMs: 20, passMs: 3_600_000 } as const;

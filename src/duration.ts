@@ -8,3 +8,16 @@ export function parseDuration(text: string): number {
   if (!Number.isSafeInteger(value)) throw new Error(`duration '${text}' is too large`);
   return value;
 }
+
+/** The largest unit that writes the duration exactly: 3600000 -> 1h, 90000 -> 90s. */
+export function formatDuration(ms: number): string {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+  ] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}

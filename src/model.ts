@@ -83,6 +83,29 @@ export interface Collector {
   collect(refs: readonly ResourceRef[], signal: AbortSignal): Promise<CollectionOutcome[]>;
 }
 
+/** How hard a platform may be called: each collector call (a batch) counts once. */
+export interface CallBudget {
+  /** Collector calls (batches) in flight at once. */
+  concurrency: number;
+  /**
+   * Collector calls per minute; Infinity for no spacing. A collector that makes several upstream
+   * requests per call sizes this so that its worst case stays below the platform's documented limit.
+   */
+  perMinute: number;
+}
+
+/** A platform as the collection pipeline takes it: its collector and its budget. */
+export interface CollectingPlatform {
+  collector: Collector;
+  /** Per upstream: the platform's, or on a federated platform each server's. */
+  budget: CallBudget;
+  /**
+   * On a platform whose references name their hosts, the host of an identifier: each server is
+   * an upstream of its own, with its own budget, pauses and breaker (docs/platforms.md#each-server-its-own-upstream).
+   */
+  hostOf?: ((identifier: string) => string) | undefined;
+}
+
 /** One resource's collection as the pipeline ends it (streams/collection.ts). */
 export interface CollectionResult {
   key: string;

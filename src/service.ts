@@ -8,9 +8,9 @@ import type { ClusterSettings } from './cluster/clusterSettings.js';
 import { collectionDefaults, type HistoryPolicy, historyDefaults } from './config.js';
 import type { RunningEmulator } from './emulator/server.js';
 import type { Health } from './health.js';
-import type { CorsOrigins } from './http/cors.js';
 import type { Logger } from './log.js';
 import type { MetricsAddress } from './metrics/metricsAddress.js';
+import type { HostAllowList } from './platforms/hostSafety/allowList.js';
 import { startCollector } from './node/collector.js';
 import { startFrontEnd } from './node/frontEnd.js';
 import { openNodeCore } from './node/nodeCore.js';
@@ -18,9 +18,12 @@ import { startNodeMetrics } from './node/nodeMetrics.js';
 import { openUpstreams } from './node/upstreams.js';
 import type { PlatformStatusBoard } from './operations/platformStatus.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
+import type { SigninWait } from './threads/edgeLink.js';
 import { EdgeLoadBoard } from './threads/edgeLoad.js';
+import type { FrontEndChoices } from './threads/edgeMessages.js';
 
-export interface ServiceOptions {
+/** The front end's choices (FrontEndChoices: `--cors`, `--secure-cookies`, ...) are each absent for their default. */
+export interface ServiceOptions extends Partial<FrontEndChoices> {
   host: string;
   port: number;
   dataDir: string;
@@ -34,8 +37,6 @@ export interface ServiceOptions {
   collectTimeoutMs?: number;
   /** Per-platform circuit breaker; collectionDefaults.breaker when absent. */
   breaker?: BreakerPolicy;
-  /** Origins browsers may call the API from (`--cors`); none when absent. */
-  cors?: CorsOrigins | undefined;
   /**
    * Edge threads answering searches (src/threads/edges.ts); absent or 0: searches are answered
    * on this thread, beside the resource work.
@@ -43,18 +44,12 @@ export interface ServiceOptions {
   threads?: number;
   /** Where to serve Prometheus metrics (`--metrics`); none when absent. */
   metrics?: MetricsAddress | undefined;
-  /** Mark the dashboard's session cookie Secure (`--secure-cookies`, docs/dashboard.md#cookies). */
-  secureCookies?: boolean;
   /** How a throttled dashboard sign-in waits (docs/dashboard.md#rate-limits); a timer when absent. */
-  signinWait?: (ms: number) => Promise<void>;
-  /**
-   * Seconds a stream connection may stay silent before it is pinged and then closed
-   * (docs/push.md#limits); `limits.push.idleTimeoutSeconds` when absent. Answered on the
-   * resource thread only: edge threads keep the default.
-   */
-  streamIdleTimeoutSeconds?: number;
+  signinWait?: SigninWait;
   /** Join a cluster on NATS (`--nats`, `--role`; docs/cluster.md); a node alone when absent. */
   cluster?: ClusterSettings | undefined;
+  /** `--allow-private-hosts` (docs/host-safety.md#the-allow-list); none when absent. */
+  allowPrivateHosts?: HostAllowList | undefined;
 }
 
 export interface RunningService {
@@ -89,6 +84,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const upstreams = await openUpstreams({
     upstream: options.upstream,
     env: options.env ?? process.env,
+    allowPrivateHosts: options.allowPrivateHosts,
     queueDepth: core.seams.queueDepth,
     log,
   });

@@ -17,9 +17,9 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import {
+  type CollectingPlatform,
   type CollectionOutcome,
   type CollectionResult,
-  type Collector,
   deferred,
   failed,
   parseResourceKey,
@@ -27,22 +27,11 @@ import {
   type ResourceRef,
 } from '../src/model.js';
 import type { BreakerChange, BreakerPolicy } from './circuitBreaker.js';
-import { PlatformGate, type CallBudget, type SharedCallBudget } from './platformGate.js';
+import { PlatformGate, type SharedCallBudget } from './platformGate.js';
 import { InProcessPlatformPauses, type PlatformPauses } from './platformPauses.js';
 import { upstreamKey, upstreamParts, type UpstreamKey } from './upstreamKey.js';
 
-export type { CallBudget, SharedCallBudget } from './platformGate.js';
-
-export interface CollectingPlatform {
-  collector: Collector;
-  /** Per upstream: the platform's, or on a federated platform each server's. */
-  budget: CallBudget;
-  /**
-   * On a platform whose references name their hosts, the host of an identifier: each server is
-   * an upstream of its own, with its own budget, pauses and breaker (docs/platforms.md#each-server-its-own-upstream).
-   */
-  hostOf?: ((identifier: string) => string) | undefined;
-}
+export type { SharedCallBudget } from './platformGate.js';
 
 /** Every limit the pipeline keeps arrives here. */
 export interface CollectionOptions {

@@ -3,6 +3,7 @@
 import { EMPTY, exhaustMap, from, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { DueEventType } from '../machines/resource.js';
 
+/** An entry of the due index (src/store/resourceStore.ts): the resource, when it is due, the event that wakes it. */
 export interface DueWork {
   key: string;
   dueAt: number;

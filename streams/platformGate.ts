@@ -2,23 +2,16 @@
 // (docs/architecture.md#collection-path): its budget spaces calls out evenly; a rate-limit answer
 // (until the upstream's reset) or its breaker pauses it.
 import { defer, mergeMap, Observable, of, timer, type SchedulerLike } from 'rxjs';
+import type { CallBudget } from '../src/model.js';
 import type { UpstreamKey } from './upstreamKey.js';
 import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';
-
-/** How hard a platform may be called (each collector call counts once). */
-export interface CallBudget {
-  /** Collector calls (batches) in flight at once. */
-  concurrency: number;
-  /** Collector calls per minute; Infinity for no spacing. */
-  perMinute: number;
-}
 
 /** A call's turn in a shared budget: taken, or none left before `retryAt` (epoch ms). */
 export type CallTurn = { taken: true } | { taken: false; retryAt: number };
 
 /**
  * An upstream's calls shared among nodes: together they make at most `perMinute` a minute. In a
- * cluster each call takes its turn here too (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
+ * cluster each call takes its turn here too (docs/design/cluster.md#upstream-budgets-cluster-wide).
  */
 export interface SharedCallBudget {
   takeCall(upstream: UpstreamKey, perMinute: number): Promise<CallTurn>;

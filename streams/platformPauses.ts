@@ -1,5 +1,5 @@
 // Where an upstream's rate-limit pauses are told and heard, so that every node sharing its limit
-// pauses it (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide). An upstream is a
+// pauses it (docs/design/cluster.md#upstream-budgets-cluster-wide). An upstream is a
 // platform, or a federated platform's server (streams/upstreamKey.ts).
 import { concat, defer, from, Subject, type Observable } from 'rxjs';
 import type { UpstreamKey } from './upstreamKey.js';

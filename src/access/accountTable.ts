@@ -44,7 +44,7 @@ export const field = {
   nameLength: 14,
   /** units spent in the previous rate sample, per horizon */
   previousSample: 15,
-  /** In a cluster (docs/design/cluster-mechanics.md#rate-limit-across-nodes): units of the rate window this server reserved */
+  /** In a cluster (docs/design/cluster.md#rate-limit-across-nodes): units of the rate window this server reserved */
   rateGranted: 16,
   /** In a cluster: units of the rate window held by other servers, as last read; -1 until read */
   rateOthers: 17,

@@ -20,14 +20,22 @@ export type Decision =
   /** This server admits for as many accounts as its table has slots (limits.accountSlots). */
   | { kind: 'noRoom' };
 
-/** A decision now, or one that follows the account's next reservation (it rejects if that fails). */
-export type Admission = Decision | { kind: 'pending'; decided: Promise<Decision> };
+/**
+ * A decision now, or one that follows the account's next reservation (it rejects if that fails).
+ * `Late` is undefined too when the request's waiter may leave before its turn (docs/http.md#pipelining).
+ */
+export type Admission<Late = Decision> = Decision | { kind: 'pending'; decided: Promise<Late> };
+
+/** A request waiting for its account's next reservation, asked once its turn comes whether it still wants an answer. */
+export interface Waiter {
+  wanted(): boolean;
+}
 
 export interface AdmissionsDeps {
   table: AccountTable;
   ledger: QuotaLedger;
   /**
-   * In a cluster, the ledger of rate windows every node reserves from (docs/design/cluster-mechanics.md#rate-limit-across-nodes); absent, the window is this server's alone and no ledger is waited on.
+   * In a cluster, the ledger of rate windows every node reserves from (docs/design/cluster.md#rate-limit-across-nodes); absent, the window is this server's alone and no ledger is waited on.
    */
   rateLedger?: QuotaLedger | undefined;
   log: Logger;
@@ -62,13 +70,16 @@ export class Admissions {
     this.window = deps.rateLedger ? new UnitMeter(deps.table, deps.rateLedger, deps.log, reservation, windowCount) : undefined;
   }
 
-  admit(account: AccountRecord, now: number): Admission {
+  admit(account: AccountRecord, now: number): Admission;
+  /** A pending decision is undefined, and nothing counted, when `waiter` no longer wants it once its turn comes. */
+  admit(account: AccountRecord, now: number, waiter: Waiter): Admission<Decision | undefined>;
+  admit(account: AccountRecord, now: number, waiter?: Waiter): Admission<Decision | undefined> {
     // Before the slot: a suspended account takes no room in the table and counts nothing.
     if (account.suspended !== undefined) return suspended;
     const base = this.table.slotOf(account.name);
     if (base < 0) return { kind: 'noRoom' };
     const step = this.step(base, account, now);
-    return step.kind === 'wait' ? { kind: 'pending', decided: this.afterReservation(base, account, step.seen) } : step;
+    return step.kind === 'wait' ? { kind: 'pending', decided: this.afterReservation(base, account, step.seen, waiter) } : step;
   }
 
   /** Gives reserved, unspent quota (and rate units of windows still running) back; for a clean stop, once no thread admits any more. */
@@ -77,7 +88,7 @@ export class Admissions {
     await Promise.all([this.quota.returnUnspent(now), this.window?.returnUnspent(now)]);
   }
 
-  private async afterReservation(base: number, account: AccountRecord, seen: number): Promise<Decision> {
+  private async afterReservation(base: number, account: AccountRecord, seen: number, waiter?: Waiter): Promise<Decision | undefined> {
     for (;;) {
       await this.quota.changed(base, seen);
       this.table.lock(base);
@@ -86,6 +97,8 @@ export class Admissions {
       } finally {
         this.table.unlock(base);
       }
+      // Asked in the same turn as the count below: a client gone by now is never counted.
+      if (waiter && !waiter.wanted()) return undefined;
       const step = this.step(base, account, this.deps.now());
       if (step.kind !== 'wait') return step;
       seen = step.seen;
@@ -103,7 +116,7 @@ export class Admissions {
       this.quota.startNewMonth(base, now);
       const window = this.rate.peek(base, account.rate, now);
       // In a cluster, what the window has left as this node last learned from the ledger
-      // (docs/design/cluster-mechanics.md#rate-limit-across-nodes); alone, exactly what it has left.
+      // (docs/design/cluster.md#rate-limit-across-nodes); alone, exactly what it has left.
       const remaining = this.window ? Math.max(0, window.limit - this.window.used(base)) : window.remaining;
       const rate: Standing = this.window ? this.window.standing(base, window.limit) : remaining === 0 ? 'exhausted' : 'covered';
       const standing = this.quota.standing(base, account.quota);

@@ -3,6 +3,7 @@
 import type { RatePolicy } from '../config.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
 import type { MeteredCount } from './unitMeter.js';
+import { windowPeriod } from '../seams/quotaLedger/quotaLedger.js';
 
 export interface RateWindow {
   limit: number;
@@ -45,7 +46,7 @@ export class RateLimiter {
 }
 
 /**
- * The rate window as a reserved count (docs/design/cluster-mechanics.md#rate-limit-across-nodes): its requests
+ * The rate window as a reserved count (docs/design/cluster.md#rate-limit-across-nodes): its requests
  * are `rateCount`, and its ledger entry is named by the window's length and start.
  */
 export const windowCount: MeteredCount = {
@@ -62,14 +63,3 @@ export const windowCount: MeteredCount = {
     return now < table.times[at + timeField.windowStart]! + table.times[at + timeField.windowMs]!;
   },
 };
-
-/** The ledger's name of a rate window: `<length in ms>.<start in ms since the epoch>`. */
-export function windowPeriod(windowMs: number, start: number): string {
-  return `${windowMs}.${start}`;
-}
-
-/** The length in ms of the window a `windowPeriod` names; NaN for any other name. */
-export function windowLengthOf(period: string): number {
-  const match = /^(\d+)\.\d+$/.exec(period);
-  return match ? Number(match[1]) : Number.NaN;
-}

@@ -1,5 +1,5 @@
 // Counts a server spends only from units it reserved in a ledger first: the month's quota, and in a
-// cluster the rate window (docs/guarantees.md#quota-and-rate-across-threads, docs/design/cluster-mechanics.md#rate-limit-across-nodes).
+// cluster the rate window (docs/guarantees.md#quota-and-rate-across-threads, docs/design/cluster.md#rate-limit-across-nodes).
 import type { Logger } from '../log.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import { type AccountTable, field, timeField } from './accountTable.js';

@@ -97,12 +97,19 @@ function explain(body: unknown): string[] {
   if (blank(resources) || (Array.isArray(resources) && resources.length === 0)) return [blankResources];
   if (!Array.isArray(resources)) return ['Resources must be an array of resource references'];
   const errors = new Set<string>();
-  if (resources.length > limits.maxResourcesPerRequest) {
-    errors.add(`Resources is too long (maximum is ${limits.maxResourcesPerRequest} resources)`);
+  const limit = limits.maxResourcesPerRequest;
+  if (resources.length > limit) errors.add(`Resources is too long (maximum is ${limit} resources)`);
+  // docs/api.md#a-41: checking stops at a few problems or a bounded number of references, so a
+  // refusal costs little however many references a body holds.
+  const { maxMessages, maxReferences } = limits.explained;
+  let index = 0;
+  for (; index < resources.length && index < maxReferences && errors.size < maxMessages; index++) {
+    for (const message of explainReference(resources[index], index)) errors.add(message);
   }
-  resources.forEach((element, index) => {
-    for (const message of explainReference(element, index)) errors.add(message);
-  });
+  if (index < resources.length) {
+    const listed = [...errors].slice(0, maxMessages);
+    return [...listed, `Resources after element ${index} were not checked (${resources.length} sent)`];
+  }
   return [...errors];
 }
 

@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDirSetting, dataFlag, firstLine, withDataStore } from './dataStore.js';
 import { noMorePositionals, parseFlags } from './flags.js';
-import { CommandFailure, errorCode, UsageError } from './usageError.js';
+import { CommandFailure, errorCode, UsageError } from '../usageError.js';
 
 /** A target that holds anything is refused: a backup never mixes with or overwrites other files. */
 function checkTarget(target: string): void {

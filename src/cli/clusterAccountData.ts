@@ -11,7 +11,7 @@ import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { clusterDefaults } from '../config.js';
 import type { AccountData } from './accountData.js';
 import { firstLine } from './dataStore.js';
-import { CommandFailure } from './usageError.js';
+import { CommandFailure } from '../usageError.js';
 
 export async function withClusterAccountData<T>(servers: string[], work: (accountData: AccountData) => Promise<T> | T): Promise<T> {
   const connection = await connectNats({ servers, name: 'datapoints command' }).catch((error: unknown) => {

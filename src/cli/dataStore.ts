@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { serveDefaults } from '../config.js';
 import { DataDirectoryError } from '../store/dataDirectoryError.js';
 import { openDatabases, type Databases } from '../store/environment.js';
-import { setting, type Setting } from './flags.js';
-import { CommandFailure, errorCode, UsageError } from './usageError.js';
+import { setting } from './flags.js';
+import type { Setting } from '../operatorInput.js';
+import { CommandFailure, errorCode, UsageError } from '../usageError.js';
 
 export const dataFlag = { data: { type: 'string' } } as const;
 

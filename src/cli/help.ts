@@ -1,7 +1,7 @@
 // The help texts of `datapoints help [COMMAND]` (docs/operations.md#commands).
 import { accountSuspension, flagBounds, historyBounds, serveDefaults } from '../config.js';
 import { faultDescriptions, faultModes } from '../faultModes.js';
-import { formatDuration } from './flags.js';
+import { formatDuration } from '../duration.js';
 import { serveFlagsHelp } from './serveFlags.js';
 
 const natsLine = `  --nats URLS       act on the cluster at nats://HOST:PORT[,...] instead of --data

@@ -5,7 +5,7 @@ import { createInvite, inviteLink } from '../web/invites.js';
 import { natsFlag, withAccountBook } from './accountBook.js';
 import { dataFlag } from './dataStore.js';
 import { setting } from './flags.js';
-import { UsageError } from './usageError.js';
+import { UsageError } from '../usageError.js';
 
 /**
  * Where the dashboard is reached: `--url`, DATAPOINTS_URL, or the default port on this machine.

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { DataDirectoryError } from '../store/dataDirectoryError.js';
 import { helpText } from './help.js';
-import { CommandFailure, MissingSubcommand, UsageError } from './usageError.js';
+import { CommandFailure, MissingSubcommand, UsageError } from '../usageError.js';
 
 type Command = (args: string[], print: (line: string) => void) => Promise<void>;
 

@@ -1,7 +1,7 @@
 // `--nats` / DATAPOINTS_NATS, shared by serve and the account and token commands (docs/cluster.md).
 import { NatsServersError, parseNatsServers } from '../cluster/natsConnection.js';
-import type { Setting } from './flags.js';
-import { UsageError } from './usageError.js';
+import type { Setting } from '../operatorInput.js';
+import { UsageError } from '../usageError.js';
 
 /** The server URLs, or a one-line UsageError blaming the flag or variable they came from. */
 export function natsServersSetting(nats: Setting): string[] {

@@ -13,9 +13,10 @@ import { parseResourceKey, type PlatformCode, type ResourceStatus } from '../mod
 import type { Databases } from '../store/environment.js';
 import { TransitionHistory } from '../store/transitionHistory.js';
 import { dataDirSetting, dataFlag, withDataStore } from './dataStore.js';
-import { noMorePositionals, parseFlags, parseWholeNumber, setting } from './flags.js';
+import { noMorePositionals, parseFlags, setting } from './flags.js';
+import { parseWholeNumber } from '../operatorInput.js';
 import { datapointsText, table, utcMinute, when } from './resourceReport.js';
-import { MissingSubcommand, UsageError } from './usageError.js';
+import { MissingSubcommand, UsageError } from '../usageError.js';
 
 const statuses: readonly ResourceStatus[] = ['pending', 'available', 'stale', 'unavailable', 'not_found'];
 const isStatus = (text: string): text is ResourceStatus => (statuses as readonly string[]).includes(text);

@@ -16,21 +16,14 @@ import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger } from '../log.js';
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
+import { type HostAllowList, parseAllowList } from '../platforms/hostSafety/allowList.js';
 import { dataDirSetting, firstLine, openDataStore } from './dataStore.js';
-import {
-  noMorePositionals,
-  parseBoundedDuration,
-  parseFlags,
-  parseHost,
-  parsePort,
-  parseWholeNumber,
-  setting,
-  type Setting,
-} from './flags.js';
+import { noMorePositionals, parseFlags, setting } from './flags.js';
+import { parseBoundedDuration, parseHost, parsePort, parseWholeNumber, type Setting } from '../operatorInput.js';
 import { natsServersSetting } from './natsSetting.js';
 import { serveFlagEnv, serveOptions } from './serveFlags.js';
 import { npmParent, stopWhenParentGoes } from './parentWatch.js';
-import { CommandFailure, UsageError } from './usageError.js';
+import { CommandFailure, UsageError } from '../usageError.js';
 
 function checkUpstream(value: Setting): string {
   if (value.text === 'real' || value.text === 'emulator') return value.text;
@@ -74,6 +67,16 @@ function corsSetting(text: Setting | undefined): CorsOrigins | undefined {
     return parseCorsOrigins(text.text);
   } catch (error) {
     throw new UsageError(`invalid ${text.source}: ${(error as Error).message}`);
+  }
+}
+
+/** `--allow-private-hosts` / DATAPOINTS_ALLOW_PRIVATE_HOSTS (docs/host-safety.md#the-allow-list); unset: none. */
+function allowPrivateHostsSetting(value: Setting | undefined): HostAllowList | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseAllowList(value.text);
+  } catch (error) {
+    throw new UsageError(`invalid ${value.source}: ${(error as Error).message}`);
   }
 }
 
@@ -178,6 +181,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
   const port = parsePort(serveSetting(values, 'port') ?? { text: String(serveDefaults.port), source: '--port' });
   const host = parseHost(serveSetting(values, 'host') ?? { text: serveDefaults.host, source: '--host' });
   const upstream = checkUpstream(serveSetting(values, 'upstream') ?? { text: serveDefaults.upstream, source: '--upstream' });
+  const allowPrivateHosts = allowPrivateHostsSetting(serveSetting(values, 'allow-private-hosts'));
   const freshFor = serveSetting(values, 'fresh-for');
   const retryBase = serveSetting(values, 'retry-base');
   const policy = {
@@ -223,6 +227,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     metrics,
     cluster,
     secureCookies,
+    allowPrivateHosts,
   });
   print(`listening on http://${host}:${service.port}`);
   if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);

@@ -2,7 +2,7 @@
 // and the table in docs/operations.md ("Flags of `serve`", written by `npm run docs:flags`)
 // are all made from this list. Adding a flag is one entry here plus its parsing in serveCommands.ts.
 import { defaultPolicy, flagBounds, historyBounds, historyDefaults, limits, serveDefaults } from '../config.js';
-import { formatDuration } from './flags.js';
+import { formatDuration } from '../duration.js';
 
 export interface ServeFlag {
   name: string;
@@ -55,6 +55,15 @@ export const serveFlags = [
     default: serveDefaults.upstream,
     accepted: '`real`, `emulator`, or an http(s) URL of a running emulator',
     meaning: 'where counts are collected from: the platforms, the built-in emulator or a running one',
+  },
+  {
+    name: 'allow-private-hosts',
+    value: 'LIST',
+    env: 'DATAPOINTS_ALLOW_PRIVATE_HOSTS',
+    default: 'none',
+    accepted: 'host names and address ranges (`10.0.0.0/8`, `fd00::/8`), comma-separated',
+    meaning: 'with --upstream real: hosts that references name which may be at private addresses (your own instance)',
+    doc: 'host-safety.md#the-allow-list',
   },
   {
     name: 'fresh-for',
@@ -179,6 +188,8 @@ export function serveFlagsHelp(): string {
       const note = `(${notes.join('; ')})`;
       if (lines[lines.length - 1]!.length + 1 + note.length <= helpWidth - indent.length) lines[lines.length - 1] += ` ${note}`;
       else lines.push(note);
+      // A flag too long for its column gets a line of its own, the meaning below it.
+      if (written(flag).length > flagColumn - 2) return [`  ${written(flag)}`, ...lines.map((line) => indent + line)].join('\n');
       const first = `  ${written(flag).padEnd(flagColumn - 2)}  ${lines[0]}`;
       return [first, ...lines.slice(1).map((line) => indent + line)].join('\n');
     })

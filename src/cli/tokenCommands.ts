@@ -4,10 +4,10 @@ import { issueToken } from '../access/provisioning.js';
 import { digestToken, looksLikeSecret, tokenNoteProblem } from '../auth/tokens.js';
 import type { TokenRecord } from '../store/accountStore.js';
 import { natsFlag, withAccountBook, type AccountBook } from './accountBook.js';
-import { checkAccountName } from './accountCommands.js';
+import { checkAccountName } from '../access/accountInput.js';
 import { dataFlag } from './dataStore.js';
 import { noMorePositionals, parseFlags } from './flags.js';
-import { MissingSubcommand, UsageError } from './usageError.js';
+import { MissingSubcommand, UsageError } from '../usageError.js';
 
 function checkNote(note: string | undefined): string | null {
   if (note === undefined) return null;

@@ -1,4 +1,4 @@
-// The keys of a NATS KV bucket, read in one request (docs/design/cluster-mechanics.md#listing-a-buckets-keys).
+// The keys of a NATS KV bucket, read in one request (docs/design/cluster.md#listing-a-buckets-keys).
 import { Bucket, type KV } from '@nats-io/kv';
 
 /**

@@ -1,4 +1,4 @@
-// The stream and consumer behind the cluster's collection queue (docs/design/cluster-mechanics.md#streams-consumers-subjects).
+// The stream and consumer behind the cluster's collection queue (docs/design/cluster.md#streams-consumers-subjects).
 import {
   AckPolicy,
   DeliverPolicy,
@@ -10,7 +10,7 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 
-/** Names every node of a cluster shares (docs/design/cluster-mechanics.md#streams-consumers-subjects). */
+/** Names every node of a cluster shares (docs/design/cluster.md#streams-consumers-subjects). */
 export const collectionQueueNames = {
   stream: 'DATAPOINTS_COLLECT',
   consumer: 'collectors',
@@ -58,7 +58,7 @@ export async function ensureWorkQueue(manager: JetStreamManager, settings: WorkQ
     await manager.streams.update(stream.name, stream);
   }
   // nats-server 2.9 creates a durable consumer, or updates it when it exists with other settings.
-  // Its state lives in memory on purpose (docs/design/cluster-mechanics.md#durability): 2.9 can come back from a
+  // Its state lives in memory on purpose (docs/design/cluster.md#durability): 2.9 can come back from a
   // kill -9 with a stored consumer state that no longer matches the stream, leaving messages no
   // one will ever be given. A consumer in memory is gone after any restart; the nodes create it
   // again and it delivers everything still in the stream from the start.

@@ -1,4 +1,4 @@
-// Due work shared by a cluster's collecting nodes (docs/design/cluster-mechanics.md#due-work-exactly-once):
+// Due work shared by a cluster's collecting nodes (docs/design/cluster.md#due-work-exactly-once):
 // the log's revision check lets one node's step win; this index only makes the race rare.
 import type { DueIndex, DueWork } from '../../streams/dueWork.js';
 

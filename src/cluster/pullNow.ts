@@ -1,5 +1,5 @@
 // One pull from a JetStream pull consumer that takes what is there now and never waits for a
-// full batch, as the client library's fetch does (docs/design/cluster-mechanics.md#taking-work).
+// full batch, as the client library's fetch does (docs/design/cluster.md#taking-work).
 import { createInbox, nanos, type NatsConnection } from '@nats-io/transport-node';
 
 export interface Delivered {

@@ -1,7 +1,7 @@
 // Deterministic counts for the emulator: derived from a hash of (platform, type, normalized
 // identifier) and drifting slowly upwards with time, the same in every process.
 import { createHash } from 'node:crypto';
-import type { EmulatedCounts } from './types.js';
+import type { EmulatedCounts } from '../platforms/emulatorContract.js';
 
 const driftEpoch = Date.UTC(2026, 0, 1);
 const hourMs = 3_600_000;

@@ -2,7 +2,7 @@
 // emulator depends on the platforms, never the reverse (docs/adding-a-platform.md#checklist).
 import type { PlatformCode } from '../model.js';
 import { platformCodes } from '../platforms/registry.js';
-import type { PlatformEmulator } from './types.js';
+import type { PlatformEmulator } from '../platforms/emulatorContract.js';
 
 const isHandlerModule = (module: unknown): module is { emulator: PlatformEmulator } =>
   typeof module === 'object' &&

@@ -5,9 +5,9 @@ import { platforms } from '../platforms/registry.js';
 import { loadHandlers } from './handlers.js';
 import { readBody } from '../http/body.js';
 import uWS, { type HttpResponse, type TemplatedApp, type us_listen_socket } from '../http/uws.js';
-import type { EmulatorReply } from './types.js';
+import type { EmulatorReply } from '../platforms/emulatorContract.js';
 import { countNames, EmulatorWorld, faultModes, type FaultMode } from './world.js';
-import type { CountName } from './types.js';
+import type { CountName } from '../platforms/emulatorContract.js';
 
 export interface RunningEmulator {
   port: number;

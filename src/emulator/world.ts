@@ -3,7 +3,7 @@
 import { metricNames, type PlatformCode, type ResourceType } from '../model.js';
 import type { PlatformDefinition } from '../platforms/types.js';
 import { emulatedCounts } from './counts.js';
-import type { CountName, EmulatedCounts, EmulatedResource, EmulatorContext } from './types.js';
+import type { CountName, EmulatedCounts, EmulatedResource, EmulatorContext } from '../platforms/emulatorContract.js';
 import type { FaultMode } from '../faultModes.js';
 
 export { faultModes, type FaultMode } from '../faultModes.js';

@@ -1,10 +1,14 @@
 // Every error the API answers, with its HTTP status and message, in one registry
 // (docs/api.md#errors). Bodies: `{"error": ...}`, or `{"errors": [...]}` for 422.
+import { admissionMessages } from '../access/admissionMessages.js';
+import { limits } from '../config.js';
 
 export interface ApiError {
   status: string;
   body: string;
   headers?: Array<[string, string]>;
+  /** The connection closes after this answer (docs/http.md#framing). */
+  close?: boolean;
 }
 
 const single = (status: string, message: string, headers?: Array<[string, string]>): ApiError => ({
@@ -15,14 +19,13 @@ const single = (status: string, message: string, headers?: Array<[string, string
 
 const realm = 'Bearer realm="datapoints"';
 
-/** The messages of refusals at admission, shared with the resource stream (docs/push.md#counting). */
-export const admissionMessages = {
-  quotaExhausted: (quota: number, resetsOn: string) => `Monthly quota of ${quota} requests exhausted; it resets on ${resetsOn}`,
-  rateLimited: (retryAfterSeconds: number) => `Rate limit exceeded; retry after ${retryAfterSeconds} seconds`,
-  noAccountRoom: 'This server admits requests for no more accounts; try again later',
-  /** docs/api.md#a-53: the operator's reason stays with the operator. */
-  accountSuspended: 'This account is suspended; its requests are refused until the operator resumes it',
-} as const;
+/** docs/http.md#framing: refused before the body is read; the connection closes after the answer. */
+const closing = (status: string, message: string): ApiError => ({ ...single(status, message), close: true });
+
+/** docs/api.md#a-42: an echoed path is cut to its first characters. */
+function cutEcho(text: string): string {
+  return text.length > limits.maxEchoedIdentifier ? `${text.slice(0, limits.maxEchoedIdentifier)}...` : text;
+}
 
 export const apiErrors = {
   /** docs/api.md#a-36: no credentials at all, so no error code (RFC 6750 3.1). */
@@ -40,7 +43,8 @@ export const apiErrors = {
   bodyTooLarge: (maxBytes: number, drained: boolean) =>
     single('413 Content Too Large', `Request body exceeds the limit of ${maxBytes} bytes`, drained ? undefined : [['Connection', 'close']]),
   invalid: (messages: string[]): ApiError => ({ status: '422 Unprocessable Entity', body: JSON.stringify({ errors: messages }) }),
-  notFound: (method: string, path: string) => single('404 Not Found', `No such endpoint: ${method} ${path}`),
+  /** docs/api.md#a-42: a long path is cut, as every echo is. */
+  notFound: (method: string, path: string) => single('404 Not Found', `No such endpoint: ${method} ${cutEcho(path)}`),
   methodNotAllowed: (method: string, allowed: string) =>
     single('405 Method Not Allowed', `Method ${method} is not allowed here; use ${allowed}`, [['Allow', allowed]]),
   internal: (requestId: string) => ({
@@ -66,6 +70,16 @@ export const apiErrors = {
     single('503 Service Unavailable', `Requests cannot be counted right now; retry after ${retryAfterSeconds} seconds`, [
       ['Retry-After', String(retryAfterSeconds)],
     ]),
+  /** docs/http.md#framing: two Content-Length headers, even equal ones. */
+  ambiguousLength: closing('400 Bad Request', 'Content-Length must be sent once'),
+  /** docs/http.md#framing: this server decodes chunked bodies only, and only one coding. */
+  unsupportedCoding: closing('501 Not Implemented', 'Transfer-Encoding must be chunked alone; no other coding is supported'),
+  /** docs/http.md#framing: answered before the body is sent, so the connection closes. */
+  expectedBodyTooLarge: (maxBytes: number) => closing('413 Content Too Large', `Request body exceeds the limit of ${maxBytes} bytes`),
+  /** docs/http.md#framing, RFC 6750 3.1: which of two credentials is meant cannot be known. */
+  repeatedAuthorization: single('400 Bad Request', 'Send one Authorization header, not several', [
+    ['WWW-Authenticate', `${realm}, error="invalid_request", error_description="Send one Authorization header, not several"`],
+  ]),
   /** src/access/accountTable.ts: one server admits for at most limits.accountSlots accounts. */
   noAccountRoom: single('503 Service Unavailable', admissionMessages.noAccountRoom),
 } as const;

@@ -14,6 +14,8 @@ export interface Reply {
   /** application/json unless said (a history answer as CSV: docs/history.md#csv). */
   contentType?: string;
   headers?: Headers | undefined;
+  /** Closes the connection once written (uWS adds `Connection: close`): docs/http.md#framing. */
+  close?: boolean | undefined;
 }
 
 /** One request from arrival to answer: what its answer and its access log line need. */
@@ -63,6 +65,7 @@ export function writeReply(res: HttpResponse, exchange: Exchange, reply: Reply, 
   pending.first = first;
   pending.rest = rest;
   pending.body = reply.body;
+  pending.close = reply.close === true;
   res.cork(writePending);
   pending.res = undefined;
   pending.body = '';
@@ -70,12 +73,19 @@ export function writeReply(res: HttpResponse, exchange: Exchange, reply: Reply, 
 }
 
 /** What the one cork writes: set just before `cork`, which calls back at once, so no closure is made per answer. */
-const pending = { res: undefined as HttpResponse | undefined, status: '', first: '', rest: '', body: '' as Reply['body'] };
+const pending = {
+  res: undefined as HttpResponse | undefined,
+  status: '',
+  first: '',
+  rest: '',
+  body: '' as Reply['body'],
+  close: false,
+};
 
 function writePending(): void {
   const res = pending.res!;
   res.writeStatus(pending.status);
   res.writeHeader(pending.first, pending.rest);
   if (pending.body.length === 0) res.endWithoutBody();
-  else res.end(pending.body);
+  else res.end(pending.body, pending.close);
 }

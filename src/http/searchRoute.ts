@@ -63,39 +63,27 @@ export function searchRoute(deps: SearchRouteDeps, answerFor: BodyAnswerer = sea
       return;
     }
     exchange.account = authentication.account.name;
-    const admission = deps.admissions.admit(authentication.account, now);
-    if (admission.kind !== 'pending' && admission.kind !== 'admitted') {
-      deps.metrics?.admissionRefused(refusalReasons[admission.kind]);
-      writeReply(res, exchange, refusal(admission), limitFigures(admission));
-      return;
-    }
-
-    const owed = new OwedAnswer(res, exchange, deps, answerBody);
+    const owed = new OwedAnswer(res, exchange, deps, answerBody, authentication.account);
     res.onAborted(() => owed.aborted());
-    if (admission.kind === 'admitted') {
-      owed.decision = admission;
-      readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
-      return;
-    }
-    // Waiting for a reservation: the body is read meanwhile (uWS hands it over only now).
     readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
-    admission.decided.then(
-      (decided) => owed.decided(decided),
-      (error: unknown) => {
-        deps.log.error({ err: error, requestId: exchange.id, account: exchange.account }, 'usage count not persisted');
-        owed.finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
-      },
-    );
+    // docs/http.md#pipelining: admitted (and so counted) only once the bytes this request came
+    // with are parsed. A request behind it in them makes uWebSockets.js close the connection
+    // first, and nothing is counted for an answer the client would never read.
+    setImmediate(admit, owed);
   };
 }
 
+function admit(owed: OwedAnswer): void {
+  owed.admit();
+}
+
 /**
- * An admitted (or pending) request's answer, owed from admission until it is written or its
- * client goes away: a client that drops mid-body must not hold a graceful stop for the whole
+ * An authenticated request's answer, owed from then until it is written or its client goes
+ * away, through its admission (which waits for the bytes it came with to be parsed): a client that drops mid-body must not hold a graceful stop for the whole
  * grace period (docs/operations.md#signals). One object per request holds what closures would.
  */
 class OwedAnswer {
-  decision: Decision | undefined;
+  private decision: Decision | undefined;
   private body: BodyResult | undefined;
   private owed = true;
   private gone = false;
@@ -105,8 +93,29 @@ class OwedAnswer {
     private readonly exchange: Exchange,
     private readonly deps: SearchRouteDeps,
     private readonly answerBody: ReturnType<BodyAnswerer>,
+    private readonly account: Parameters<Admissions['admit']>[0],
   ) {
     deps.requests.begin();
+  }
+
+  /** Admits the request, unless its client already left: a refusal is written now, a decision waited for. */
+  admit(): void {
+    if (this.gone) return;
+    const admission = this.deps.admissions.admit(this.account, this.deps.now(), this);
+    if (admission.kind === 'pending') {
+      admission.decided.then(
+        (decided) => this.decided(decided),
+        (error: unknown) => {
+          this.deps.log.error({ err: error, requestId: this.exchange.id, account: this.exchange.account }, 'usage count not persisted');
+          this.finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
+        },
+      );
+    } else if (admission.kind === 'admitted') {
+      this.decided(admission);
+    } else {
+      this.deps.metrics?.admissionRefused(refusalReasons[admission.kind]);
+      this.finish(refusal(admission), limitFigures(admission));
+    }
   }
 
   aborted(): void {
@@ -114,12 +123,22 @@ class OwedAnswer {
     this.settle();
   }
 
+  /** docs/http.md#pipelining: a request whose client left while it waited for its count is not counted. */
+  wanted(): boolean {
+    return !this.gone;
+  }
+
   bodyRead(body: BodyResult): void {
     this.body = body;
     if (this.decision) this.respond(body, this.decision);
   }
 
-  decided(decision: Decision): void {
+  /** undefined: the client left before the request's turn, and nothing was counted. */
+  decided(decision: Decision | undefined): void {
+    if (decision === undefined) {
+      this.settle();
+      return;
+    }
     this.decision = decision;
     if (this.body) this.respond(this.body, decision);
   }

@@ -5,13 +5,14 @@ import { apiErrors } from './errors.js';
 import type { RequestMetrics } from '../metrics/metrics.js';
 import { type AccessEntry, createAccessLog } from './accessLog.js';
 import { createCors, type CorsOrigins } from './cors.js';
+import { guardedApp } from './guardedApp.js';
 import { registerPublicRoutes } from './publicRoutes.js';
 import type { ReadinessCheck } from './readiness.js';
 import { beginExchange, type Exchange, writeReply } from './reply.js';
 import { searchRoute, type SearchRouteDeps } from './searchRoute.js';
 import { historyPath, historyRoute } from './historyRoute.js';
 import type { HistorySource } from '../resources/historySource.js';
-import { registerStreamRoutes, type StreamWiring } from '../push/streamRoute.js';
+import { registerStreamRoutes, type StreamWiring } from './streamRoute.js';
 import uWS, { type HttpRequest, type TemplatedApp, type us_listen_socket } from './uws.js';
 
 export const searchPath = '/api/v1/resources/search';
@@ -70,11 +71,12 @@ export function startHttpServer(
       if (owed === 0) drained?.();
     },
   };
-  const app = uWS.App();
   const cors = createCors(options.cors);
   const logAccess = createAccessLog(deps.log);
   const exchanges = { nextRequestId: deps.nextRequestId, corsHeaders: cors.answerHeaders, logAccess };
   const begin = (req: HttpRequest) => beginExchange(exchanges, req);
+  // docs/http.md#framing: every route below is registered through the guard.
+  const app = guardedApp(uWS.App(), begin);
   const { metrics } = options;
   // Every answer on an admitted path is counted under that path where it is logged, whichever
   // branch wrote it: a history answer is told apart from a search's.

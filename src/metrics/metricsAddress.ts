@@ -1,6 +1,6 @@
 // `--metrics HOST:PORT`: where the metrics listener binds, off unless the operator gives one
 // (docs/operations-endpoints.md#why-metrics-have-their-own-address).
-import { UsageError } from '../cli/usageError.js';
+import { UsageError } from '../usageError.js';
 
 export interface MetricsAddress {
   host: string;

@@ -57,7 +57,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
           else platformStatus.serverBreakerChanged(platform, host, change);
           log.warn({ platform, ...(host === undefined ? {} : { host }), ...change }, `circuit breaker ${change.state}`);
         },
-        // docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide: a node alone keeps both to itself.
+        // docs/design/cluster.md#upstream-budgets-cluster-wide: a node alone keeps both to itself.
         pauses: seams.pauses,
         sharedBudget: seams.callBudget,
       }),

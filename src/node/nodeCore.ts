@@ -3,7 +3,7 @@
 // node's replica of the resource log. Every role has one; the collector and the front end use it.
 import { createResourceMachine, type ResourcePolicy } from '../../machines/resource.js';
 import { AuthVersionBoard } from '../access/authVersionBoard.js';
-import { clusterSeams, embeddedSeams, type NodeSeams } from '../cluster/clusterNode.js';
+import { clusterSeams, embeddedSeams, type NodeSeams } from './nodeSeams.js';
 import type { ClusterSettings } from '../cluster/clusterSettings.js';
 import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
 import { ResourceLogReplica } from '../seams/replicas/resourceLogReplica.js';
@@ -80,7 +80,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
   };
   const seams = options.cluster ? await clusterSeams(options.cluster, seamNeeds) : embeddedSeams(seamNeeds);
   // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
-  // (docs/design/cluster-mechanics.md#resource-replication); searches still read only the LMDB.
+  // (docs/design/cluster.md#resource-replication); searches still read only the LMDB.
   const resourceLog = seams.resources?.log;
   const store = new ResourceStore(dbs, options.history);
   // docs/history.md#roll-up: the resource thread rolls old detail into days between its other work.

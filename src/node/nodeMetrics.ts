@@ -2,7 +2,7 @@
 // asks for them: the gauges read the core and the platform board at scrape time.
 import type { Logger } from '../log.js';
 import type { MetricsAddress } from '../metrics/metricsAddress.js';
-import { startMetricsListener } from '../metrics/metricsListener.js';
+import { startMetricsListener } from '../http/metricsListener.js';
 import { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 import type { NodeCore } from './nodeCore.js';
 import type { Upstreams } from './upstreams.js';

@@ -6,12 +6,16 @@ import type { Logger } from '../log.js';
 import { PlatformStatusBoard } from '../operations/platformStatus.js';
 import type { PlatformCode } from '../model.js';
 import { createCollectors, type PlatformCollector } from '../platforms/collectors.js';
+import type { HostAllowList } from '../platforms/hostSafety/allowList.js';
+import { createGuardedHttp } from '../platforms/hostSafety/guardedHttp.js';
 import { createUpstreamHttp } from '../platforms/http.js';
 
 export interface UpstreamsOptions {
   /** 'real', 'emulator' (started in-process on loopback) or an emulator's base URL. */
   upstream: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Hosts and ranges the host guard lets through (`--allow-private-hosts`); none when absent. */
+  allowPrivateHosts?: HostAllowList | undefined;
   /** Requests waiting in the collection queue, when it can tell. */
   queueDepth: (() => number) | undefined;
   log: Logger;
@@ -32,7 +36,12 @@ export async function openUpstreams(options: UpstreamsOptions): Promise<Upstream
   const emulator = options.upstream === 'emulator' ? await (await import('../emulator/server.js')).startEmulator(0) : undefined;
   const emulatorUrl = emulator?.url ?? (options.upstream === 'real' ? undefined : options.upstream.replace(/\/+$/, ''));
   const upstreamHttp = createUpstreamHttp();
-  const collectors = createCollectors(emulatorUrl, options.env, upstreamHttp, Date.now);
+  // Only the real platforms connect to hosts that references name; an emulator is the one URL
+  // the operator chose, which the guard would refuse as loopback (docs/host-safety.md#which-calls).
+  const guardedHttp = emulatorUrl === undefined ? createGuardedHttp({ allowList: options.allowPrivateHosts }) : undefined;
+  const collectors = createCollectors(emulatorUrl, options.env, upstreamHttp, Date.now, guardedHttp);
+  const allowed = options.allowPrivateHosts?.entries ?? [];
+  if (guardedHttp && allowed.length > 0) log.warn({ allowed }, `host guard lets through: ${allowed.join(', ')}`);
   for (const [platform, { disabledReason, limitedReason }] of collectors) {
     if (disabledReason) log.warn({ platform }, `platform disabled: ${disabledReason}; its resources stay unavailable`);
     if (limitedReason) log.warn({ platform }, `platform limited: ${limitedReason}; those stay unavailable, the others are collected`);
@@ -46,7 +55,7 @@ export async function openUpstreams(options: UpstreamsOptions): Promise<Upstream
     emulator,
     emulatorUrl,
     async stop() {
-      await upstreamHttp.close();
+      await Promise.all([upstreamHttp.close(), guardedHttp?.close()]);
       emulator?.close();
     },
   };

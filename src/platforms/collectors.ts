@@ -1,37 +1,52 @@
 // Builds one collector per platform for an upstream choice: the real platforms, or an
 // emulator base URL under which each platform lives at `/<platform>`.
-import { failed, type PlatformCode, type ResourceRef } from '../model.js';
+import { type CollectingPlatform, type Collector, failed, type PlatformCode, type ResourceRef } from '../model.js';
 import { upstreamLimits } from '../config.js';
 import { hostOf } from './federated.js';
 import type { UpstreamHttp } from './http.js';
 import { platforms } from './registry.js';
-import type { CollectionBudget, Collector, PlatformDefinition } from './types.js';
+import type { PlatformDefinition } from './types.js';
 
-export interface PlatformCollector {
-  collector: Collector;
-  /** Per upstream: the platform's, or on a federated platform each server's (docs/platforms.md#each-server-its-own-upstream). */
-  budget: CollectionBudget;
-  /** On a platform whose references name their hosts: the host of an identifier, each an upstream of its own. */
-  hostOf?: (identifier: string) => string;
+export interface PlatformCollector extends CollectingPlatform {
   /** Why this platform cannot collect at all (missing credentials), reported once at start. */
   disabledReason?: string;
   /** Which of its references this platform cannot collect (missing credentials it needs only for those), reported once at start. */
   limitedReason?: string;
 }
 
+/**
+ * `guardedHttp` is the host guard's client, which real collectors of platforms whose references
+ * name hosts call through; against an emulator every platform calls the one URL the operator
+ * chose, through `http` (docs/host-safety.md#which-calls).
+ */
 export function createCollectors(
   emulatorUrl: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
   http: UpstreamHttp,
   now: () => number,
+  guardedHttp?: UpstreamHttp,
 ): Map<PlatformCode, PlatformCollector> {
   const collectors = new Map<PlatformCode, PlatformCollector>();
   for (const platform of platforms.values()) {
     const collector =
-      emulatorUrl === undefined ? realCollector(platform, env, http, now) : emulatedCollector(platform, emulatorUrl, http, now);
+      emulatorUrl === undefined
+        ? realCollector(platform, env, realHttpOf(platform, http, guardedHttp), now)
+        : emulatedCollector(platform, emulatorUrl, http, now);
     collectors.set(platform.code, platform.hostsNamedByCallers ? { ...collector, hostOf } : collector);
   }
   return collectors;
+}
+
+/** The client a real collector calls through; never the plain one for hosts that references name. */
+export function realHttpOf(
+  platform: Pick<PlatformDefinition<string>, 'code' | 'hostsNamedByCallers'>,
+  http: UpstreamHttp,
+  guardedHttp: UpstreamHttp | undefined,
+): UpstreamHttp {
+  if (!platform.hostsNamedByCallers) return http;
+  if (guardedHttp === undefined)
+    throw new Error(`${platform.code} connects to hosts that references name: it needs the host guard's client`);
+  return guardedHttp;
 }
 
 function emulatedCollector(platform: PlatformDefinition, emulatorUrl: string, http: UpstreamHttp, now: () => number): PlatformCollector {

@@ -1,6 +1,6 @@
 // The one way collectors talk to upstreams: GET only, no redirects followed (a redirect is
 // an answer to classify, never a hop to another host), bounded bodies, abortable.
-import { Agent, request } from 'undici';
+import { Agent, type buildConnector, request } from 'undici';
 import { upstreamLimits } from '../config.js';
 
 export interface UpstreamResponse {
@@ -18,17 +18,43 @@ export interface ClosableUpstreamHttp extends UpstreamHttp {
   close(): Promise<void>;
 }
 
-export function createUpstreamHttp(): ClosableUpstreamHttp {
+export interface UpstreamHttpOptions {
+  /** Opens connections; undici's own when absent. The host guard's connector checks each address first (docs/host-safety.md). */
+  connect?: buildConnector.connector;
+  /** The body cap; upstreamLimits.maxBodyBytes when absent. */
+  maxBodyBytes?: number;
+  /** Headers and body must have arrived within this; when absent only the caller's signal ends a call. */
+  answerTimeoutMs?: number;
+}
+
+export function createUpstreamHttp(options: UpstreamHttpOptions = {}): ClosableUpstreamHttp {
   // No per-origin connection cap: each platform's budget already bounds its calls in flight,
   // and a cap shared by platforms on one host (the Graph API's three, every platform on the emulator)
   // would let one hanging platform hold every connection and stall the others.
   // The body cap is enforced by the connection as bytes arrive, declared length or not.
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, pipelining: 1, maxResponseSize: upstreamLimits.maxBodyBytes });
+  const dispatcher = new Agent({
+    keepAliveTimeout: 30_000,
+    pipelining: 1,
+    maxResponseSize: options.maxBodyBytes ?? upstreamLimits.maxBodyBytes,
+    ...(options.connect && { connect: options.connect }),
+  });
+  const { answerTimeoutMs } = options;
   return {
     close: () => dispatcher.close(),
     async get(url, headers, signal) {
-      const response = await request(url, { method: 'GET', headers, signal, dispatcher });
-      return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+      const deadline = answerTimeoutMs === undefined ? undefined : AbortSignal.timeout(answerTimeoutMs);
+      try {
+        const response = await request(url, {
+          method: 'GET',
+          headers,
+          signal: deadline ? AbortSignal.any([signal, deadline]) : signal,
+          dispatcher,
+        });
+        return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+      } catch (error) {
+        if (deadline?.aborted && !signal.aborted) throw new Error(`no answer within ${answerTimeoutMs} ms`);
+        throw error;
+      }
     },
   };
 }

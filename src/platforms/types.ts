@@ -1,6 +1,6 @@
 // What one platform folder provides (docs/adding-a-platform.md). Adding a platform is its
 // folder, its code in src/model.ts and one line in definitions.ts.
-import type { Collector, PlatformCode, ResourceRef, ResourceType } from '../model.js';
+import type { CallBudget, Collector, PlatformCode, ResourceRef, ResourceType } from '../model.js';
 import type { UpstreamHttp } from './http.js';
 
 export interface IdentifierRule {
@@ -56,24 +56,12 @@ export interface CollectorContext {
 
 export type { Collector } from '../model.js';
 
-export interface CollectionBudget {
-  /** Collector calls (batches) in flight at once. */
-  concurrency: number;
-  /**
-   * Collector calls per minute. A collector that makes several upstream requests per call
-   * sizes this so that its worst case stays below the platform's documented limit.
-   */
-  perMinute: number;
-}
-
 /** One platform folder's definition; `Code` is its code (its key in definitions.ts). */
 export interface PlatformDefinition<Code extends string = PlatformCode> {
   code: Code;
   identifiers: Partial<Record<ResourceType, IdentifierRule>>;
   /** The API root; absent when references name their hosts (`hostsNamedByCallers`). */
   realBaseUrl?: string;
-  /** The collector connects to hosts that references name; its calls go through the host guard (docs/platforms.md#federated-platforms). */
-  hostsNamedByCallers?: true;
   /** Further hosts the collector reads, by name (e.g. a public page host beside the API). */
   realOrigins?: Readonly<Record<string, string>>;
   /** Environment variables the real API cannot be used without. */
@@ -84,9 +72,14 @@ export interface PlatformDefinition<Code extends string = PlatformCode> {
    * (docs/platforms.md#credentials-a-platform-can-do-without). Absent: every reference needs them.
    */
   credentialScope?: { needing: string; needs(ref: ResourceRef): boolean };
+  /**
+   * The collector connects to hosts that references name (`user@host`); under `--upstream real`
+   * its calls go through the host guard (docs/host-safety.md#which-calls).
+   */
+  hostsNamedByCallers?: true;
   /** Environment variables used when present (e.g. a token that raises a rate limit). */
   optionalCredentials: readonly string[];
   /** Per upstream: the platform's, or on a federated platform each server's (docs/platforms.md#each-server-its-own-upstream). */
-  budget: CollectionBudget;
+  budget: CallBudget;
   createCollector(context: CollectorContext): Collector;
 }

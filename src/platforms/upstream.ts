@@ -4,6 +4,7 @@ import type { TSchema, Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { upstreamLimits } from '../config.js';
 import { failed, type CollectionOutcome } from '../model.js';
+import { HostRefused } from './hostSafety/hostRefused.js';
 import { header, type UpstreamResponse } from './http.js';
 
 export interface BodyParser<T> {
@@ -47,11 +48,15 @@ export function retryAtOf(response: UpstreamResponse, now: number, resetHeader?:
   return now + upstreamLimits.defaultPauseMs;
 }
 
-/** Runs one collection step; a throw (network error, abort) becomes `failed`, never `notFound`. */
+/**
+ * Runs one collection step; a throw (network error, abort, a host the guard refused) becomes
+ * `failed`, never `notFound`. A refusal's message is its reason as it stands: `host refused: ...`.
+ */
 export async function settle(step: () => Promise<CollectionOutcome>): Promise<CollectionOutcome> {
   try {
     return await step();
   } catch (error) {
+    if (error instanceof HostRefused) return failed(error.message);
     return failed(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
   }
 }

@@ -31,6 +31,11 @@ export class StreamConnection {
     readonly countSlot: number,
   ) {}
 
+  /** A subscribe waiting for its count is not counted once its connection closed (docs/push.md#counting). */
+  wanted(): boolean {
+    return this.socket !== undefined;
+  }
+
   /** Sends a text message, and closes a connection whose client leaves too much unread. */
   send(message: string): void {
     const socket = this.socket;

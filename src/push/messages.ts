@@ -4,7 +4,7 @@
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { limits } from '../config.js';
-import { admissionMessages } from '../http/errors.js';
+import { admissionMessages } from '../access/admissionMessages.js';
 
 /**
  * What every client message must be before its resources are looked at: an object with a known

@@ -5,7 +5,7 @@ import { limitHeaderPairs } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearch } from '../api/validation.js';
 import { limits } from '../config.js';
-import { admissionMessages } from '../http/errors.js';
+import { admissionMessages } from '../access/admissionMessages.js';
 import type { Logger } from '../log.js';
 import type { ResourceDemand } from '../resources/demand.js';
 import { pendingView, type ViewSource } from '../resources/view.js';
@@ -49,7 +49,7 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
       unsubscribe(connection, message);
       return;
     }
-    const admission = deps.admissions.admit(connection.account, deps.now());
+    const admission = deps.admissions.admit(connection.account, deps.now(), connection);
     if (admission.kind !== 'pending') {
       subscribe(connection, message, admission);
       return;
@@ -57,7 +57,7 @@ export function streamMessageHandler(deps: StreamMessageDeps) {
     connection.waiting = [];
     admission.decided
       .then(
-        (decision) => guarded(connection, () => subscribe(connection, message, decision)),
+        (decision) => decision && guarded(connection, () => subscribe(connection, message, decision)),
         (error: unknown) => {
           deps.log.error({ err: error, account: connection.account.name }, 'usage count not persisted');
           connection.send(errorMessage(500, 'Internal server error'));

@@ -26,7 +26,7 @@ export interface ResourceHostOptions {
   onError(key: string, error: unknown): void;
   /**
    * Where due steps' leases are held instead of committed (a server alone); absent: every lease
-   * is committed, as a cluster's other nodes must see it (docs/design/cluster-mechanics.md#due-work-exactly-once).
+   * is committed, as a cluster's other nodes must see it (docs/design/cluster.md#due-work-exactly-once).
    */
   leases?: MemoryLeases | undefined;
 }

@@ -5,6 +5,14 @@ import type { ResourceContext } from '../../machines/resource.js';
 import type { PlanName, RatePolicy } from '../config.js';
 import type { Datapoint, ResourceStatus } from '../model.js';
 
+/** What a search needs of a resource, and nothing more. */
+export interface ResourceView {
+  /** The result entry after its echoed platform/type/identifier: `,"status":...}` */
+  entryEnd: string;
+  /** For available resources: when a search should ask for an eager refresh; otherwise 0. */
+  refreshAfter: number;
+}
+
 export interface StoredResource {
   value: ResourceStatus;
   context: ResourceContext;
@@ -79,8 +87,9 @@ export interface SessionRecord {
 }
 
 export interface AttemptRecord {
+  /** Sign-in attempts counted in this window: failed, or still being checked (docs/dashboard.md#counted-before-checked). */
   failures: number;
-  /** When the first failure of this window was counted (ms since the epoch). */
+  /** When the window's first attempt was counted (ms since the epoch). */
   since: number;
 }
 

@@ -1,4 +1,4 @@
-// A cluster node's replica of the resource log in its LMDB (docs/design/cluster-mechanics.md#resource-replication):
+// A cluster node's replica of the resource log in its LMDB (docs/design/cluster.md#resource-replication):
 // the store's commits go through the log, and the log's changes are written into the store.
 import { DataDirectoryError } from './dataDirectoryError.js';
 import type { CommitStrategy, ResourceChange, ResourceStore, StoreWrites, VersionedResource } from './resourceStore.js';
@@ -14,7 +14,7 @@ export type AppendResult = { appended: true; revision: number } | { appended: fa
 
 /**
  * The part of a cluster's resource log that decides commits
- * (docs/design/cluster-mechanics.md#one-writer-per-resource): a change is appended only if the
+ * (docs/design/cluster.md#one-writer-per-resource): a change is appended only if the
  * key's last revision is still the one it was computed from (0: the key has none). A refusal
  * carries the change that won.
  */
@@ -37,7 +37,7 @@ export class ResourceReplica implements CommitStrategy {
    * Appended to the log on condition of the revision `base` was (0: none), then written here at
    * once, so that this node's next step of the resource starts from it. A lost append writes the
    * winner's change here instead, so that the step computed again starts from it even while this
-   * replica's follower lags behind (docs/design/cluster-mechanics.md#one-writer-per-resource).
+   * replica's follower lags behind (docs/design/cluster.md#one-writer-per-resource).
    */
   async commit(key: string, base: VersionedResource | undefined, change: ResourceChange): Promise<boolean> {
     const appended = await this.log.append(key, base?.version ?? 0, change);

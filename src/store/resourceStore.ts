@@ -1,35 +1,22 @@
 // Resource snapshots, their pre-rendered views and the due index, written in one transaction so no reader sees
 // a torn resource, and only if the snapshot is the one the change was computed from (docs/storage.md#conditional-commits).
 import type { DueEventType } from '../../machines/resource.js';
+import type { DueWork } from '../../streams/dueWork.js';
 import { type HistoryPolicy, historyDefaults, limits } from '../config.js';
 import { DatapointSeries } from './datapointSeries.js';
 import { entryCount } from './entryCount.js';
 import type { Databases } from './environment.js';
-import { SeenTwiceFilter } from './seenTwiceFilter.js';
 import { RecentMap } from './recentMap.js';
-import type { StoredResource } from './records.js';
+import type { ResourceView, StoredResource } from './records.js';
 import { type Transition, type TransitionCause, TransitionHistory } from './transitionHistory.js';
+import { ViewCache } from './viewCache.js';
 
-export type { StoredResource } from './records.js';
-
-/** What a search needs of a resource, and nothing more. */
-export interface ResourceView {
-  /** The result entry after its echoed platform/type/identifier: `,"status":...}` */
-  entryEnd: string;
-  /** For available resources: when a search should ask for an eager refresh; otherwise 0. */
-  refreshAfter: number;
-}
+export type { ResourceView, StoredResource } from './records.js';
 
 /** A stored snapshot and the version a conditional commit of its successor must name. */
 export interface VersionedResource {
   resource: StoredResource;
   version: number;
-}
-
-export interface DueEntry {
-  key: string;
-  dueAt: number;
-  event: DueEventType;
 }
 
 /** One change of a resource: what a commit writes. */
@@ -76,13 +63,7 @@ export class ResourceStore {
    * could take back; a lost commit drops what this store remembered of its resource. Another
    * writer's commits are not seen here until then (docs/storage.md#conditional-commits).
    */
-  private readonly recentViews: RecentMap<string, ResourceView>;
-  /**
-   * A view read from disk is kept only on its second recent read: random searches over a
-   * million resources read each view about once, and caching all of them cost ~20% of a cold
-   * search's requests/s with no hit to show for it.
-   */
-  private readonly viewSeenTwice: SeenTwiceFilter;
+  private readonly recentViews = new ViewCache();
   /**
    * Snapshots recently committed, on the same terms as views: a collection reads its
    * resource's snapshot twice (lease, then result), and the second read is then a map hit
@@ -102,8 +83,6 @@ export class ResourceStore {
     history: HistoryPolicy = historyDefaults,
   ) {
     this.series = new DatapointSeries(dbs, history);
-    this.recentViews = new RecentMap(limits.viewCacheGeneration);
-    this.viewSeenTwice = new SeenTwiceFilter(2 * limits.viewCacheGeneration);
     this.transitions = new TransitionHistory(dbs);
     this.writes = {
       dbs,
@@ -117,7 +96,7 @@ export class ResourceStore {
 
   /**
    * Hands this store's commits to the strategy `make` builds over its writes (a cluster node's
-   * replica of the resource log, docs/design/cluster-mechanics.md#resource-replication), once, before any commit.
+   * replica of the resource log, docs/design/cluster.md#resource-replication), once, before any commit.
    */
   commitThrough<C extends CommitStrategy>(make: (writes: StoreWrites) => C): C {
     if (this.commitsTaken) throw new Error('the resource store already commits through another strategy');
@@ -148,10 +127,7 @@ export class ResourceStore {
     const recent = this.recentViews.get(key);
     if (recent) return recent;
     const stored = this.dbs.views.get(key);
-    if (!stored) return undefined;
-    const view = { entryEnd: stored[0], refreshAfter: stored[1] };
-    if (this.viewSeenTwice.admit(key)) this.recentViews.set(key, view);
-    return view;
+    return stored && this.recentViews.fromDisk(key, stored);
   }
 
   /**
@@ -183,8 +159,8 @@ export class ResourceStore {
   }
 
   /** Due work in due order, oldest first, at most `limit` entries; only those after `after` when given. */
-  dueBefore(now: number, limit: number, after?: DueEntry): DueEntry[] {
-    const entries: DueEntry[] = [];
+  dueBefore(now: number, limit: number, after?: DueWork): DueWork[] {
+    const entries: DueWork[] = [];
     const start = after ? [after.dueAt, after.key] : [0];
     // The range starts at `after` itself when it is still there: one more is read, and it is passed.
     for (const { key, value } of this.dbs.due.getRange({ start, end: [now + 1], limit: after ? limit + 1 : limit })) {

@@ -6,7 +6,6 @@ import { Authenticator } from '../access/authenticator.js';
 import type { AuthVersionBoard } from '../access/authVersionBoard.js';
 import { limits } from '../config.js';
 import type { Health, ProblemReporter } from '../health.js';
-import type { CorsOrigins } from '../http/cors.js';
 import { type ReadinessCheck, storageCheck } from '../http/readiness.js';
 import { requestIdSource } from '../http/requestIds.js';
 import { type HttpServer, startHttpServer } from '../http/server.js';
@@ -24,8 +23,9 @@ import type { DashboardWrites } from '../seams/webRecords/webStore.js';
 import type { AccountStore } from '../store/accountStore.js';
 import type { DatapointSeries } from '../store/datapointSeries.js';
 import type { Databases } from '../store/environment.js';
+import type { PasswordHashing } from '../web/passwordHasher.js';
 import { webPages } from '../web/webPages.js';
-import type { EdgeStreamState } from './edgeMessages.js';
+import type { EdgeStreamState, FrontEndChoices } from './edgeMessages.js';
 
 /** What an edge takes from the node. */
 export interface EdgeLink {
@@ -37,10 +37,12 @@ export interface EdgeLink {
   demand: ResourceDemand;
   history: DatapointSeries;
   ledger: QuotaLedger;
-  /** The cluster's rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes); none alone. */
+  /** The cluster's rate windows (docs/design/cluster.md#rate-limit-across-nodes); none alone. */
   rateLedger: QuotaLedger | undefined;
   /** Where the dashboard writes when not the data directory's LMDB (the cluster's). */
   dashboard: DashboardWrites | undefined;
+  /** The node's one password hasher, for every edge (docs/dashboard.md#password-hashing). */
+  passwords: PasswordHashing;
   /** The node's problems, as /readyz shows them (docs/operations-endpoints.md#readiness-with-threads). */
   readiness: ReadinessCheck;
   /** Where the edge reports problems of its own background work: the node's Health. */
@@ -63,7 +65,7 @@ export interface NodeLink extends EdgeLink {
 }
 
 /** What every edge of a node has alike, on whichever thread. */
-export interface CommonEdgeSettings {
+export interface CommonEdgeSettings extends FrontEndChoices {
   host: string;
   port: number;
   /** Shared by every edge, so that a revocation one edge saw is in force on all of them. */
@@ -71,9 +73,8 @@ export interface CommonEdgeSettings {
   accountTable: AccountTable;
   stream: EdgeStreamState;
   log: Logger;
-  cors: CorsOrigins | undefined;
-  /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
-  secureCookies: boolean;
+  /** How a throttled sign-in waits (docs/dashboard.md#rate-limits); a real timer when undefined. */
+  signinWait: SigninWait | undefined;
 }
 
 /** What an edge has on its own thread. */
@@ -82,12 +83,11 @@ export interface EdgeSettings extends CommonEdgeSettings {
   dbs: Databases;
   accounts: AccountStore;
   admissions: Admissions;
-  /** How a throttled sign-in waits; a real timer when absent. */
-  signinWait?: ((ms: number) => Promise<void>) | undefined;
   /** False on a collect node (docs/cluster.md#node-roles). */
   searches?: boolean;
-  streamIdleTimeoutSeconds?: number | undefined;
 }
+
+export type SigninWait = (ms: number) => Promise<void>;
 
 /** Admissions of one thread against the shared account table (docs/guarantees.md#quota-and-rate-across-threads). */
 export function admissionsOn(link: EdgeLink, table: AccountTable, log: Logger): Admissions {
@@ -121,6 +121,7 @@ export async function serveEdge(link: EdgeLink, edge: EdgeSettings): Promise<Htt
         sleep: edge.signinWait,
         platforms: link.platformStatus,
         writes: link.dashboard,
+        hasher: link.passwords,
       }),
       history: link.history,
       searches: edge.searches,

@@ -8,8 +8,21 @@ import type { TicketState } from '../push/tickets.js';
 import type { PlatformStatusSnapshot } from '../operations/platformStatus.js';
 import type { DashboardPorts } from '../seams/webRecords/portDashboardWrites.js';
 
+/** What the operator chose of the front end: alike on every edge, and cloned into each edge thread. */
+export interface FrontEndChoices {
+  /** Origins browsers may call the API from (`--cors`, docs/http.md#cors); none when undefined. */
+  cors: CorsOrigins | undefined;
+  /** Mark the dashboard's session cookie Secure (`--secure-cookies`, docs/dashboard.md#cookies). */
+  secureCookies: boolean;
+  /**
+   * Seconds a stream connection may stay silent before it is pinged and then closed
+   * (docs/push.md#limits); `limits.push.idleTimeoutSeconds` when undefined.
+   */
+  streamIdleTimeoutSeconds: number | undefined;
+}
+
 /** An edge thread's workerData. */
-export interface EdgeSetup {
+export interface EdgeSetup extends FrontEndChoices {
   index: number;
   dataDir: string;
   host: string;
@@ -23,9 +36,8 @@ export interface EdgeSetup {
   /** The node's link, lent (src/threads/portLink.ts). */
   link: LinkPorts;
   logLevel: string;
-  cors: CorsOrigins | undefined;
-  /** Mark the dashboard's session cookie Secure (docs/dashboard.md#cookies). */
-  secureCookies: boolean;
+  /** Where the resource thread lends the service's own wait of a throttled sign-in; a timer when undefined. */
+  signinWait: MessagePort | undefined;
   /** What every edge's resource stream shares (docs/push.md#threads). */
   stream: EdgeStreamState;
 }
@@ -38,10 +50,12 @@ export interface LinkPorts {
   demand: MessagePort;
   /** The resource thread's quota ledger, when it is not the edge's to open (src/seams/quotaLedger/portLedger.ts). */
   ledger: MessagePort | undefined;
-  /** The resource thread's ledger of rate windows, in a cluster only (docs/design/cluster-mechanics.md#rate-limit-across-nodes). */
+  /** The resource thread's ledger of rate windows, in a cluster only (docs/design/cluster.md#rate-limit-across-nodes). */
   rateLedger: MessagePort | undefined;
   /** The resource thread's dashboard writes, when they go to the cluster (src/seams/webRecords/portDashboardWrites.ts). */
   dashboard: DashboardPorts | undefined;
+  /** The node's password hasher (src/web/passwordHasher.ts), lent (src/seams/portCalls.ts). */
+  passwords: MessagePort;
   /** Edges read history from the data directory themselves, under this retention (docs/history.md#threads). */
   history: HistoryPolicy;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */

@@ -8,7 +8,8 @@ import { createLogger, logFormatNamed } from '../log.js';
 import { AccountStore } from '../store/accountStore.js';
 import { openDatabases } from '../store/environment.js';
 import { EdgeLoadBoard, publishEdgeLoad } from './edgeLoad.js';
-import { admissionsOn, serveEdge } from './edgeLink.js';
+import { admissionsOn, type SigninWait, serveEdge } from './edgeLink.js';
+import { borrowCalls } from '../seams/portCalls.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { borrowLink } from './portLink.js';
 
@@ -34,6 +35,8 @@ try {
     log,
     cors: setup.cors,
     secureCookies: setup.secureCookies,
+    streamIdleTimeoutSeconds: setup.streamIdleTimeoutSeconds,
+    signinWait: setup.signinWait && borrowCalls<{ wait: SigninWait }, 'wait'>(setup.signinWait, ['wait']).wait,
   });
   control.on('message', (message: ToEdge) => {
     if (message.type !== 'stop') return;

@@ -3,8 +3,7 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ResourceView, ViewSource } from '../resources/view.js';
 import type { Databases } from '../store/environment.js';
-import { RecentMap } from '../store/recentMap.js';
-import { SeenTwiceFilter } from '../store/seenTwiceFilter.js';
+import { ViewCache } from '../store/viewCache.js';
 import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
 import type { PostedViews } from './edgeMessages.js';
 
@@ -14,22 +13,14 @@ import type { PostedViews } from './edgeMessages.js';
  * order per resource (publishViews, src/threads/portLink.ts), and see `view` for reads from disk.
  */
 export class EdgeViews implements ViewSource {
-  private readonly recent: RecentMap<string, ResourceView>;
-  /**
-   * A view read from disk is kept from its second recent reading on (docs/guarantees.md#memory-of-a-search-thread):
-   * a cold search's views, read once, would otherwise fill the cache and the thread's heap.
-   */
-  private readonly readTwice: SeenTwiceFilter;
+  private readonly recent = new ViewCache();
 
   constructor(
     private readonly dbs: Databases,
     private readonly posted: MessagePort,
     /** Told of every view posted (docs/push.md#where-changes-come-from). */
     private readonly changes?: ViewChanges,
-    generationSize = 50_000,
   ) {
-    this.recent = new RecentMap(generationSize);
-    this.readTwice = new SeenTwiceFilter(2 * generationSize);
     posted.on('message', (views: PostedViews) => this.rememberAll(views));
   }
 
@@ -47,9 +38,7 @@ export class EdgeViews implements ViewSource {
     // Looked up again only if views came in (a cold search's lookups are mostly memory misses).
     const posted = received ? this.recent.get(key) : undefined;
     if (posted || !stored) return posted;
-    const view = { entryEnd: stored[0], refreshAfter: stored[1] };
-    if (this.readTwice.admit(key)) this.recent.set(key, view);
-    return view;
+    return this.recent.fromDisk(key, stored);
   }
 
   close(): void {

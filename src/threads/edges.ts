@@ -1,10 +1,11 @@
 // The edge threads of one server (docs/guarantees.md#threads): N worker threads, each a
 // uWebSockets.js app on the same port (SO_REUSEPORT: the kernel spreads connections over them).
 import { createServer } from 'node:net';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { limits } from '../config.js';
 import type { EdgeLoadBoard } from './edgeLoad.js';
-import type { CommonEdgeSettings, NodeLink } from './edgeLink.js';
+import type { CommonEdgeSettings, NodeLink, SigninWait } from './edgeLink.js';
+import { lendCalls } from '../seams/portCalls.js';
 import type { EdgeSetup, FromEdge, ToEdge } from './edgeMessages.js';
 import { lendLink } from './portLink.js';
 
@@ -93,6 +94,7 @@ function freePort(host: string): Promise<number> {
 
 function startEdge(link: NodeLink, options: EdgeThreadSettings, index: number, port: number): Edge {
   const lent = lendLink(link);
+  const signinWait = options.signinWait && lendSigninWait(options.signinWait);
   const setup: EdgeSetup = {
     index,
     dataDir: options.dataDir,
@@ -105,11 +107,13 @@ function startEdge(link: NodeLink, options: EdgeThreadSettings, index: number, p
     logLevel: options.log.level,
     cors: options.cors,
     secureCookies: options.secureCookies,
+    streamIdleTimeoutSeconds: options.streamIdleTimeoutSeconds,
+    signinWait: signinWait?.port2,
     stream: options.stream,
   };
   const worker = new Worker(new URL('./edgeThread.js', import.meta.url), {
     workerData: setup,
-    transferList: lent.transfer,
+    transferList: signinWait ? [...lent.transfer, signinWait.port2] : lent.transfer,
     resourceLimits: { maxOldGenerationSizeMb: limits.edgeHeapMiB },
   });
   // Messages and the thread's end, in order, for whoever waits on the next one.
@@ -136,4 +140,11 @@ function startEdge(link: NodeLink, options: EdgeThreadSettings, index: number, p
       return message ? Promise.resolve(message) : new Promise((resolve) => waiting.push(resolve));
     },
   };
+}
+
+/** The service's own wait of a throttled sign-in, lent to an edge: a function cannot cross threads. */
+function lendSigninWait(wait: SigninWait): MessageChannel {
+  const channel = new MessageChannel();
+  lendCalls(channel.port1, { wait }, ['wait']);
+  return channel;
 }

@@ -1,9 +1,9 @@
-// The rate limit across the nodes of a cluster (docs/design/cluster-mechanics.md#rate-limit-across-nodes):
+// The rate limit across the nodes of a cluster (docs/design/cluster.md#rate-limit-across-nodes):
 // each node admits a request in a window only from units it reserved for that window from the
 // cluster's ledger, never more than the limit in all. Nodes are simulated here by Admissions on
 // separate tables sharing in-memory ledgers; test/cluster/clusterRate.system.test.ts runs real ones.
 import t from 'tap';
-import { windowPeriod } from '../../src/access/rateLimiter.js';
+import { windowPeriod } from '../../src/seams/quotaLedger/quotaLedger.js';
 import type { QuotaLedger } from '../../src/seams/quotaLedger/quotaLedger.js';
 import { account, clusterOn, decided, header, november, turns } from './admissionHarness.js';
 import { MemoryLedger } from './memoryLedger.js';

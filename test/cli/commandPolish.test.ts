@@ -12,7 +12,7 @@ import { resourcesCommand } from '../../src/cli/resourceCommands.js';
 import { fromNow, table, utcMinute } from '../../src/cli/resourceReport.js';
 import { serveCommand } from '../../src/cli/serveCommands.js';
 import { tokensCommand } from '../../src/cli/tokenCommands.js';
-import { CommandFailure, MissingSubcommand, UsageError } from '../../src/cli/usageError.js';
+import { CommandFailure, MissingSubcommand, UsageError } from '../../src/usageError.js';
 import { faultModes } from '../../src/faultModes.js';
 import { contentSecurityPolicy } from '../../src/web/routes.js';
 import { startTestService, tempDataDir } from '../helpers/service.js';

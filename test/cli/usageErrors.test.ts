@@ -40,6 +40,16 @@ t.test('usage errors - each is one exact line on stderr and exit status 2', asyn
     [['serve', '--fresh-for', '6 hours'], {}, "invalid --fresh-for: invalid duration '6 hours': write it like 250ms, 30s, 1m, 6h or 1d"],
     [['serve', '--upstream', 'ftp://x'], {}, "invalid --upstream 'ftp://x': use real, emulator or an http(s) URL"],
     [['serve'], { DATAPOINTS_UPSTREAM: 'nowhere' }, "invalid DATAPOINTS_UPSTREAM 'nowhere': use real, emulator or an http(s) URL"],
+    [
+      ['serve', '--allow-private-hosts', 'social.home.example,10.0.0.0/33'],
+      {},
+      "invalid --allow-private-hosts: '10.0.0.0/33' is neither a host name nor an address range (such as 10.0.0.0/8 or fd00::/8)",
+    ],
+    [
+      ['serve'],
+      { DATAPOINTS_ALLOW_PRIVATE_HOSTS: 'https://social.home.example' },
+      "invalid DATAPOINTS_ALLOW_PRIVATE_HOSTS: 'https://social.home.example' is neither a host name nor an address range (such as 10.0.0.0/8 or fd00::/8)",
+    ],
     [['serve', '--port', '0', '--data', file], {}, `invalid --data '${file}': it is a file, not a directory`],
     [
       ['serve', '--port', '0', '--data', join(file, 'below')],

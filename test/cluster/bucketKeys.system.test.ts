@@ -1,4 +1,4 @@
-// Listing a KV bucket's keys (docs/design/cluster-mechanics.md#listing-a-buckets-keys): every key,
+// Listing a KV bucket's keys (docs/design/cluster.md#listing-a-buckets-keys): every key,
 // deleted ones included, in one request, also while other clients keep writing the bucket.
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';

@@ -1,4 +1,4 @@
-// The shared call budget on a real nats-server (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide): windows' caps, blocks shared between nodes, and a node cut off from NATS.
+// The shared call budget on a real nats-server (docs/design/cluster.md#upstream-budgets-cluster-wide): windows' caps, blocks shared between nodes, and a node cut off from NATS.
 import t, { type Test } from 'tap';
 import { budgetHealth, callsInWindow, ClusterCallBudget } from '../../src/seams/callBudget/clusterCallBudget.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';

@@ -1,4 +1,4 @@
-// The rate limit across nodes (docs/design/cluster-mechanics.md#rate-limit-across-nodes), with three `datapoints
+// The rate limit across nodes (docs/design/cluster.md#rate-limit-across-nodes), with three `datapoints
 // serve --nats` processes (one of them with two edge threads) and one nats-server: requests spread
 // over the nodes are admitted at most the account's limit per window in all, and
 // X-RateLimit-Remaining counts what other nodes admitted.

@@ -111,7 +111,7 @@ t.test('three nodes on one nats-server', async (t) => {
           entry: response.status === 200 ? (await response.json()).data[0] : await response.arrayBuffer(),
         }));
       // The load searches what the cluster already holds; a collection the killed node had leased
-      // would wait out its lease (60 s) before another node took it (docs/design/cluster-mechanics.md#leases).
+      // would wait out its lease (60 s) before another node took it (docs/design/cluster.md#leases).
       const statuses = new Set<number>();
       let loading = true;
       const load = (async () => {
@@ -122,7 +122,7 @@ t.test('three nodes on one nats-server', async (t) => {
       })();
       await nodes[2]!.stop('SIGKILL');
       // A pull the killed node left open lasts up to pullExpiresMs (250 ms): work queued meanwhile
-      // is delivered to it and waits out the lease too (docs/design/cluster-mechanics.md#leases).
+      // is delivered to it and waits out the lease too (docs/design/cluster.md#leases).
       // Timed: the consumer counts that pull with the live nodes' in num_waiting, so its end is not seen.
       await new Promise((resolve) => setTimeout(resolve, 2 * clusterDefaults.pullExpiresMs));
       await eventually(

@@ -1,4 +1,4 @@
-// Due work exactly once across nodes (docs/design/cluster-mechanics.md#due-work-exactly-once): two collecting
+// Due work exactly once across nodes (docs/design/cluster.md#due-work-exactly-once): two collecting
 // nodes, each with its own LMDB replica, its own NATS connections and the service's due scheduler
 // over its replica's due index. Each due resource is stepped under the cluster's revision check,
 // and the winner asks the shared JetStream collection queue for it: one collection each, whether

@@ -1,4 +1,4 @@
-// The due index a cluster node scans (docs/design/cluster-mechanics.md#due-work-exactly-once): a resource due less
+// The due index a cluster node scans (docs/design/cluster.md#due-work-exactly-once): a resource due less
 // than the spread ago is offered to each node after a delay of that node's own; anything older is
 // offered to every node; of a backlog larger than a scan takes, each node takes its own share first.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// Failover (docs/design/cluster-mechanics.md#leases): after kill -9 of one of two nodes, resources searched on
+// Failover (docs/design/cluster.md#leases): after kill -9 of one of two nodes, resources searched on
 // the survivor are available within 5 s, 20 kills in a row. The node killed is the collection
 // side of a node (pullingNode.mjs: the cluster's queue with the service's settings, taking without
 // pause and holding every lease it gets), the worst case of a dead node: it always has a pull open

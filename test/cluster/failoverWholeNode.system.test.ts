@@ -1,4 +1,4 @@
-// Failover of a whole node (docs/design/cluster-mechanics.md#leases): node A is a full `datapoints serve --nats`
+// Failover of a whole node (docs/design/cluster.md#leases): node A is a full `datapoints serve --nats`
 // holding leases when it is killed -9, and the survivor B answers a resource first searched after
 // the kill as available within 5 s, and collects what A held. A collects from an upstream that
 // the test runs and that never answers, so the test knows A holds a lease the moment A's call
@@ -99,7 +99,7 @@ t.test(
       waits.push(wait);
       t.comment(`round ${round}: the resource searched after the kill available ${wait} ms after it`);
       // Only the lease known to be A's: a request A published in its last instant may not have
-      // reached NATS, and waits out the lease in the resource log (docs/design/cluster-mechanics.md#leases).
+      // reached NATS, and waits out the lease in the resource log (docs/design/cluster.md#leases).
       const back = await availableOnSurvivor(round, [leased], killedAt);
       t.comment(`round ${round}: ${leased}, whose lease A held, available ${back} ms after the kill`);
     }

@@ -1,5 +1,5 @@
 // The leases a node holds and their in-progress acknowledgements, on a clock of our own
-// (docs/design/cluster-mechanics.md#leases).
+// (docs/design/cluster.md#leases).
 import t from 'tap';
 import type { Lease } from '../../src/seams/collection/ports.js';
 import { HeldLeases } from '../../src/seams/collection/heldLeases.js';

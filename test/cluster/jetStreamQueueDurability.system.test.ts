@@ -1,4 +1,4 @@
-// The JetStream collection queue across real failures (docs/design/cluster-mechanics.md#durability): a
+// The JetStream collection queue across real failures (docs/design/cluster.md#durability): a
 // node that dies holding leases, a nats-server killed with SIGKILL and restarted on its store, and
 // several nodes taking the same keys at once.
 import { spawn } from 'node:child_process';

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { reserveUnits } from '../../src/seams/quotaLedger/reservations.js';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { windowPeriod } from '../../src/access/rateLimiter.js';
+import { windowPeriod } from '../../src/seams/quotaLedger/quotaLedger.js';
 import { clusterDefaults } from '../../src/config.js';
 import { KvQuotaLedger, KvQuotaLedgerError, quotaBucket } from '../../src/seams/quotaLedger/kvQuotaLedger.js';
 import { KvRateLedger } from '../../src/seams/quotaLedger/kvRateLedger.js';

@@ -1,4 +1,4 @@
-// How fast a change committed on one node is in another node's LMDB (docs/design/cluster-mechanics.md#resource-replication). Asserts only that every change arrives, in order, within a generous bound; the
+// How fast a change committed on one node is in another node's LMDB (docs/design/cluster.md#resource-replication). Asserts only that every change arrives, in order, within a generous bound; the
 // figures (p50 and p99 from the start of the commit on one node to the end of the LMDB write on
 // the other) are printed as comments, and docs/cluster.md records a run of them.
 import t, { type Test } from 'tap';

@@ -1,4 +1,4 @@
-// One writer per resource across nodes (docs/design/cluster-mechanics.md#one-writer-per-resource): resource hosts
+// One writer per resource across nodes (docs/design/cluster.md#one-writer-per-resource): resource hosts
 // on two nodes, each with its own LMDB replica and its own NATS connection, racing on the same
 // resources. Every commit is an append on condition of the resource's revision in the cluster's
 // log, so of two steps computed from one revision exactly one goes in and the other is computed

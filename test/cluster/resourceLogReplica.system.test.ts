@@ -1,4 +1,4 @@
-// Each node's LMDB replica of the resource log (docs/design/cluster-mechanics.md#resource-replication): what one
+// Each node's LMDB replica of the resource log (docs/design/cluster.md#resource-replication): what one
 // node commits reaches the others' LMDB, in order, with the revision applied recorded alongside;
 // a node resumes after that revision, a new node reads the whole log, and a lost commit leaves the
 // winner's change in the loser's replica.

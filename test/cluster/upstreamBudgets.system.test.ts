@@ -1,10 +1,10 @@
 // Two collecting nodes on one nats-server, each with its own connection, budget and pauses, and
-// its own collection pipeline calling the emulator's GitHub (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide): together they stay within the platform's calls per window, and a rate-limit
+// its own collection pipeline calling the emulator's GitHub (docs/design/cluster.md#upstream-budgets-cluster-wide): together they stay within the platform's calls per window, and a rate-limit
 // answer one of them gets stops the other's calls to the platform until the pause ends.
 import { asyncScheduler, Subject, type Subscription } from 'rxjs';
 import t, { type Test } from 'tap';
-import type { Collector } from '../../src/model.js';
-import { collectResources, type CallBudget } from '../../streams/collection.js';
+import type { CallBudget, Collector } from '../../src/model.js';
+import { collectResources } from '../../streams/collection.js';
 import { ClusterCallBudget } from '../../src/seams/callBudget/clusterCallBudget.js';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { NatsPlatformPauses } from '../../src/seams/platformPauses/natsPlatformPauses.js';

@@ -63,7 +63,7 @@ export async function untilReconnected(connection: NatsConnection): Promise<void
 /**
  * Resolves once a message block of `stream` in the server's store holds `bytes`. nats-server 2.9
  * writes a message to its block file (the OS's cache, not synced) before confirming it, but
- * without fsync (docs/design/cluster-mechanics.md#durability): a kill -9 after this loses nothing
+ * without fsync (docs/design/cluster.md#durability): a kill -9 after this loses nothing
  * of it, where a fixed pause would only guess.
  */
 export async function untilStored(server: TestNatsServer, stream: string, bytes: string): Promise<void> {

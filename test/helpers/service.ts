@@ -12,6 +12,7 @@ import type { ResourcePolicy } from '../../machines/resource.js';
 import { checkAgainstOpenApi } from './openapi.js';
 
 export const searchPath = '/api/v1/resources/search';
+const builtService = new URL('../../dist/src/service.js', import.meta.url).href;
 
 export interface TestService {
   service: RunningService;
@@ -36,10 +37,15 @@ export function tempDataDir(t: Test): string {
 
 export async function startTestService(
   t: Test,
-  options: { policy?: Partial<ResourcePolicy>; dataDir?: string } & Partial<Omit<ServiceOptions, 'policy'>> = {},
+  {
+    built,
+    ...options
+  }: { policy?: Partial<ResourcePolicy>; dataDir?: string; built?: boolean } & Partial<Omit<ServiceOptions, 'policy'>> = {},
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDataDir(t);
-  const service = await startService({
+  // Edge threads load their module from dist/ (npx tsc -p tsconfig.build.json): a test of them runs the built service.
+  const start = built ? ((await import(builtService)) as typeof import('../../src/service.js')).startService : startService;
+  const service = await start({
     host: '127.0.0.1',
     port: 0,
     upstream: 'emulator',

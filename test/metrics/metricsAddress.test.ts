@@ -1,6 +1,6 @@
 // `--metrics HOST:PORT` parsing.
 import t from 'tap';
-import { UsageError } from '../../src/cli/usageError.js';
+import { UsageError } from '../../src/usageError.js';
 import { parseMetricsAddress } from '../../src/metrics/metricsAddress.js';
 
 t.test('metrics address - HOST:PORT, bracketed IPv6, port 0', async (t) => {

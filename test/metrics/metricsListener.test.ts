@@ -1,7 +1,7 @@
 // The metrics listener over real HTTP: its own address, the text format a scraper reads.
 import t, { type Test } from 'tap';
 import { silentLogger } from '../../src/log.js';
-import { startMetricsListener } from '../../src/metrics/metricsListener.js';
+import { startMetricsListener } from '../../src/http/metricsListener.js';
 import { PrometheusMetrics, type MetricSources } from '../../src/metrics/prometheusMetrics.js';
 import { startTestService } from '../helpers/service.js';
 import { parseExposition, sampleValue } from './exposition.js';

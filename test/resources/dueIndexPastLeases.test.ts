@@ -5,12 +5,13 @@ import t, { type Test } from 'tap';
 import type { DueEventType } from '../../machines/resource.js';
 import { dueIndexPastLeases } from '../../src/resources/dueIndexPastLeases.js';
 import { openDatabases } from '../../src/store/environment.js';
-import { type DueEntry, ResourceStore } from '../../src/store/resourceStore.js';
+import { ResourceStore } from '../../src/store/resourceStore.js';
+import type { DueWork } from '../../streams/dueWork.js';
 import { tempDataDir } from '../helpers/service.js';
 
 const rescanMs = 1_000;
 const keyOf = (name: string) => `github/account/${name}`;
-const namesOf = (entries: DueEntry[]) => entries.map((entry) => entry.key.slice('github/account/'.length));
+const namesOf = (entries: DueWork[]) => entries.map((entry) => entry.key.slice('github/account/'.length));
 
 /** A store whose due index holds `names`, the first due at 1, the next at 2, ... */
 async function storeWithDue(t: Test, names: string[]) {
@@ -21,7 +22,7 @@ async function storeWithDue(t: Test, names: string[]) {
   const store = new ResourceStore(dbs);
   const reads: Array<string | undefined> = [];
   const index = {
-    dueBefore(now: number, limit: number, after?: DueEntry) {
+    dueBefore(now: number, limit: number, after?: DueWork) {
       reads.push(after?.key);
       return store.dueBefore(now, limit, after);
     },

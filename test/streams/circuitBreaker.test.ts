@@ -5,8 +5,7 @@ import { defer, firstValueFrom, mergeMap, of, Subject, take, takeUntil, timer, t
 import { TestScheduler } from 'rxjs/testing';
 import { CircuitBreaker, type BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { collectResources } from '../../streams/collection.js';
-import { failed, found, type PlatformCode } from '../../src/model.js';
-import type { CollectingPlatform } from '../../streams/collection.js';
+import { type CollectingPlatform, failed, found, type PlatformCode } from '../../src/model.js';
 import { VirtualTime } from '../collection/virtualTime.js';
 
 const policy: BreakerPolicy = { failureThreshold: 2, cooldownMs: 10, maxCooldownMs: 40 };

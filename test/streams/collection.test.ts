@@ -2,7 +2,7 @@
 // budgets, batching and concurrency asserted to the exact millisecond.
 import t, { type Test } from 'tap';
 import { TestScheduler } from 'rxjs/testing';
-import { collectResources, type CallBudget, type CollectingPlatform, type SharedCallBudget } from '../../streams/collection.js';
+import { collectResources, type SharedCallBudget } from '../../streams/collection.js';
 import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { dueWork } from '../../streams/dueWork.js';
 import type { CallTurn } from '../../streams/platformGate.js';
@@ -13,6 +13,8 @@ import {
   found,
   notFound,
   rateLimited,
+  type CallBudget,
+  type CollectingPlatform,
   type CollectionOutcome,
   type CollectionResult,
   type PlatformCode,

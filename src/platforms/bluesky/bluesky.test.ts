@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ResourceRef } from '../../model.js';
-import type { EmulatedCounts } from '../../emulator/types.js';
+import type { EmulatedCounts } from '../emulatorContract.js';
 import { createUpstreamHttp } from '../http.js';
 import { blueskyAccount, blueskyPost } from './identifiers.js';
 import {

@@ -1,7 +1,7 @@
 // Bluesky's public AppView as the emulator speaks it (docs/platforms.md#the-emulator): the same XRPC
 // paths, repeated query parameters, bodies and errors as public.api.bsky.app, 429 included.
-import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
-import type { EmulatedResource, EmulatorContext, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
+import type { EmulatedResource, EmulatorContext, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
 
 /** The lexicons' own maxLength of `actors` and `uris`, stated here so a wrong limit in the collector shows. */
 const lexiconMaxLength = 25;

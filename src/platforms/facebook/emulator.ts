@@ -1,7 +1,7 @@
 // The Facebook Graph API as the emulator speaks it: GET /v{n}/{page}?fields=... and the
 // multi-id form GET /v{n}/?ids=a,b&fields=..., with the Graph's 803 answer for unknown
 // aliases, its code-4 throttling answer and the code-104 answer to a missing token.
-import type { EmulatedResource, PlatformEmulator } from '../../emulator/types.js';
+import type { EmulatedResource, PlatformEmulator } from '../emulatorContract.js';
 import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../metaGraph/replies.js';
 
 const pagePath = /^\/v\d+\.\d+\/([^/]*)$/;

@@ -1,7 +1,7 @@
 // GitHub's REST API as the emulator speaks it: the same paths, headers and bodies
 // (trimmed to realistic fields) as api.github.com, including its 404 and rate-limit answers.
-import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
-import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
+import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
 
 const notFoundReply = (docs: string) =>
   json(404, { message: 'Not Found', documentation_url: `https://docs.github.com/rest/${docs}`, status: '404' });

@@ -1,7 +1,7 @@
 // The Instagram Graph API's business discovery as the emulator speaks it: the same path and
 // `fields` expression, the discovered account's counts, and the Graph's own error answers
 // (110/2207013 for an unknown username, code 4 when throttled, 104 without a token).
-import type { PlatformEmulator } from '../../emulator/types.js';
+import type { PlatformEmulator } from '../emulatorContract.js';
 import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../metaGraph/replies.js';
 
 const ownAccountPath = /^\/v\d+\.\d+\/([^/]+)$/;

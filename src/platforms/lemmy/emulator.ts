@@ -1,8 +1,8 @@
 // Lemmy's HTTP API as the emulator speaks it, for any server under /lemmy/<host>
 // (docs/platforms.md#federated-platforms): 0.19's v3 shapes (counts in the view's `counts`) and
 // errors (HTTP 400 `couldnt_find_*`), and 1.0's v4 shapes (counts on the entity, HTTP 404 `not_found`).
-import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
-import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
+import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
 import type { ResourceType } from '../../model.js';
 
 type Version = 'v3' | 'v4';

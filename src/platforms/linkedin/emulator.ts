@@ -1,6 +1,6 @@
 // LinkedIn's logged-out public pages as the emulator serves them (docs/platforms.md#the-emulator):
 // /company/<name>/ and /in/<name>/, 404 for a missing name, bot-block 999 when throttled.
-import type { EmulatedCounts, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import type { EmulatedCounts, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
 import { abbreviateCount } from '../counts.js';
 
 const companyPath = /^\/company\/([^/]+)\/$/;

@@ -1,8 +1,8 @@
 // Mastodon's REST API as the emulator speaks it, for any server under /mastodon/<host>
 // (docs/platforms.md#federated-platforms): the lookup and status methods with the bodies,
 // errors and rate-limit headers of docs.joinmastodon.org.
-import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
-import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
+import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
 
 /** Mastodon's default limit: 300 calls per 5 minutes per address; the reset is an ISO 8601 time. */
 const rateLimitReply = (now: number) =>

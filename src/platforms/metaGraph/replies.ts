@@ -1,7 +1,7 @@
 // The Graph API's own answers as the emulator sends them (facebook, instagram, threads):
 // JSON bodies, the error object of the error-handling guide, and its throttling headers.
-import { cutOffJson, jsonReply } from '../../emulator/replies.js';
-import type { EmulatorReply } from '../../emulator/types.js';
+import { cutOffJson, jsonReply } from '../emulatorReplies.js';
+import type { EmulatorReply } from '../emulatorContract.js';
 
 export const graphJson = (status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply =>
   jsonReply(status, body, { 'content-type': 'application/json; charset=UTF-8', 'x-fb-trace-id': 'AbCdEfGhIjK', ...headers });

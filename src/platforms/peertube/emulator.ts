@@ -1,8 +1,8 @@
 // PeerTube's REST API as the emulator speaks it, for any server under /peertube/<host>
 // (docs/platforms.md#federated-platforms): accounts, video channels and videos, RFC 7807 errors,
 // and its per-address rate limit with Retry-After.
-import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
-import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
+import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
 
 const problem = (status: number, title: string, detail: string) =>
   json(status, { type: 'about:blank', title, detail, status }, { 'content-type': 'application/problem+json; charset=utf-8' });

@@ -1,6 +1,6 @@
 // Threads as the emulator speaks it (docs/platforms.md#the-emulator): the API's profile_lookup and
 // media insights, and the public post page /@<handle>/post/<code>.
-import type { EmulatedResource, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import type { EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
 import { graphErrorReply, graphJson, graphMalformedReply, graphMissingTokenReply, graphRateLimitReply } from '../metaGraph/replies.js';
 
 const profileLookupPath = /^\/v\d+\.\d+\/profile_lookup$/;

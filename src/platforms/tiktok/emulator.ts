@@ -1,6 +1,6 @@
 // TikTok's public profile page GET /@<name> as the emulator serves it (docs/platforms.md#the-emulator):
 // a missing name is a 200 page with statusCode 10221; throttling is a bare 429.
-import type { EmulatedCounts, EmulatorReply, PlatformEmulator } from '../../emulator/types.js';
+import type { EmulatedCounts, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
 import { abbreviateCount } from '../counts.js';
 
 const profilePath = /^\/@([^/]+)$/;

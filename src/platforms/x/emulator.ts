@@ -1,7 +1,7 @@
 // X API v2 as the emulator speaks it: /2/users/by and /2/tweets with api.x.com's parameters,
 // bodies and problems, its 401 without a bearer token and its 429 with x-rate-limit-* headers.
-import { cutOffJson, jsonReply as json } from '../../emulator/replies.js';
-import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../../emulator/types.js';
+import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
+import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../emulatorContract.js';
 import { snowflakeTime, viewCountingSince } from './identifiers.js';
 
 /** X's own limit, stated here rather than taken from the collector, so a wrong one there shows: users/by and tweets take 1-100 values. */

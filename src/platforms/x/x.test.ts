@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ResourceRef, ResourceType } from '../../model.js';
-import type { EmulatedCounts } from '../../emulator/types.js';
+import type { EmulatedCounts } from '../emulatorContract.js';
 import { createUpstreamHttp } from '../http.js';
 import { emulatedAuthor } from './emulator.js';
 import { snowflakeTime, viewCountingSince, xAccount, xPost } from './identifiers.js';

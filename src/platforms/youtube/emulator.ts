@@ -1,8 +1,8 @@
 // The YouTube Data API v3 as the emulator speaks it (docs/platforms.md#the-emulator): channels and
 // videos with the same parameters, list bodies and Google error bodies as www.googleapis.com/youtube/v3.
 import { createHash } from 'node:crypto';
-import { cutOffJson, jsonReply } from '../../emulator/replies.js';
-import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../../emulator/types.js';
+import { cutOffJson, jsonReply } from '../emulatorReplies.js';
+import type { EmulatedResource, EmulatorContext, EmulatorReply, EmulatorRequest, PlatformEmulator } from '../emulatorContract.js';
 import { isChannelId } from './identifiers.js';
 
 const json = (status: number, body: unknown) => jsonReply(status, body, { 'content-type': 'application/json; charset=UTF-8' });

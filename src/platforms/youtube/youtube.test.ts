@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { EmulatedCounts } from '../../emulator/types.js';
+import type { EmulatedCounts } from '../emulatorContract.js';
 import { createUpstreamHttp } from '../http.js';
 import { youtubeChannel, youtubeVideo } from './identifiers.js';
 import { nextPacificMidnight } from './quota.js';

@@ -1,5 +1,5 @@
 // An upstream's calls (a platform's, or a federated platform's server's) shared by a cluster's nodes
-// (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide): blocks of each window's calls
+// (docs/design/cluster.md#upstream-budgets-cluster-wide): blocks of each window's calls
 // reserved from a KV budget ledger, never past the window's cap.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { reserveUnits, type Reservation } from '../quotaLedger/reservations.js';

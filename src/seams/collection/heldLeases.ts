@@ -1,6 +1,6 @@
 // The leases a node holds from the cluster's collection queue and when each may still be answered:
 // extended while the node lives, back within one ack wait when it dies
-// (docs/design/cluster-mechanics.md#leases).
+// (docs/design/cluster.md#leases).
 import type { Lease } from './ports.js';
 
 export interface LeaseTiming {

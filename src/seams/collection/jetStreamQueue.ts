@@ -1,4 +1,4 @@
-// The cluster's collection queue (docs/design/cluster-mechanics.md#the-collection-queue): a JetStream
+// The cluster's collection queue (docs/design/cluster.md#the-collection-queue): a JetStream
 // work-queue stream of one message per requested resource, leased by the consumer's ack wait.
 import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
@@ -47,7 +47,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
   readonly waiting: Observable<void> = this.signal.asObservable();
   /** Leases this queue handed out and has not yet answered. */
   private readonly held: HeldLeases;
-  /** Sends the in-progress acknowledgements of the leases held (docs/design/cluster-mechanics.md#leases). */
+  /** Sends the in-progress acknowledgements of the leases held (docs/design/cluster.md#leases). */
   private readonly extender: NodeJS.Timeout;
   /** Tells this queue's own announcements from other nodes'. */
   private readonly announcer = randomUUID();
@@ -135,7 +135,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
    * Sends the lease's answer and waits for the server to confirm it. A lease past its expiry, or
    * taken before a reconnect, is dropped unanswered, as the in-process queue drops an expired
    * one: NATS may have delivered it again, and an answer now would acknowledge or redeliver the
-   * other holder's work (docs/design/cluster-mechanics.md#leases). Returns whether the answer was sent.
+   * other holder's work (docs/design/cluster.md#leases). Returns whether the answer was sent.
    */
   private async answer(lease: Lease, verb: '+ACK' | '-NAK'): Promise<boolean> {
     const ackSubject = this.held.answerable(lease, performance.now(), this.reconnects);
@@ -158,7 +158,7 @@ export class JetStreamCollectionQueue implements CollectionQueue {
 
   /**
    * After a reconnect the server may be a restarted one, whose consumer (kept in memory) is gone:
-   * every node sets it up again, which is idempotent (docs/design/cluster-mechanics.md#durability).
+   * every node sets it up again, which is idempotent (docs/design/cluster.md#durability).
    */
   private async followReconnects(): Promise<void> {
     for await (const status of this.connection.status()) {

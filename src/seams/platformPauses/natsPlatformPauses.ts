@@ -1,5 +1,5 @@
 // Rate-limit pauses shared by a cluster's nodes
-// (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide): one KV entry per upstream (a
+// (docs/design/cluster.md#upstream-budgets-cluster-wide): one KV entry per upstream (a
 // platform, or a federated platform's server: `mastodon/mastodon.social`, a valid KV key as hosts
 // are punycode) holding when its pause ends, only ever raised, watched by every node.
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';

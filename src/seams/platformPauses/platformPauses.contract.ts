@@ -1,4 +1,4 @@
-// What every PlatformPauses must do (streams/platformPauses.ts; docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide), run against the in-process board and the NATS one.
+// What every PlatformPauses must do (streams/platformPauses.ts; docs/design/cluster.md#upstream-budgets-cluster-wide), run against the in-process board and the NATS one.
 import { bufferTime, filter, firstValueFrom, timeout, type Observable } from 'rxjs';
 import type { Test } from 'tap';
 import type { PlatformPause, PlatformPauses } from '../../../streams/platformPauses.js';

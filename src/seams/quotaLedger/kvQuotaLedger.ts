@@ -1,4 +1,4 @@
-// The cluster's quota ledger (docs/design/cluster-mechanics.md#quota-ledger): one NATS KV entry per
+// The cluster's quota ledger (docs/design/cluster.md#quota-ledger): one NATS KV entry per
 // account and period, swapped by revision; on buckets of their own it keeps rate windows and
 // upstream call budgets.
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';

@@ -1,8 +1,7 @@
-// The cluster's ledger of rate windows (docs/design/cluster-mechanics.md#rate-limit-across-nodes):
-// the quota ledger's NATS KV entries, in buckets by window length (docs/design/cluster.md#old-rate-windows).
+// The cluster's ledger of rate windows (docs/design/cluster.md#rate-limit-across-nodes):
+// the quota ledger's NATS KV entries, in buckets by window length (docs/design/cluster.md#rate-limit-across-nodes).
 import type { NatsConnection } from '@nats-io/transport-node';
-import { windowLengthOf } from '../../access/rateLimiter.js';
-import type { LedgerEntry, QuotaLedger, SwapResult } from './quotaLedger.js';
+import { type LedgerEntry, type QuotaLedger, type SwapResult, windowLengthOf } from './quotaLedger.js';
 import { KvQuotaLedger } from './kvQuotaLedger.js';
 
 export interface KvRateLedgerOptions {

@@ -1,8 +1,8 @@
 // A ledger of the resource thread lent to an edge thread over a MessagePort, so edges reach NATS on
-// the node's one connection (docs/design/cluster.md#edge-threads-in-a-cluster).
+// the node's one connection (docs/design/cluster.md#edge-threads-borrow-the-connection).
 import type { MessagePort } from 'node:worker_threads';
 import type { QuotaLedger } from './quotaLedger.js';
-import { borrowCalls, lendCalls } from '../../threads/portCalls.js';
+import { borrowCalls, lendCalls } from '../portCalls.js';
 
 const ledgerCalls = ['read', 'swap'] as const;
 

@@ -12,7 +12,7 @@ export type SwapResult = { swapped: true; entry: LedgerEntry } | { swapped: fals
 
 /**
  * A seam: the LMDB ledger (usageStore.ts), a cluster's key-value store with revision-checked
- * updates (kvQuotaLedger.ts, docs/design/cluster-mechanics.md#rate-limit-across-nodes for its rate
+ * updates (kvQuotaLedger.ts, docs/design/cluster.md#rate-limit-across-nodes for its rate
  * windows). Every implementation passes quotaLedger.contract.ts; reserving and giving back on top
  * of it is reservations.ts. Periods are months ('YYYY-MM') or rate windows.
  */
@@ -24,4 +24,15 @@ export interface QuotaLedger {
    * otherwise resolves the entry as another writer left it.
    */
   swap(account: string, period: string, revision: number, granted: number): Promise<SwapResult>;
+}
+
+/** The ledger's name of a rate window: `<length in ms>.<start in ms since the epoch>`. */
+export function windowPeriod(windowMs: number, start: number): string {
+  return `${windowMs}.${start}`;
+}
+
+/** The length in ms of the window a `windowPeriod` names; NaN for any other name. */
+export function windowLengthOf(period: string): number {
+  const match = /^(\d+)\.\d+$/.exec(period);
+  return match ? Number(match[1]) : Number.NaN;
 }

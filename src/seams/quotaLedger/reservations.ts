@@ -1,4 +1,4 @@
-// Reserving units from the ledger and giving them back (docs/guarantees.md#quota-and-rate-across-threads; in a cluster also the rate window's, docs/design/cluster-mechanics.md#rate-limit-across-nodes): compare-and-set loops over the QuotaLedger seam, which is all that every
+// Reserving units from the ledger and giving them back (docs/guarantees.md#quota-and-rate-across-threads; in a cluster also the rate window's, docs/design/cluster.md#rate-limit-across-nodes): compare-and-set loops over the QuotaLedger seam, which is all that every
 // implementation has to offer.
 import type { QuotaLedger } from './quotaLedger.js';
 

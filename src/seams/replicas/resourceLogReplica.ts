@@ -1,4 +1,4 @@
-// A node's replica of the cluster's resource log (docs/design/cluster-mechanics.md#resource-replication):
+// A node's replica of the cluster's resource log (docs/design/cluster.md#resource-replication):
 // each change written to its LMDB in log order, with the revision applied, so searches never wait on NATS.
 import type { OutcomeSink } from '../collection/ports.js';
 import type { Health } from '../../health.js';
@@ -83,7 +83,7 @@ export class ResourceLogReplica {
    * lease. A copy it holds is not read from the log first (a NATS request per collection): the
    * machine takes an outcome in every state, so a step from a lagging copy is only refused by the
    * log's revision check, which writes the winner's change here, and the host steps again from it
-   * (docs/design/cluster-mechanics.md#one-writer-per-resource).
+   * (docs/design/cluster.md#one-writer-per-resource).
    */
   caughtUpOutcomes(sink: OutcomeSink): OutcomeSink {
     return {

@@ -1,4 +1,4 @@
-// The resource log contract (docs/design/cluster-mechanics.md#resource-replication): what every implementation
+// The resource log contract (docs/design/cluster.md#resource-replication): what every implementation
 // of ResourceLog must do, run against each of them (test/cluster/resourceLog.system.test.ts).
 import type { Test } from 'tap';
 import { dueEventFor } from '../../../machines/resource.js';

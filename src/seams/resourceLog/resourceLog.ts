@@ -1,4 +1,4 @@
-// The resource log of a cluster (docs/design/cluster-mechanics.md#resource-replication): the last
+// The resource log of a cluster (docs/design/cluster.md#resource-replication): the last
 // change of every resource, in one order, appended on condition and followed by every node.
 import type { AppendResult, LoggedChange, ResourceCommitLog } from '../../store/resourceReplica.js';
 import type { ResourceChange } from '../../store/resourceStore.js';

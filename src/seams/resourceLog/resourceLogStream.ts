@@ -1,4 +1,4 @@
-// The resource log on JetStream (docs/design/cluster-mechanics.md#resource-replication): one subject
+// The resource log on JetStream (docs/design/cluster.md#resource-replication): one subject
 // per resource keeping its last change, sequence numbers as revisions, appends on condition.
 import {
   DiscardPolicy,
@@ -19,7 +19,7 @@ import type { ResourceChange } from '../../store/resourceStore.js';
 import { isTransitionCause, type TransitionCause } from '../../store/transitionHistory.js';
 import type { LogFollower, ResourceLog } from './resourceLog.js';
 
-/** Names every node of a cluster shares (docs/design/cluster-mechanics.md#streams-consumers-subjects). */
+/** Names every node of a cluster shares (docs/design/cluster.md#streams-consumers-subjects). */
 export const resourceLogNames = {
   stream: 'DATAPOINTS_RESOURCES',
   /** One subject per resource: `datapoints.resource.<base64url of the key>`. */
@@ -38,7 +38,7 @@ export interface JetStreamResourceLogOptions {
   /**
    * How long each pull of a follower lasts. The client library also waits this long between
    * attempts to find its consumer again after a reconnect, so it bounds how long a follower stays
-   * stalled after nats-server restarts (docs/design/cluster-mechanics.md#resource-replication).
+   * stalled after nats-server restarts (docs/design/cluster.md#resource-replication).
    */
   followPullMs: number;
 }

@@ -3,7 +3,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { AccountChangeWrites } from '../../store/accountStore.js';
 import type { DashboardWrites, WebRecords } from './webStore.js';
-import { borrowCalls, lendCalls } from '../../threads/portCalls.js';
+import { borrowCalls, lendCalls } from '../portCalls.js';
 
 /** The edge's ends of the two ports. */
 export interface DashboardPorts {

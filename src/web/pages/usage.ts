@@ -3,7 +3,7 @@
 // requests per day for the last 90 days as a chart and as a table.
 import { monthOf, nextMonthStart } from '../../access/calendar.js';
 import { webLimits } from '../../config.js';
-import { formatDuration } from '../../cli/flags.js';
+import { formatDuration } from '../../duration.js';
 import { page, type WebAnswer } from '../answers.js';
 import { barChart } from '../barChart.js';
 import type { WebContext } from '../context.js';

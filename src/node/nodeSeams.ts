@@ -17,10 +17,10 @@ import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import type { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import type { DashboardWrites, WebStore } from '../seams/webRecords/webStore.js';
 import { AccountReplica } from '../seams/replicas/accountReplica.js';
-import type { ClusterSettings } from './clusterSettings.js';
-import { ClusterAccounts } from './clusterAccounts.js';
+import type { ClusterSettings } from '../cluster/clusterSettings.js';
+import { ClusterAccounts } from '../cluster/clusterAccounts.js';
 import { ClusterCallBudget } from '../seams/callBudget/clusterCallBudget.js';
-import { ClusterDailyUsage } from './clusterDailyUsage.js';
+import { ClusterDailyUsage } from '../cluster/clusterDailyUsage.js';
 import { ClusterWeb } from '../seams/webRecords/clusterWeb.js';
 import { replicateDailyUsage } from '../seams/replicas/dailyUsageReplica.js';
 import { DayCountingLedger } from '../seams/quotaLedger/dayCountingLedger.js';
@@ -28,7 +28,7 @@ import { ConnectedLedger, ConnectionGate, followConnection } from '../seams/quot
 import { JetStreamCollectionQueue, defaultQueueOptions } from '../seams/collection/jetStreamQueue.js';
 import { KvQuotaLedger } from '../seams/quotaLedger/kvQuotaLedger.js';
 import { KvRateLedger } from '../seams/quotaLedger/kvRateLedger.js';
-import { closeNats, connectNats } from './natsConnection.js';
+import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { NatsPlatformPauses } from '../seams/platformPauses/natsPlatformPauses.js';
 import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from '../seams/resourceLog/resourceLogStream.js';
@@ -40,7 +40,7 @@ export interface NodeSeams {
   queueDepth: (() => number) | undefined;
   ledger: QuotaLedger;
   /**
-   * The ledger of rate windows, in a cluster (docs/design/cluster-mechanics.md#rate-limit-across-nodes); a node
+   * The ledger of rate windows, in a cluster (docs/design/cluster.md#rate-limit-across-nodes); a node
    * alone keeps its windows in memory and has none.
    */
   rateLedger: QuotaLedger | undefined;
@@ -48,12 +48,12 @@ export interface NodeSeams {
   remoteLedger: boolean;
   /**
    * In a cluster: the log every resource commit goes through, which the node's store replicates,
-   * and the name that spreads due work among nodes (docs/design/cluster-mechanics.md#due-work-exactly-once).
+   * and the name that spreads due work among nodes (docs/design/cluster.md#due-work-exactly-once).
    */
   resources: { log: ResourceLog; node: string } | undefined;
   /**
    * Where rate-limit pauses are announced and heard: this node alone, or every node of the
-   * cluster (docs/design/cluster-mechanics.md#upstream-budgets-cluster-wide).
+   * cluster (docs/design/cluster.md#upstream-budgets-cluster-wide).
    */
   pauses: PlatformPauses;
   /** In a cluster: the platforms' call budgets shared by every collecting node. */

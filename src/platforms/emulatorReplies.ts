@@ -1,6 +1,6 @@
 // Replies the JSON platforms' emulator handlers share: a JSON body under the platform's
 // content type, and the cut-off body of the `malformed` mode (docs/operations.md#emulator).
-import type { EmulatorReply } from './types.js';
+import type { EmulatorReply } from './emulatorContract.js';
 
 /** A JSON answer; `headers` add to or replace the content type (platforms spell its charset differently). */
 export const jsonReply = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): EmulatorReply => ({

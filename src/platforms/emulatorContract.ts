@@ -1,4 +1,5 @@
-// The contract between the emulator's server and each platform's emulator handler.
+// The contract between the emulator's server (src/emulator/) and each platform's emulator handler
+// (src/platforms/<code>/emulator.ts): it lives beside the platforms, which the emulator imports, never the reverse.
 import type { MetricName, ResourceType } from '../model.js';
 
 export interface EmulatorRequest {

@@ -1,8 +1,8 @@
 // Serves the metrics on their own listen address (docs/operations-endpoints.md#why-metrics-have-their-own-address): the API port faces clients, this one only the operator's scraper.
 import type { Logger } from '../log.js';
-import uWS, { type HttpResponse, type TemplatedApp, type us_listen_socket } from '../http/uws.js';
-import type { MetricsAddress } from './metricsAddress.js';
-import type { PrometheusMetrics } from './prometheusMetrics.js';
+import uWS, { type HttpResponse, type TemplatedApp, type us_listen_socket } from './uws.js';
+import type { MetricsAddress } from '../metrics/metricsAddress.js';
+import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 
 export const metricsPath = '/metrics';
 
