@@ -87,8 +87,8 @@ export const limits = {
   },
   /** Transitions kept per resource for whoever debugs its machine (docs/storage.md#transition-history). */
   resourceHistoryLength: 20,
-  /** The console's platform status (docs/operations.md#platform-status, docs/operations.md#collection-failing). */
-  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000 },
+  /** The console's platform status (docs/operations.md#platform-status, docs/operations.md#collection-failing); `failingServers`: federated servers listed at most. */
+  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000, failingServers: 20 },
   /** Days of per-day request counts kept per account, today included (docs/storage.md#daily-usage). */
   dailyUsageDays: 90,
   /** docs/api.md#a-39: about the time a cluster node takes to reach NATS again. */

@@ -10,7 +10,10 @@ export const platformCodes = [
   'facebook',
   'github',
   'instagram',
+  'lemmy',
   'linkedin',
+  'mastodon',
+  'peertube',
   'reddit',
   'threads',
   'tiktok',
@@ -96,7 +99,13 @@ export interface CallBudget {
 /** A platform as the collection pipeline takes it: its collector and its budget. */
 export interface CollectingPlatform {
   collector: Collector;
+  /** Per upstream: the platform's, or on a federated platform each server's. */
   budget: CallBudget;
+  /**
+   * On a platform whose references name their hosts, the host of an identifier: each server is
+   * an upstream of its own, with its own budget, pauses and breaker (docs/platforms.md#each-server-its-own-upstream).
+   */
+  hostOf?: ((identifier: string) => string) | undefined;
 }
 
 /** One resource's collection as the pipeline ends it (streams/collection.ts). */

@@ -1,22 +1,24 @@
-// When a platform may be called next (docs/architecture.md#collection-path): its budget spaces calls
-// out evenly; a rate-limit answer (until the platform's reset) or its breaker pauses it.
+// When an upstream (a platform, or a federated platform's server) may be called next
+// (docs/architecture.md#collection-path): its budget spaces calls out evenly; a rate-limit answer
+// (until the upstream's reset) or its breaker pauses it.
 import { defer, mergeMap, Observable, of, timer, type SchedulerLike } from 'rxjs';
-import type { CallBudget, PlatformCode } from '../src/model.js';
+import type { CallBudget } from '../src/model.js';
+import type { UpstreamKey } from './upstreamKey.js';
 import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';
 
 /** A call's turn in a shared budget: taken, or none left before `retryAt` (epoch ms). */
 export type CallTurn = { taken: true } | { taken: false; retryAt: number };
 
 /**
- * A platform's calls shared among nodes: together they make at most `perMinute` a minute. In a
+ * An upstream's calls shared among nodes: together they make at most `perMinute` a minute. In a
  * cluster each call takes its turn here too (docs/design/cluster.md#upstream-budgets-cluster-wide).
  */
 export interface SharedCallBudget {
-  takeCall(platform: PlatformCode, perMinute: number): Promise<CallTurn>;
+  takeCall(upstream: UpstreamKey, perMinute: number): Promise<CallTurn>;
 }
 
 export interface PlatformGateOptions {
-  platform: PlatformCode;
+  upstream: UpstreamKey;
   budget: CallBudget;
   scheduler: SchedulerLike;
   breaker: BreakerPolicy;
@@ -53,12 +55,12 @@ export class PlatformGate {
   }
 
   private turn(): Observable<unknown> {
-    const { shared, platform, budget } = this.options;
+    const { shared, upstream, budget } = this.options;
     if (this.paused()) return this.admission();
     // An infinite budget (the emulator's) has nothing to share.
     if (!shared || !Number.isFinite(budget.perMinute)) return of(true);
     return new Observable<CallTurn>((subscriber) => {
-      shared.takeCall(platform, budget.perMinute).then(
+      shared.takeCall(upstream, budget.perMinute).then(
         (turn) => {
           subscriber.next(turn);
           subscriber.complete();

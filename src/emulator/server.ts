@@ -49,7 +49,11 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
     req.forEach((name, value) => {
       headers[name] = value;
     });
-    const request = { path: slash < 0 ? '/' : url.slice(slash), query: new URLSearchParams(req.getQuery() ?? ''), headers };
+    const request = {
+      ...platformTarget(platform, slash < 0 ? '/' : url.slice(slash)),
+      query: new URLSearchParams(req.getQuery() ?? ''),
+      headers,
+    };
     return { platform, handler, request };
   };
 
@@ -61,7 +65,7 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
     });
     const target = platformRequest(req);
     if (!target) return send(res, { status: 404, body: 'no such platform' });
-    const { context, faults } = world.scope(target.platform, now());
+    const { context, faults } = world.scope(target.platform, now(), target.request.host);
     const reply = target.handler.handle(target.request, context) ?? notFound;
 
     if (faults.hang) {
@@ -86,7 +90,7 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
       if (aborted) return;
       if (!target) return send(res, { status: 404, body: 'no such platform' });
       if (body.kind !== 'complete') return send(res, { status: 413, body: 'body too large' });
-      const { context } = world.scope(target.platform, now());
+      const { context } = world.scope(target.platform, now(), target.request.host);
       send(res, target.handler.post?.({ ...target.request, body: body.text }, context) ?? notFound);
     });
   });
@@ -110,6 +114,17 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
 }
 
 const notFound: EmulatorReply = { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
+
+/**
+ * The path a platform handler is given, and on a platform whose references name their hosts the
+ * host: `/<platform>/<host>/<path>` stands for https://<host>/<path> (docs/platforms.md#federated-platforms).
+ */
+function platformTarget(platform: PlatformCode, path: string): { path: string; host?: string } {
+  if (!platforms.get(platform)!.hostsNamedByCallers) return { path };
+  const slash = path.indexOf('/', 1);
+  if (slash < 0) return { path: '/', host: path.slice(1) };
+  return { path: path.slice(slash), host: path.slice(1, slash) };
+}
 
 function send(res: HttpResponse, reply: EmulatorReply): void {
   res.cork(() => {

@@ -67,9 +67,17 @@ export class EmulatorWorld {
     return [...this.faults.values()];
   }
 
-  /** A lookup context for one request to `platform`, and the server faults it accumulates. */
-  scope(platform: PlatformCode, now: number): { context: EmulatorContext; faults: RequestFaults } {
-    const faults: RequestFaults = { error: false, hang: false, delayMs: 0 };
+  /**
+   * A lookup context for one request to `platform` (on `host`, for a platform whose references
+   * name their hosts), and the server faults it accumulates.
+   */
+  scope(platform: PlatformCode, now: number, host?: string): { context: EmulatorContext; faults: RequestFaults } {
+    // docs/operations.md#emulator: a server whose name starts with `flaky` is down, `slow` is slow.
+    const faults: RequestFaults = {
+      error: host?.startsWith('flaky') ?? false,
+      hang: false,
+      delayMs: host?.startsWith('slow') ? slowAnswerMs : 0,
+    };
     const definition = this.platforms.get(platform)!;
     const lookup = (type: ResourceType, identifier: string): EmulatedResource => {
       const rule = definition.identifiers[type];

@@ -22,11 +22,15 @@ function upstream(expiresIn: number) {
       return answer;
     },
   };
-  const token = appToken({ baseUrl: '', origins: {}, credentials: {}, http, now: () => now }, 'test', () => ({
-    url: 'https://id.example/token',
-    headers: {},
-    body: 'grant_type=client_credentials',
-  }));
+  const token = appToken(
+    { baseUrl: '', origins: {}, hostUrl: (host) => `https://${host}`, credentials: {}, http, now: () => now },
+    'test',
+    () => ({
+      url: 'https://id.example/token',
+      headers: {},
+      body: 'grant_type=client_credentials',
+    }),
+  );
   const read = () => token.authorized((bearer) => http.get('https://api.example/', { authorization: bearer }, signal), signal);
   return {
     read,
@@ -77,11 +81,15 @@ t.test('app token - an unreadable token answer is a failure, and the next call a
     get: async () => reply(200, '{}'),
     post: async () => answers.shift()!,
   };
-  const token = appToken({ baseUrl: '', origins: {}, credentials: {}, http, now: () => fixedNow }, 'test', () => ({
-    url: 'https://id.example/token',
-    headers: {},
-    body: '',
-  }));
+  const token = appToken(
+    { baseUrl: '', origins: {}, hostUrl: (host) => `https://${host}`, credentials: {}, http, now: () => fixedNow },
+    'test',
+    () => ({
+      url: 'https://id.example/token',
+      headers: {},
+      body: '',
+    }),
+  );
   const read = () => token.authorized(() => http.get('https://api.example/', {}, signal), signal);
   t.same(await read(), { kind: 'failed', reason: 'upstream body does not match the expected shape' });
   t.match(await read(), { status: 200 });

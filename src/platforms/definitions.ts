@@ -6,7 +6,10 @@ import { bluesky } from './bluesky/index.js';
 import { facebook } from './facebook/index.js';
 import { github } from './github/index.js';
 import { instagram } from './instagram/index.js';
+import { lemmy } from './lemmy/index.js';
 import { linkedin } from './linkedin/index.js';
+import { mastodon } from './mastodon/index.js';
+import { peertube } from './peertube/index.js';
 import { reddit } from './reddit/index.js';
 import { threads } from './threads/index.js';
 import { tiktok } from './tiktok/index.js';
@@ -21,7 +24,10 @@ export const platformDefinitions = {
   facebook,
   github,
   instagram,
+  lemmy,
   linkedin,
+  mastodon,
+  peertube,
   reddit,
   threads,
   tiktok,

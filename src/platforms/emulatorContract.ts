@@ -3,8 +3,13 @@
 import type { MetricName, ResourceType } from '../model.js';
 
 export interface EmulatorRequest {
-  /** The path after the `/<platform>` prefix, e.g. `/users/octocat`. */
+  /**
+   * The path after the `/<platform>` prefix, e.g. `/users/octocat`; on a platform whose references
+   * name their hosts, after `/<platform>/<host>` too.
+   */
   path: string;
+  /** The server asked, on a platform whose references name their hosts (docs/platforms.md#federated-platforms). */
+  host?: string;
   query: URLSearchParams;
   headers: Readonly<Record<string, string>>;
 }

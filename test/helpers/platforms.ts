@@ -89,6 +89,8 @@ export function collectorWithFixtures(
   return definition.createCollector({
     baseUrl: `https://${platform}.example`,
     origins,
+    // A host a reference names is called as on the real internet, so a test reads the real URL.
+    hostUrl: (host) => `https://${host}`,
     credentials: credentials ?? everyCredential,
     http: upstream,
     now: () => fixedNow,

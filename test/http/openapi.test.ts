@@ -138,7 +138,7 @@ t.test('openapi - every example matches its schema, and the refusals are the liv
   });
   t.same(refused.body, answerExamples.invalid, 'the 422 example is the live body');
   t.same(answerExamples.invalid.errors, [
-    "Resources platform 'myspace' is not supported: use one of bluesky, facebook, github, instagram, linkedin, reddit, threads, tiktok, twitch, x, youtube",
+    "Resources platform 'myspace' is not supported: use one of bluesky, facebook, github, instagram, lemmy, linkedin, mastodon, peertube, reddit, threads, tiktok, twitch, x, youtube",
     "Resources identifier 'jack smith' is not valid on platform 'x': send the plain username or id, not the URL (without '@': up to 15 letters A-Z, digits and '_'); this one contains a space",
   ]);
   const answered = await search(token, searchRequestExample);
