@@ -1,8 +1,8 @@
 // POST /api/v1/resources/search, its checks in the order of docs/api.md#a-45: token (401), a suspended
 // account (403), quota (403), rate limit (429), body (413/422), then the answer (200).
 import { limits } from '../config.js';
-import type { Admissions, Decision } from '../access/admission.js';
-import type { Authenticator } from '../access/authenticator.js';
+import type { Admission, Admissions, Decision } from '../access/admission.js';
+import type { Authentication, Authenticator } from '../access/authenticator.js';
 import type { LimitFigures } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearchText } from '../api/validation.js';
@@ -56,37 +56,51 @@ export function searchRoute(deps: SearchRouteDeps, answerFor: BodyAnswerer = sea
     const now = deps.now();
 
     const authentication = deps.authenticator.authenticate(authorization, now);
-    if (authentication.kind !== 'authenticated') {
-      const missing = authentication.kind === 'missing';
-      deps.metrics?.admissionRefused(missing ? 'missing_token' : 'invalid_token');
-      writeReply(res, exchange, missing ? apiErrors.missingToken : apiErrors.invalidToken);
+    if (deps.authenticator.mayCatchUp(authentication)) {
+      // A token this node does not know yet: its answer waits for the cluster's word
+      // (docs/design/cluster-mechanics.md#a-token-new-to-a-node); the body is read meanwhile.
+      const owed = new OwedAnswer(res, exchange, deps, answerBody);
+      res.onAborted(() => owed.aborted());
+      readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
+      void deps.authenticator.authenticateCaughtUp(authorization, now).then((settled) => admit(settled, owed, deps));
       return;
     }
-    exchange.account = authentication.account.name;
-    const admission = deps.admissions.admit(authentication.account, now);
-    if (admission.kind !== 'pending' && admission.kind !== 'admitted') {
-      deps.metrics?.admissionRefused(refusalReasons[admission.kind]);
-      writeReply(res, exchange, refusal(admission), limitFigures(admission));
+    const admission = admitting(authentication, exchange, deps, now);
+    if ('refused' in admission) {
+      writeReply(res, exchange, admission.refused, admission.figures);
       return;
     }
-
     const owed = new OwedAnswer(res, exchange, deps, answerBody);
     res.onAborted(() => owed.aborted());
-    if (admission.kind === 'admitted') {
-      owed.decision = admission;
-      readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
-      return;
-    }
-    // Waiting for a reservation: the body is read meanwhile (uWS hands it over only now).
+    // Waiting for a reservation or not, the body is read now (uWS hands it over only now).
     readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
-    admission.decided.then(
-      (decided) => owed.decided(decided),
-      (error: unknown) => {
-        deps.log.error({ err: error, requestId: exchange.id, account: exchange.account }, 'usage count not persisted');
-        owed.finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
-      },
-    );
+    owed.admitted(admission);
   };
+}
+
+/** Admits an owed request once its token is settled, in the order of the synchronous path. */
+function admit(authentication: Authentication, owed: OwedAnswer, deps: SearchRouteDeps): void {
+  // A client gone meanwhile is owed nothing, and nothing is counted for it.
+  if (owed.gone) return;
+  const admission = admitting(authentication, owed.exchange, deps, deps.now());
+  if ('refused' in admission) owed.finish(admission.refused, admission.figures);
+  else owed.admitted(admission);
+}
+
+type Admitting = Extract<Admission, { kind: 'admitted' | 'pending' }> | { refused: Reply; figures?: LimitFigures | undefined };
+
+/** The request's admission (at once or pending a reservation), or the answer refusing it; refusals are counted. */
+function admitting(authentication: Authentication, exchange: Exchange, deps: SearchRouteDeps, now: number): Admitting {
+  if (authentication.kind !== 'authenticated') {
+    const missing = authentication.kind === 'missing';
+    deps.metrics?.admissionRefused(missing ? 'missing_token' : 'invalid_token');
+    return { refused: missing ? apiErrors.missingToken : apiErrors.invalidToken };
+  }
+  exchange.account = authentication.account.name;
+  const admission = deps.admissions.admit(authentication.account, now);
+  if (admission.kind === 'pending' || admission.kind === 'admitted') return admission;
+  deps.metrics?.admissionRefused(refusalReasons[admission.kind]);
+  return { refused: refusal(admission), figures: limitFigures(admission) };
 }
 
 /**
@@ -98,15 +112,30 @@ class OwedAnswer {
   decision: Decision | undefined;
   private body: BodyResult | undefined;
   private owed = true;
-  private gone = false;
+  gone = false;
 
   constructor(
     private readonly res: HttpResponse,
-    private readonly exchange: Exchange,
+    readonly exchange: Exchange,
     private readonly deps: SearchRouteDeps,
     private readonly answerBody: ReturnType<BodyAnswerer>,
   ) {
     deps.requests.begin();
+  }
+
+  /** Admitted at once, or pending a reservation: answered once both the decision and the body are in. */
+  admitted(admission: Extract<Admission, { kind: 'admitted' | 'pending' }>): void {
+    if (admission.kind === 'admitted') {
+      this.decided(admission);
+      return;
+    }
+    admission.decided.then(
+      (decided) => this.decided(decided),
+      (error: unknown) => {
+        this.deps.log.error({ err: error, requestId: this.exchange.id, account: this.exchange.account }, 'usage count not persisted');
+        this.finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
+      },
+    );
   }
 
   aborted(): void {

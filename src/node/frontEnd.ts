@@ -99,6 +99,7 @@ function nodeLink(core: NodeCore, upstreams: Upstreams, metrics: PrometheusMetri
     ledger: seams.ledger,
     rateLedger: seams.rateLedger,
     dashboard: seams.dashboard,
+    accountsCatchUp: seams.accountsCatchUp,
     readiness: healthCheck(core.health),
     problems: core.health,
     health: core.health,

@@ -42,6 +42,8 @@ export interface LinkPorts {
   rateLedger: MessagePort | undefined;
   /** The resource thread's dashboard writes, when they go to the cluster (src/seams/webRecords/portDashboardWrites.ts). */
   dashboard: DashboardPorts | undefined;
+  /** The resource thread's catch-up with the cluster's accounts and tokens, in a cluster only (src/threads/portCalls.ts). */
+  accountsCatchUp: MessagePort | undefined;
   /** Edges read history from the data directory themselves, under this retention (docs/history.md#threads). */
   history: HistoryPolicy;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */

@@ -12,10 +12,14 @@ import { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import { InProcessViewChanges, type ViewChanges } from '../seams/viewChanges/viewChanges.js';
 import { borrowDashboardWrites, lendDashboardWrites } from '../seams/webRecords/portDashboardWrites.js';
 import { DatapointSeries } from '../store/datapointSeries.js';
+import type { AccountsCatchUp } from '../store/accountStore.js';
 import type { Databases } from '../store/environment.js';
 import type { DemandMessage, FromEdge, LinkPorts, PostedViews, ToEdge } from './edgeMessages.js';
 import type { EdgeLink, NodeLink } from './edgeLink.js';
 import { EdgeViews } from './edgeViews.js';
+import { borrowCalls, lendCalls } from './portCalls.js';
+
+const catchUpCalls = ['catchUp'] as const;
 
 /** The node's end of an edge thread's control channel: its Worker (or, in a test, a MessagePort). */
 export interface EdgeControl {
@@ -37,6 +41,8 @@ export function lendLink(link: NodeLink): LentLink {
   const ledger = link.lendLedger ? new MessageChannel() : undefined;
   const rateLedger = link.rateLedger ? new MessageChannel() : undefined;
   const dashboard = link.dashboard ? lendDashboardWrites(link.dashboard) : undefined;
+  const accountsCatchUp = link.accountsCatchUp ? new MessageChannel() : undefined;
+  if (accountsCatchUp && link.accountsCatchUp) lendCalls(accountsCatchUp.port1, link.accountsCatchUp, catchUpCalls);
   if (ledger) lendLedger(ledger.port1, link.ledger);
   if (rateLedger && link.rateLedger) lendLedger(rateLedger.port1, link.rateLedger);
   publishViews(link.changes, views.port1);
@@ -48,6 +54,7 @@ export function lendLink(link: NodeLink): LentLink {
       ledger: ledger?.port2,
       rateLedger: rateLedger?.port2,
       dashboard,
+      accountsCatchUp: accountsCatchUp?.port2,
       history: link.history.policy,
       metrics: link.metrics !== undefined,
     },
@@ -57,6 +64,7 @@ export function lendLink(link: NodeLink): LentLink {
       ...(ledger ? [ledger.port2] : []),
       ...(rateLedger ? [rateLedger.port2] : []),
       ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
+      ...(accountsCatchUp ? [accountsCatchUp.port2] : []),
     ],
     attach(edge) {
       publishHealth(link.health, edge);
@@ -103,6 +111,7 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
     ledger: ports.ledger ? borrowLedger(ports.ledger) : new UsageStore(dbs),
     rateLedger: ports.rateLedger ? borrowLedger(ports.rateLedger) : undefined,
     dashboard: ports.dashboard ? borrowDashboardWrites(ports.dashboard) : undefined,
+    accountsCatchUp: ports.accountsCatchUp ? borrowCalls<AccountsCatchUp, 'catchUp'>(ports.accountsCatchUp, catchUpCalls) : undefined,
     readiness: () => resourceProblems,
     problems: {
       report: (component, message) => tell({ type: 'problem', component, message }),

@@ -35,6 +35,7 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
   });
   const ledger = new MemoryLedger();
   const added: EdgeCounts[] = [];
+  let catchUps = 0;
   const link: NodeLink = {
     views: { view: () => undefined },
     changes,
@@ -48,6 +49,7 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
     ledger,
     rateLedger: undefined,
     dashboard: undefined,
+    accountsCatchUp: { catchUp: () => Promise.resolve(void catchUps++) },
     readiness: healthCheck(health),
     problems: health,
     health,
@@ -86,6 +88,8 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
   t.equal(swap.swapped, true);
   t.same(ledger.writes, [['acme', '2026-11', 256]], "the edge's ledger calls are the node's ledger's");
   t.equal(borrowed.rateLedger, undefined, 'no rate ledger alone');
+  await borrowed.accountsCatchUp!.catchUp();
+  t.equal(catchUps, 1, "the edge's catch-up with the cluster's tokens is the node's");
 
   clock += 1_000;
   health.report('due work', 'due work scan failed: boom');
