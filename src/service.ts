@@ -20,6 +20,10 @@ import type { PlatformStatusBoard } from './operations/platformStatus.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { EdgeLoadBoard } from './threads/edgeLoad.js';
 
+/** The readiness problem of a server not yet listening on every edge. */
+export const startingComponent = 'server';
+const starting = 'starting: this server does not listen on its port yet';
+
 export interface ServiceOptions {
   host: string;
   port: number;
@@ -55,6 +59,11 @@ export interface ServiceOptions {
   streamIdleTimeoutSeconds?: number;
   /** Join a cluster on NATS (`--nats`, `--role`; docs/cluster.md); a node alone when absent. */
   cluster?: ClusterSettings | undefined;
+  /**
+   * Called once every edge listens on `port`, before readiness turns true
+   * (docs/operations-endpoints.md#readiness-while-starting): where `serve` says it listens.
+   */
+  onListening?: (port: number) => void;
 }
 
 export interface RunningService {
@@ -92,6 +101,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     queueDepth: core.seams.queueDepth,
     log,
   });
+  // docs/operations-endpoints.md#readiness-while-starting: not ready before it says it listens.
+  core.health.report(startingComponent, starting);
   const metrics = options.metrics ? await startNodeMetrics(options.metrics, core, upstreams, log) : undefined;
   const collector =
     role === 'search'
@@ -118,6 +129,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     metrics: metrics?.metrics,
     log,
   });
+  options.onListening?.(frontEnd.port);
+  core.health.clear(startingComponent);
   log.info({ port: frontEnd.port, upstream: upstreams.emulatorUrl ?? 'real', resources: core.store.count() }, 'service started');
 
   return {

@@ -29,21 +29,18 @@ interface Edge {
 }
 
 export async function startEdges(link: NodeLink, options: EdgeThreadSettings): Promise<RunningEdges> {
-  const edges: Edge[] = [];
   const port = options.port === 0 ? await freePort(options.host) : options.port;
-  try {
-    for (let index = 0; index < options.threads; index++) {
-      const edge = startEdge(link, options, index, port);
-      edges.push(edge);
-      const started = await edge.next();
-      if (started.type !== 'listening')
-        throw new Error(`edge thread ${index}: ${started.type === 'failed' ? started.message : started.type}`);
-    }
-  } catch (error) {
-    // The edge that failed ends by itself; the others stop as on SIGTERM. Not terminate():
+  // All at once: the port accepts from the first edge's listen, and the server says it listens
+  // once the last one does (docs/operations-endpoints.md#readiness-while-starting).
+  const edges = Array.from({ length: options.threads }, (_, index) => startEdge(link, options, index, port));
+  const started = await Promise.all(edges.map((edge) => edge.next()));
+  const failed = started.findIndex((message) => message.type !== 'listening');
+  if (failed !== -1) {
+    // An edge that failed ends by itself; the others stop as on SIGTERM. Not terminate():
     // a thread ended from outside with uWS loaded aborts the whole process.
-    await stopAll(edges.slice(0, -1));
-    throw error;
+    await stopAll(edges.filter((_, index) => started[index]!.type === 'listening'));
+    const message = started[failed]!;
+    throw new Error(`edge thread ${failed}: ${message.type === 'failed' ? message.message : message.type}`);
   }
   const postStatus = () => {
     const snapshot = link.platformStatus.snapshot();
