@@ -66,6 +66,8 @@ export type DemandMessage = [keys: readonly string[], at: number];
 
 /** From the resource thread to an edge. */
 export type ToEdge =
+  /** Close the listen socket, keep answering: the first step of a stop (src/threads/edges.ts). */
+  | { type: 'stopListening' }
   | { type: 'stop' }
   /** The resource thread's health problems, each time they change (publishHealth, src/threads/portLink.ts). */
   | { type: 'health'; problems: ReadinessProblem[] }
@@ -76,6 +78,8 @@ export type ToEdge =
 export type FromEdge =
   | { type: 'listening'; port: number }
   | { type: 'failed'; message: string }
+  /** The listen socket is closed. */
+  | { type: 'notListening' }
   | { type: 'stopped' }
   /** Answers and refusals counted since the edge's previous post (src/metrics/edgeMetrics.ts). */
   | { type: 'metrics'; counts: EdgeCounts }

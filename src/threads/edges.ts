@@ -23,8 +23,9 @@ export interface RunningEdges {
   close(): Promise<void>;
 }
 
-interface Edge {
-  worker: Worker;
+/** An edge thread as the node drives it: its worker, and the next message it sent (or its end). */
+export interface Edge {
+  worker: Pick<Worker, 'postMessage'>;
   next(): Promise<FromEdge>;
 }
 
@@ -60,14 +61,32 @@ export async function startEdges(link: NodeLink, options: EdgeThreadSettings): P
   };
 }
 
-async function stopAll(edges: Edge[]): Promise<void> {
-  await Promise.all(
+/**
+ * Every edge closes its listen socket first, and only then does any edge answer 503 with
+ * `Connection: close` (docs/guarantees.md#threads). A client told to reconnect by one edge
+ * while another still listened would be queued on that other's socket, and Linux resets the
+ * connections queued on a listen socket when it closes: the client saw ECONNRESET instead of
+ * a refused connection.
+ */
+export async function stopAll(edges: Edge[]): Promise<void> {
+  const listened = await Promise.all(
     edges.map(async (edge) => {
-      const stopped = edge.next();
-      const stop: ToEdge = { type: 'stop' };
-      edge.worker.postMessage(stop);
-      await stopped;
+      const answered = edge.next();
+      const stopListening: ToEdge = { type: 'stopListening' };
+      edge.worker.postMessage(stopListening);
+      // An edge that ended earlier answers with its end: it has nothing left to stop.
+      return (await answered).type === 'notListening';
     }),
+  );
+  await Promise.all(
+    edges
+      .filter((_, index) => listened[index])
+      .map(async (edge) => {
+        const stopped = edge.next();
+        const stop: ToEdge = { type: 'stop' };
+        edge.worker.postMessage(stop);
+        await stopped;
+      }),
   );
 }
 
