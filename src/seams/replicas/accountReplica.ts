@@ -1,6 +1,7 @@
 // A node's replica of the cluster's accounts and tokens (docs/cluster.md#accounts-and-tokens): it follows both KV buckets (bucketReplica.ts) and writes every change into the node's
-// LMDB, where the authenticators read them, so that authenticating never waits on NATS. The
-// buckets are small, and records it has already are not written again.
+// LMDB, where the authenticators read them, so that authenticating a token the node holds never
+// waits on NATS (one it does not: `catchUp`). The buckets are small, and records it has already
+// are not written again.
 import type { KvWatchEntry } from '@nats-io/kv';
 import type {
   AccountChangeWrites,
@@ -85,7 +86,8 @@ export class AccountReplica implements AccountChangeWrites, AccountsCatchUp {
    * (docs/design/cluster-mechanics.md#a-token-new-to-a-node). A node asked about many unknown
    * tokens at once looks at the buckets once at a time: a call made while a look is under way
    * waits for the next one, which starts when that ends, so no call is answered by a look older
-   * than itself, and a flood of invented tokens costs NATS one request per round trip.
+   * than itself, and a flood of invented tokens costs NATS one look (a status request per bucket)
+   * per round trip.
    */
   catchUp(): Promise<void> {
     if (this.looking === undefined) return this.look();
