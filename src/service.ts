@@ -22,6 +22,10 @@ import type { SigninWait } from './threads/edgeLink.js';
 import { EdgeLoadBoard } from './threads/edgeLoad.js';
 import type { FrontEndChoices } from './threads/edgeMessages.js';
 
+/** The readiness problem of a server not yet listening on every edge. */
+export const startingComponent = 'server';
+const starting = 'starting: this server does not listen on its port yet';
+
 /** The front end's choices (FrontEndChoices: `--cors`, `--secure-cookies`, ...) are each absent for their default. */
 export interface ServiceOptions extends Partial<FrontEndChoices> {
   host: string;
@@ -50,6 +54,11 @@ export interface ServiceOptions extends Partial<FrontEndChoices> {
   cluster?: ClusterSettings | undefined;
   /** `--allow-private-hosts` (docs/host-safety.md#the-allow-list); none when absent. */
   allowPrivateHosts?: HostAllowList | undefined;
+  /**
+   * Called once every edge listens on `port`, before readiness turns true
+   * (docs/operations-endpoints.md#readiness-while-starting): where `serve` says it listens.
+   */
+  onListening?: (port: number) => void;
 }
 
 export interface RunningService {
@@ -88,6 +97,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     queueDepth: core.seams.queueDepth,
     log,
   });
+  // docs/operations-endpoints.md#readiness-while-starting: not ready before it says it listens.
+  core.health.report(startingComponent, starting);
   const metrics = options.metrics ? await startNodeMetrics(options.metrics, core, upstreams, log) : undefined;
   const collector =
     role === 'search'
@@ -114,6 +125,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     metrics: metrics?.metrics,
     log,
   });
+  options.onListening?.(frontEnd.port);
+  core.health.clear(startingComponent);
   log.info({ port: frontEnd.port, upstream: upstreams.emulatorUrl ?? 'real', resources: core.store.count() }, 'service started');
 
   return {

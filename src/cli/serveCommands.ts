@@ -228,8 +228,9 @@ export async function serveCommand(args: string[], print: (line: string) => void
     cluster,
     secureCookies,
     allowPrivateHosts,
+    // docs/operations-endpoints.md#readiness-while-starting: printed before /readyz answers 200.
+    onListening: (listening) => print(`listening on http://${host}:${listening}`),
   });
-  print(`listening on http://${host}:${service.port}`);
   if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);
   const stop = async () => {

@@ -26,7 +26,12 @@ declare module 'uWebSockets.js' {
 
 export interface HttpServer {
   port: number;
-  /** Stops accepting, then resolves when owed responses are written (or the grace ends). */
+  /**
+   * Closes the listen socket only: connections already open are answered as before. Edge threads
+   * all do this before any of them tells a client to reconnect (docs/guarantees.md#threads).
+   */
+  stopListening(): void;
+  /** Stops accepting (if still listening), then resolves when owed responses are written (or the grace ends). */
   close(): Promise<void>;
   /**
    * Closes every connection still open (keep-alive clients): a worker thread must, before it
@@ -133,12 +138,19 @@ export function startHttpServer(
   return new Promise((resolve, reject) => {
     app.listen(host, port, (socket: us_listen_socket | false) => {
       if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`));
+      let listening = true;
+      const stopListening = () => {
+        if (!listening) return;
+        listening = false;
+        uWS.us_listen_socket_close(socket);
+      };
       resolve({
         port: uWS.us_socket_local_port(socket),
+        stopListening,
         closeConnections: () => void app.close(),
         close: () => {
           closing = true;
-          uWS.us_listen_socket_close(socket);
+          stopListening();
           stream?.goingAway();
           if (owed === 0) return Promise.resolve();
           return new Promise<void>((done) => {

@@ -101,6 +101,7 @@ function nodeLink(core: NodeCore, upstreams: Upstreams, metrics: PrometheusMetri
     rateLedger: seams.rateLedger,
     dashboard: seams.dashboard,
     passwords,
+    accountsCatchUp: seams.accountsCatchUp,
     readiness: healthCheck(core.health),
     problems: core.health,
     health: core.health,

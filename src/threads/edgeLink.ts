@@ -20,7 +20,7 @@ import type { ViewSource } from '../resources/view.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
 import type { DashboardWrites } from '../seams/webRecords/webStore.js';
-import type { AccountStore } from '../store/accountStore.js';
+import type { AccountStore, AccountsCatchUp } from '../store/accountStore.js';
 import type { DatapointSeries } from '../store/datapointSeries.js';
 import type { Databases } from '../store/environment.js';
 import type { PasswordHashing } from '../web/passwordHasher.js';
@@ -43,6 +43,8 @@ export interface EdgeLink {
   dashboard: DashboardWrites | undefined;
   /** The node's one password hasher, for every edge (docs/dashboard.md#password-hashing). */
   passwords: PasswordHashing;
+  /** In a cluster: how a token unknown here is looked for in the cluster before it is refused (docs/design/cluster.md#a-token-new-to-a-node). */
+  accountsCatchUp: AccountsCatchUp | undefined;
   /** The node's problems, as /readyz shows them (docs/operations-endpoints.md#readiness-with-threads). */
   readiness: ReadinessCheck;
   /** Where the edge reports problems of its own background work: the node's Health. */
@@ -97,7 +99,7 @@ export function admissionsOn(link: EdgeLink, table: AccountTable, log: Logger): 
 /** Starts the HTTP front end on `link`; its close also ends the edge's authenticator. */
 export async function serveEdge(link: EdgeLink, edge: EdgeSettings): Promise<HttpServer> {
   const { log } = edge;
-  const authenticator = new Authenticator(edge.accounts, log, edge.authVersions, link.problems);
+  const authenticator = new Authenticator(edge.accounts, log, edge.authVersions, link.problems, link.accountsCatchUp);
   const server = await startHttpServer(
     edge.host,
     edge.port,

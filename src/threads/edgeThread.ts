@@ -39,6 +39,11 @@ try {
     signinWait: setup.signinWait && borrowCalls<{ wait: SigninWait }, 'wait'>(setup.signinWait, ['wait']).wait,
   });
   control.on('message', (message: ToEdge) => {
+    if (message.type === 'stopListening') {
+      http.stopListening();
+      tell({ type: 'notListening' });
+      return;
+    }
     if (message.type !== 'stop') return;
     // Owed answers are written, then keep-alive clients still sending get 503 with
     // Connection: close for a moment instead of a reset when the thread ends.

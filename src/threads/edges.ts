@@ -24,27 +24,25 @@ export interface RunningEdges {
   close(): Promise<void>;
 }
 
-interface Edge {
-  worker: Worker;
+/** An edge thread as the node drives it: its worker, and the next message it sent (or its end). */
+export interface Edge {
+  worker: Pick<Worker, 'postMessage'>;
   next(): Promise<FromEdge>;
 }
 
 export async function startEdges(link: NodeLink, options: EdgeThreadSettings): Promise<RunningEdges> {
-  const edges: Edge[] = [];
   const port = options.port === 0 ? await freePort(options.host) : options.port;
-  try {
-    for (let index = 0; index < options.threads; index++) {
-      const edge = startEdge(link, options, index, port);
-      edges.push(edge);
-      const started = await edge.next();
-      if (started.type !== 'listening')
-        throw new Error(`edge thread ${index}: ${started.type === 'failed' ? started.message : started.type}`);
-    }
-  } catch (error) {
-    // The edge that failed ends by itself; the others stop as on SIGTERM. Not terminate():
+  // All at once: the port accepts from the first edge's listen, and the server says it listens
+  // once the last one does (docs/operations-endpoints.md#readiness-while-starting).
+  const edges = Array.from({ length: options.threads }, (_, index) => startEdge(link, options, index, port));
+  const started = await Promise.all(edges.map((edge) => edge.next()));
+  const failed = started.findIndex((message) => message.type !== 'listening');
+  if (failed !== -1) {
+    // An edge that failed ends by itself; the others stop as on SIGTERM. Not terminate():
     // a thread ended from outside with uWS loaded aborts the whole process.
-    await stopAll(edges.slice(0, -1));
-    throw error;
+    await stopAll(edges.filter((_, index) => started[index]!.type === 'listening'));
+    const message = started[failed]!;
+    throw new Error(`edge thread ${failed}: ${message.type === 'failed' ? message.message : message.type}`);
   }
   const postStatus = () => {
     const snapshot = link.platformStatus.snapshot();
@@ -64,14 +62,32 @@ export async function startEdges(link: NodeLink, options: EdgeThreadSettings): P
   };
 }
 
-async function stopAll(edges: Edge[]): Promise<void> {
-  await Promise.all(
+/**
+ * Every edge closes its listen socket first, and only then does any edge answer 503 with
+ * `Connection: close` (docs/guarantees.md#threads). A client told to reconnect by one edge
+ * while another still listened would be queued on that other's socket, and Linux resets the
+ * connections queued on a listen socket when it closes: the client saw ECONNRESET instead of
+ * a refused connection.
+ */
+export async function stopAll(edges: Edge[]): Promise<void> {
+  const listened = await Promise.all(
     edges.map(async (edge) => {
-      const stopped = edge.next();
-      const stop: ToEdge = { type: 'stop' };
-      edge.worker.postMessage(stop);
-      await stopped;
+      const answered = edge.next();
+      const stopListening: ToEdge = { type: 'stopListening' };
+      edge.worker.postMessage(stopListening);
+      // An edge that ended earlier answers with its end: it has nothing left to stop.
+      return (await answered).type === 'notListening';
     }),
+  );
+  await Promise.all(
+    edges
+      .filter((_, index) => listened[index])
+      .map(async (edge) => {
+        const stopped = edge.next();
+        const stop: ToEdge = { type: 'stop' };
+        edge.worker.postMessage(stop);
+        await stopped;
+      }),
   );
 }
 

@@ -14,10 +14,13 @@ import { borrowDashboardWrites, lendDashboardWrites } from '../seams/webRecords/
 import type { PasswordHashing } from '../web/passwordHasher.js';
 import { borrowCalls, lendCalls } from '../seams/portCalls.js';
 import { DatapointSeries } from '../store/datapointSeries.js';
+import type { AccountsCatchUp } from '../store/accountStore.js';
 import type { Databases } from '../store/environment.js';
 import type { DemandMessage, FromEdge, LinkPorts, PostedViews, ToEdge } from './edgeMessages.js';
 import type { EdgeLink, NodeLink } from './edgeLink.js';
 import { EdgeViews } from './edgeViews.js';
+
+const catchUpCalls = ['catchUp'] as const;
 
 /** The node's end of an edge thread's control channel: its Worker (or, in a test, a MessagePort). */
 export interface EdgeControl {
@@ -41,6 +44,8 @@ export function lendLink(link: NodeLink): LentLink {
   const dashboard = link.dashboard ? lendDashboardWrites(link.dashboard) : undefined;
   const passwords = new MessageChannel();
   lendCalls(passwords.port1, link.passwords, ['derive']);
+  const accountsCatchUp = link.accountsCatchUp ? new MessageChannel() : undefined;
+  if (accountsCatchUp && link.accountsCatchUp) lendCalls(accountsCatchUp.port1, link.accountsCatchUp, catchUpCalls);
   if (ledger) lendLedger(ledger.port1, link.ledger);
   if (rateLedger && link.rateLedger) lendLedger(rateLedger.port1, link.rateLedger);
   publishViews(link.changes, views.port1);
@@ -53,6 +58,7 @@ export function lendLink(link: NodeLink): LentLink {
       rateLedger: rateLedger?.port2,
       dashboard,
       passwords: passwords.port2,
+      accountsCatchUp: accountsCatchUp?.port2,
       history: link.history.policy,
       metrics: link.metrics !== undefined,
     },
@@ -63,6 +69,7 @@ export function lendLink(link: NodeLink): LentLink {
       ...(ledger ? [ledger.port2] : []),
       ...(rateLedger ? [rateLedger.port2] : []),
       ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
+      ...(accountsCatchUp ? [accountsCatchUp.port2] : []),
     ],
     attach(edge) {
       publishHealth(link.health, edge);
@@ -110,6 +117,7 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
     rateLedger: ports.rateLedger ? borrowLedger(ports.rateLedger) : undefined,
     dashboard: ports.dashboard ? borrowDashboardWrites(ports.dashboard) : undefined,
     passwords: borrowCalls<PasswordHashing, 'derive'>(ports.passwords, ['derive']),
+    accountsCatchUp: ports.accountsCatchUp ? borrowCalls<AccountsCatchUp, 'catchUp'>(ports.accountsCatchUp, catchUpCalls) : undefined,
     readiness: () => resourceProblems,
     problems: {
       report: (component, message) => tell({ type: 'problem', component, message }),
