@@ -58,6 +58,11 @@ export interface ServiceOptions {
   cluster?: ClusterSettings | undefined;
   /** `--allow-private-hosts` (docs/host-safety.md#the-allow-list); none when absent. */
   allowPrivateHosts?: HostAllowList | undefined;
+  /**
+   * Told when the node cannot go on and must stop (edge threads that keep ending:
+   * docs/guarantees.md#restart-storms); the error is thrown where nothing is told.
+   */
+  onFatal?: (error: Error) => void;
 }
 
 export interface RunningService {
@@ -121,6 +126,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     streamIdleTimeoutSeconds: options.streamIdleTimeoutSeconds,
     metrics: metrics?.metrics,
     log,
+    onFatal:
+      options.onFatal ??
+      ((error) => {
+        throw error;
+      }),
   });
   log.info({ port: frontEnd.port, upstream: upstreams.emulatorUrl ?? 'real', resources: core.store.count() }, 'service started');
 

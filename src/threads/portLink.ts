@@ -27,8 +27,11 @@ export interface EdgeControl {
 export interface LentLink {
   ports: LinkPorts;
   transfer: MessagePort[];
-  /** Posts the node's health to the edge from now on, and takes its metrics and problems. */
-  attach(edge: EdgeControl): void;
+  /**
+   * Posts the node's health to the edge from now on, and takes its metrics and problems; the
+   * returned function stops posting to it, once it has ended.
+   */
+  attach(edge: EdgeControl): () => void;
 }
 
 export function lendLink(link: NodeLink): LentLink {
@@ -39,7 +42,7 @@ export function lendLink(link: NodeLink): LentLink {
   const dashboard = link.dashboard ? lendDashboardWrites(link.dashboard) : undefined;
   if (ledger) lendLedger(ledger.port1, link.ledger);
   if (rateLedger && link.rateLedger) lendLedger(rateLedger.port1, link.rateLedger);
-  publishViews(link.changes, views.port1);
+  const stopViews = publishViews(link.changes, views.port1);
   receiveDemand(demand.port1, link.demand);
   return {
     ports: {
@@ -59,7 +62,7 @@ export function lendLink(link: NodeLink): LentLink {
       ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
     ],
     attach(edge) {
-      publishHealth(link.health, edge);
+      const stopHealth = publishHealth(link.health, edge);
       edge.on('message', (message) => {
         if (message.type === 'metrics') link.metrics?.addEdgeCounts(message.counts);
         else if (message.type === 'problem') {
@@ -67,6 +70,11 @@ export function lendLink(link: NodeLink): LentLink {
           else link.health.report(message.component, message.message);
         }
       });
+      return () => {
+        stopViews();
+        stopHealth();
+        views.port1.close();
+      };
     },
   };
 }
@@ -127,14 +135,14 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
  * this). The views of one LMDB transaction go in one message: a postMessage costs more than the
  * rest of a collection's step (bench/README.md#cost-account).
  */
-export function publishViews(changes: ViewChanges, edge: MessagePort): void {
+export function publishViews(changes: ViewChanges, edge: MessagePort): () => void {
   let batch: PostedViews = [];
   const post = (): void => {
     const views = batch;
     batch = [];
     edge.postMessage(views);
   };
-  changes.listen((key, view) => {
+  return changes.listen((key, view) => {
     if (batch.length === 0) queueMicrotask(post);
     batch.push(key, view.entryEnd, view.refreshAfter);
   });
@@ -142,16 +150,17 @@ export function publishViews(changes: ViewChanges, edge: MessagePort): void {
 
 /**
  * Tells `listener` the problems of `health` now, and again each time they change, so that
- * /readyz on any edge answers for the whole server (docs/operations-endpoints.md#readiness-with-threads).
+ * /readyz on any edge answers for the whole server (docs/operations-endpoints.md#readiness-with-threads);
+ * the returned function stops.
  */
-export function publishHealth(health: Health, listener: { postMessage(message: ToEdge): void }): void {
+export function publishHealth(health: Health, listener: { postMessage(message: ToEdge): void }): () => void {
   const asProblems = healthCheck(health);
   const post = () => {
     const problems: ReadinessProblem[] = [...asProblems()];
     listener.postMessage({ type: 'health', problems });
   };
   post();
-  health.onChanged(post);
+  return health.onChanged(post);
 }
 
 /** The edge's side of ResourceDemand: posts what searches want to the resource thread, the only writer of resources. */
