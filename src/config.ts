@@ -97,14 +97,14 @@ export const limits = {
   /** An edge thread replaced after it ends (docs/guarantees.md#an-edge-thread-that-ends). */
   edgeRestart: {
     /**
-     * An edge whose heap holds more than this share of its limit after a check ends itself and
+     * An edge whose heap holds more than this share of `edgeHeapMiB` at a check ends itself and
      * is replaced: V8 reaching the limit would end the whole process.
      */
     heapShare: 0.85,
     heapCheckMs: 1_000,
-    /** An edge that ran this long before it ended is replaced at once, whatever came before. */
+    /** An edge that listened this long before it ended is replaced at once, whatever came before. */
     stableMs: 10_000,
-    /** Edges ending in a row, each sooner than `stableMs` after its start: the node stops at the next. */
+    /** Edges ending in a row, each sooner than `stableMs` after it listened: the node stops at the next. */
     maxQuickEnds: 5,
     /** The wait before the second quick replacement in a row, doubled for each one after it. */
     backoffMs: 250,

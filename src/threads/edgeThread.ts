@@ -1,7 +1,7 @@
 // An edge thread (docs/guarantees.md#threads): serveEdge on the node's link borrowed over ports,
 // reading the shared LMDB itself; it writes only usage and tokens' last-used times.
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, resourceLimits, workerData } from 'node:worker_threads';
 import { AccountTable } from '../access/accountTable.js';
 import { AuthVersionBoard } from '../access/authVersionBoard.js';
 import { limits } from '../config.js';
@@ -78,11 +78,14 @@ function endOnFailure(index: number): () => void {
   };
   process.on('uncaughtException', end);
   process.on('unhandledRejection', end);
-  const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  // Of the old generation's limit, the most a thread's heap may hold for good: the young
+  // generation comes on top of it, so the whole heap's limit would leave less margin.
+  const mebibyte = 1024 * 1024;
+  const limitMiB = resourceLimits.maxOldGenerationSizeMb ?? limits.edgeHeapMiB;
+  const most = limitMiB * mebibyte * limits.edgeRestart.heapShare;
   const watch = setInterval(() => {
-    const heap = getHeapStatistics();
-    if (heap.used_heap_size > heap.heap_size_limit * limits.edgeRestart.heapShare)
-      end(new Error(`edge thread ${index}: heap at ${mib(heap.used_heap_size)} MiB of its ${mib(heap.heap_size_limit)} MiB limit`));
+    const used = getHeapStatistics().used_heap_size;
+    if (used > most) end(new Error(`edge thread ${index}: heap at ${Math.round(used / mebibyte)} MiB of its ${limitMiB} MiB limit`));
   }, limits.edgeRestart.heapCheckMs);
   watch.unref();
   return () => clearInterval(watch);

@@ -56,8 +56,10 @@ export async function startEdges(link: NodeLink, options: EdgeThreadSettings): P
     const message: ToEdge = { type: 'platformStatus', snapshot };
     for (const edge of edges) edge.worker.postMessage(message);
   };
-  // Per slot: when its edge started, and how many in a row ended sooner than `stableMs` after.
+  // Per slot: when its edge started, when it began to listen, and how many in a row ended
+  // sooner than `stableMs` after they listened (a slow start on a busy machine is not a quick end).
   const startedAt: number[] = [];
+  const listeningAt: number[] = [];
   const quickEnds: number[] = Array(options.threads).fill(0);
   const launch = (index: number): Edge => {
     startedAt[index] = performance.now();
@@ -65,6 +67,9 @@ export async function startEdges(link: NodeLink, options: EdgeThreadSettings): P
     living.add(edge);
     void edge.ended.then(() => living.delete(edge));
     const started = edge.started.finally(() => starting.delete(started));
+    void started.then(() => {
+      listeningAt[index] = performance.now();
+    });
     starting.add(started);
     postStatus([edge]);
     return edge;
@@ -75,13 +80,13 @@ export async function startEdges(link: NodeLink, options: EdgeThreadSettings): P
     const { index } = ending;
     let cause = reason;
     while (!closing) {
-      const quick = performance.now() - startedAt[index]! < limits.edgeRestart.stableMs;
+      const quick = performance.now() - listeningAt[index]! < limits.edgeRestart.stableMs;
       quickEnds[index] = quick ? quickEnds[index]! + 1 : 1;
       if (quickEnds[index]! > limits.edgeRestart.maxQuickEnds) {
         const seconds = limits.edgeRestart.stableMs / 1000;
         options.onRestartStorm(
           new Error(
-            `edge thread ${index} ended ${quickEnds[index]} times in a row, each within ${seconds} s of its start (last: ${cause})`,
+            `edge thread ${index} ended ${quickEnds[index]} times in a row, each within ${seconds} s of listening (last: ${cause})`,
           ),
         );
         return;
