@@ -99,6 +99,7 @@ export async function startEdges(link: NodeLink, options: EdgeThreadSettings): P
       const started = await next.started;
       if (started.type === 'listening') {
         log.info({ thread: index, ms: Math.round(performance.now() - startedAt[index]!) }, 'edge thread replaced');
+        link.metrics?.edgeThreadReplaced();
         // Not awaited: it ends by itself after its linger, and close() waits for every thread.
         void ending.end('handOver');
         return;

@@ -11,6 +11,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import t from 'tap';
 import { Pool } from 'undici';
 import { provision, unlimitedPaid } from '../helpers/provision.js';
+import { parseExposition, sampleValue } from '../metrics/exposition.js';
 import { eventually, searchPath, tempDataDir } from '../helpers/service.js';
 import { fixture, serve } from './serverProcess.js';
 
@@ -60,7 +61,7 @@ for (const { threads, how, trigger, reason, env } of endings) {
       // Info, for the line that says the replacement listens; JSON, to read the lines.
       const server = await serve(
         t,
-        ['--data', data, '--upstream', 'emulator', '--threads', String(threads)],
+        ['--data', data, '--upstream', 'emulator', '--threads', String(threads), '--metrics', '127.0.0.1:0'],
         ['--import', fixture('failingEdge.mjs')],
         {
           LOG_LEVEL: 'info',
@@ -140,6 +141,14 @@ for (const { threads, how, trigger, reason, env } of endings) {
       t.same([...readyAnswers.keys()], ['200 {"ready":true,"problems":[]}'], '/readyz stayed true throughout');
       const ended = logLines(server.stdout(), 'edge thread ended; another takes its place');
       t.equal(ended.length, 1, 'the log says so once');
+      // From everything printed: with info logs, a log line may come between the two address lines.
+      const metricsLine = server
+        .stdout()
+        .split('\n')
+        .find((line) => line.startsWith('metrics on '));
+      const metricsUrl = metricsLine!.slice('metrics on '.length);
+      const samples = parseExposition(await (await fetch(metricsUrl)).text());
+      t.equal(sampleValue(samples, 'datapoints_edge_threads_replaced_total', {}), 1, '/metrics counts the replacement');
       t.match(ended[0], { level: 40, reason, waitMs: 0, stack: String });
       t.equal(await server.stop(), 0, 'the server, handed over edge and replacement included, stops cleanly');
     },
