@@ -59,6 +59,11 @@ export interface ServiceOptions extends Partial<FrontEndChoices> {
    * (docs/operations-endpoints.md#readiness-while-starting): where `serve` says it listens.
    */
   onListening?: (port: number) => void;
+  /**
+   * Told when the node cannot go on and must stop (edge threads that keep ending:
+   * docs/guarantees.md#restart-storms); the error is thrown where nothing is told.
+   */
+  onFatal?: (error: Error) => void;
 }
 
 export interface RunningService {
@@ -124,6 +129,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     streamIdleTimeoutSeconds: options.streamIdleTimeoutSeconds,
     metrics: metrics?.metrics,
     log,
+    onFatal:
+      options.onFatal ??
+      ((error) => {
+        throw error;
+      }),
   });
   options.onListening?.(frontEnd.port);
   core.health.clear(startingComponent);

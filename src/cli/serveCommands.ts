@@ -111,23 +111,28 @@ function logFormatSetting(text: string | undefined): LogFormat {
  * says so, the server stops as on SIGTERM (ending the process with edge threads still running
  * would abort it) and exits 1, for its supervisor to restart it (docs/architecture.md#when-background-work-fails).
  */
-function logUnexpectedFailures(log: Logger): { stopWith(stop: () => Promise<void>): void } {
+function logUnexpectedFailures(log: Logger): {
+  stopWith(stop: () => Promise<void>): void;
+  /** The same stop for a failure the server saw coming, told as `message`. */
+  stopFor(error: Error, message: string): void;
+} {
   let stop: (() => Promise<void>) | undefined;
   let failed = false;
-  const fail = (error: unknown) => {
-    log.fatal({ err: error }, 'unexpected failure: nothing handled this error; the server stops');
+  const fail = (error: unknown, message = 'unexpected failure: nothing handled this error; the server stops') => {
+    log.fatal({ err: error }, message);
     if (failed) return;
     failed = true;
     setTimeout(() => process.exit(1), limits.stopDeadlineMs).unref();
     const exit = () => process.exit(1);
     (stop ?? (async () => undefined))().then(exit, exit);
   };
-  process.on('unhandledRejection', fail);
-  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', (error) => fail(error));
+  process.on('uncaughtException', (error) => fail(error));
   return {
     stopWith: (given) => {
       stop = given;
     },
+    stopFor: fail,
   };
 }
 
@@ -230,6 +235,7 @@ export async function serveCommand(args: string[], print: (line: string) => void
     allowPrivateHosts,
     // docs/operations-endpoints.md#readiness-while-starting: printed before /readyz answers 200.
     onListening: (listening) => print(`listening on http://${host}:${listening}`),
+    onFatal: (error) => unexpectedFailures.stopFor(error, 'edge threads keep ending: the server stops'),
   });
   if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);

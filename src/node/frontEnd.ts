@@ -31,6 +31,8 @@ export interface FrontEndOptions extends FrontEndChoices {
   signinWait: SigninWait | undefined;
   metrics: PrometheusMetrics | undefined;
   log: Logger;
+  /** Told when edge threads keep ending (docs/guarantees.md#restart-storms): the node must stop. */
+  onFatal(error: Error): void;
 }
 
 export interface FrontEnd {
@@ -66,7 +68,13 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   };
   const http =
     options.threads > 0
-      ? await startEdges(link, { ...settings, threads: options.threads, dataDir: options.dataDir, edgeLoad: options.edgeLoad! })
+      ? await startEdges(link, {
+          ...settings,
+          threads: options.threads,
+          dataDir: options.dataDir,
+          edgeLoad: options.edgeLoad!,
+          onRestartStorm: options.onFatal,
+        })
       : await serveEdge(link, {
           ...settings,
           dbs: core.dbs,

@@ -57,8 +57,8 @@ export interface EdgeLink {
 /** The node's own link, with what lending it to edge threads takes besides. */
 export interface NodeLink extends EdgeLink {
   health: Health;
-  /** Adds up what edge threads counted. */
-  metrics: (RequestMetrics & { addEdgeCounts(counts: EdgeCounts): void }) | undefined;
+  /** Adds up what edge threads counted, and counts those replaced. */
+  metrics: (RequestMetrics & { addEdgeCounts(counts: EdgeCounts): void; edgeThreadReplaced(): void }) | undefined;
   /**
    * Whether edge threads call `ledger` and `rateLedger` through this thread (a cluster's: a NATS
    * connection cannot cross threads) or open the data directory's ledger themselves.

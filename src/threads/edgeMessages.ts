@@ -83,6 +83,8 @@ export type ToEdge =
   /** Close the listen socket, keep answering: the first step of a stop (src/threads/edges.ts). */
   | { type: 'stopListening' }
   | { type: 'stop' }
+  /** A replacement listens on the port now: stop as on 'stop', answering meanwhile (docs/guarantees.md#an-edge-thread-that-ends). */
+  | { type: 'handOver' }
   /** The resource thread's health problems, each time they change (publishHealth, src/threads/portLink.ts). */
   | { type: 'health'; problems: ReadinessProblem[] }
   /** What each platform's collection is doing, every `limits.platformStatus.postMs` (src/operations/platformStatus.ts). */
@@ -95,6 +97,8 @@ export type FromEdge =
   /** The listen socket is closed. */
   | { type: 'notListening' }
   | { type: 'stopped' }
+  /** The edge cannot go on (an error nothing handled, its heap near the limit): start another, then hand it over. */
+  | { type: 'ending'; reason: string; stack: string | undefined }
   /** Answers and refusals counted since the edge's previous post (src/metrics/edgeMetrics.ts). */
   | { type: 'metrics'; counts: EdgeCounts }
   /** A problem of the edge's own background work for the resource thread's Health; `message` null clears it. */

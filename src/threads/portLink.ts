@@ -32,8 +32,11 @@ export interface EdgeControl {
 export interface LentLink {
   ports: LinkPorts;
   transfer: MessagePort[];
-  /** Posts the node's health to the edge from now on, and takes its metrics and problems. */
-  attach(edge: EdgeControl): void;
+  /**
+   * Posts the node's health to the edge from now on, and takes its metrics and problems; the
+   * returned function stops posting to it, once it has ended.
+   */
+  attach(edge: EdgeControl): () => void;
 }
 
 export function lendLink(link: NodeLink): LentLink {
@@ -48,7 +51,7 @@ export function lendLink(link: NodeLink): LentLink {
   if (accountsCatchUp && link.accountsCatchUp) lendCalls(accountsCatchUp.port1, link.accountsCatchUp, catchUpCalls);
   if (ledger) lendLedger(ledger.port1, link.ledger);
   if (rateLedger && link.rateLedger) lendLedger(rateLedger.port1, link.rateLedger);
-  publishViews(link.changes, views.port1);
+  const stopViews = publishViews(link.changes, views.port1);
   receiveDemand(demand.port1, link.demand);
   return {
     ports: {
@@ -72,7 +75,7 @@ export function lendLink(link: NodeLink): LentLink {
       ...(accountsCatchUp ? [accountsCatchUp.port2] : []),
     ],
     attach(edge) {
-      publishHealth(link.health, edge);
+      const stopHealth = publishHealth(link.health, edge);
       edge.on('message', (message) => {
         if (message.type === 'metrics') link.metrics?.addEdgeCounts(message.counts);
         else if (message.type === 'problem') {
@@ -80,6 +83,11 @@ export function lendLink(link: NodeLink): LentLink {
           else link.health.report(message.component, message.message);
         }
       });
+      return () => {
+        stopViews();
+        stopHealth();
+        views.port1.close();
+      };
     },
   };
 }
@@ -142,14 +150,14 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
  * this). The views of one LMDB transaction go in one message: a postMessage costs more than the
  * rest of a collection's step (bench/README.md#cost-account).
  */
-export function publishViews(changes: ViewChanges, edge: MessagePort): void {
+export function publishViews(changes: ViewChanges, edge: MessagePort): () => void {
   let batch: PostedViews = [];
   const post = (): void => {
     const views = batch;
     batch = [];
     edge.postMessage(views);
   };
-  changes.listen((key, view) => {
+  return changes.listen((key, view) => {
     if (batch.length === 0) queueMicrotask(post);
     batch.push(key, view.entryEnd, view.refreshAfter);
   });
@@ -157,16 +165,17 @@ export function publishViews(changes: ViewChanges, edge: MessagePort): void {
 
 /**
  * Tells `listener` the problems of `health` now, and again each time they change, so that
- * /readyz on any edge answers for the whole server (docs/operations-endpoints.md#readiness-with-threads).
+ * /readyz on any edge answers for the whole server (docs/operations-endpoints.md#readiness-with-threads);
+ * the returned function stops.
  */
-export function publishHealth(health: Health, listener: { postMessage(message: ToEdge): void }): void {
+export function publishHealth(health: Health, listener: { postMessage(message: ToEdge): void }): () => void {
   const asProblems = healthCheck(health);
   const post = () => {
     const problems: ReadinessProblem[] = [...asProblems()];
     listener.postMessage({ type: 'health', problems });
   };
   post();
-  health.onChanged(post);
+  return health.onChanged(post);
 }
 
 /** The edge's side of ResourceDemand: posts what searches want to the resource thread, the only writer of resources. */

@@ -1,23 +1,23 @@
 // The order of a stop over edge threads (docs/guarantees.md#threads): no edge is told to stop,
 // and so to answer 503 with Connection: close, before every edge has closed its listen socket.
 import t from 'tap';
-import { type Edge, stopAll } from '../../src/threads/edges.js';
-import type { FromEdge, ToEdge } from '../../src/threads/edgeMessages.js';
+import { stopAll } from '../../src/threads/edges.js';
 
-/** An edge whose answers the test gives, and what it was told, in order across every edge. */
-function fakeEdge(name: string, told: string[]) {
-  const inbox: FromEdge[] = [];
-  const waiting: Array<(message: FromEdge) => void> = [];
-  const edge: Edge = {
-    worker: { postMessage: (message: ToEdge) => void told.push(`${name} ${message.type}`) },
-    next: () => (inbox.length > 0 ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => waiting.push(resolve))),
+/** An edge whose listen socket closes when the test says, recording what it was told in order across every edge. */
+function fakeEdge(name: string, told: string[], alreadyEnded = false) {
+  let closeListen = () => {};
+  const closed = alreadyEnded ? Promise.resolve() : new Promise<void>((resolve) => (closeListen = resolve));
+  const edge = {
+    stopListening() {
+      told.push(`${name} stopListening`);
+      return closed;
+    },
+    end(how: 'stop' | 'handOver') {
+      told.push(`${name} ${how}`);
+      return Promise.resolve();
+    },
   };
-  const answer = (message: FromEdge) => {
-    const waiter = waiting.shift();
-    if (waiter) waiter(message);
-    else inbox.push(message);
-  };
-  return { edge, answer };
+  return { edge, closeListen: () => closeListen() };
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -29,26 +29,20 @@ t.test('edge stop - every listen socket closes before any edge stops', async (t)
   const stopped = stopAll([quick.edge, slow.edge]);
   await turn();
   t.same(told, ['quick stopListening', 'slow stopListening']);
-  quick.answer({ type: 'notListening' });
+  quick.closeListen();
   await turn();
   t.same(told, ['quick stopListening', 'slow stopListening'], 'the quick edge waits while the slow one still listens');
-  slow.answer({ type: 'notListening' });
-  await turn();
-  t.same(told.slice(2).sort(), ['quick stop', 'slow stop'], 'then both stop');
-  quick.answer({ type: 'stopped' });
-  slow.answer({ type: 'stopped' });
+  slow.closeListen();
   await stopped;
+  t.same(told.slice(2).sort(), ['quick stop', 'slow stop'], 'then both stop');
 });
 
 t.test('edge stop - an edge that had already ended is not waited for', async (t) => {
   const told: string[] = [];
   const live = fakeEdge('live', told);
-  const ended = fakeEdge('ended', told);
-  ended.answer({ type: 'failed', message: 'exited with 1' });
+  const ended = fakeEdge('ended', told, true);
   const stopped = stopAll([live.edge, ended.edge]);
-  live.answer({ type: 'notListening' });
-  await turn();
-  t.same(told, ['live stopListening', 'ended stopListening', 'live stop']);
-  live.answer({ type: 'stopped' });
+  live.closeListen();
   await stopped;
+  t.same(told, ['live stopListening', 'ended stopListening', 'live stop', 'ended stop']);
 });

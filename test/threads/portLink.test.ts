@@ -61,7 +61,12 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
     problems: health,
     health,
     platformStatus: new PostedPlatformStatus(),
-    metrics: { requestAnswered: () => undefined, admissionRefused: () => undefined, addEdgeCounts: (counts) => void added.push(counts) },
+    metrics: {
+      requestAnswered: () => undefined,
+      admissionRefused: () => undefined,
+      addEdgeCounts: (counts) => void added.push(counts),
+      edgeThreadReplaced: () => undefined,
+    },
     lendLedger: true,
   };
   const lent = lendLink(link);
