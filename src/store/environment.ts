@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { DueEventType } from '../../machines/resource.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
+import { checkDataFile } from './dataFileCheck.js';
 import { prepareFormat } from './formatVersion.js';
 import type {
   AccountRecord,
@@ -78,13 +79,17 @@ export interface OpenOptions {
 /**
  * Opens the data directory, creating it unless told not to, and brings it to the current
  * format (upgrading format 1). Throws a DataDirectoryError when the directory is missing
- * (create: false), is a file, or is of a newer format.
+ * (create: false), is a file, or is of a newer format, and a DamagedDataFile when its data file
+ * is not all there.
  */
 export function openDatabases(dataDir: string, { create = true }: OpenOptions = {}): Databases {
   // lmdb-js treats the path as the data file; the directory holds it and its lock file.
   const path = join(dataDir, 'datapoints.mdb');
   if (create) makeDirectory(dataDir);
   else if (!existsSync(path)) throw new DataDirectoryError(`no data directory at ${dataDir} (start the server once, or pass --data)`);
+  // Before LMDB maps it: a damaged file would end the process with SIGBUS or SIGSEGV
+  // (docs/storage.md#damaged-data-file). Throws a DamagedDataFile.
+  checkDataFile(path);
   const root = open({
     path,
     // Large enough for millions of resources; LMDB grows the file lazily.
