@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { serveDefaults } from '../config.js';
 import { DataDirectoryError } from '../store/dataDirectoryError.js';
 import { DamagedDataFile } from '../store/dataFileCheck.js';
+import { CommitRefused } from '../store/storageSpace.js';
 import { openDatabases, type Databases } from '../store/environment.js';
 import { setting, type Setting } from './flags.js';
 import { CommandFailure, errorCode, UsageError } from './usageError.js';
@@ -56,6 +57,13 @@ export async function withDataStore<T>(dir: Setting, mode: 'existing' | 'create'
   const dbs = openDataStore(dir, mode);
   try {
     return await work(dbs);
+  } catch (error) {
+    // docs/operations.md#a-full-disk: the commit was refused whole, so nothing changed.
+    if (error instanceof CommitRefused)
+      throw new CommandFailure(
+        `cannot write the data store in '${dir.text}': ${error.reason}; nothing was changed: free space there and run the command again`,
+      );
+    throw error;
   } finally {
     await dbs.root.close();
   }

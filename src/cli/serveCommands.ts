@@ -17,6 +17,7 @@ import { describeRefusal, guardPort } from '../http/portGuard.js';
 import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger } from '../log.js';
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
 import { dataDirSetting, firstLine, openDataStore } from './dataStore.js';
+import { isUnheldCommitFailure } from '../store/guardedWrites.js';
 import {
   noMorePositionals,
   parseBoundedDuration,
@@ -119,7 +120,10 @@ function logUnexpectedFailures(log: Logger): { stopWith(stop: () => Promise<void
     const exit = () => process.exit(1);
     (stop ?? (async () => undefined))().then(exit, exit);
   };
-  process.on('unhandledRejection', fail);
+  // Not lmdb-js's own unheld promise of a failed commit: the commit's writes report it (docs/storage.md#a-full-disk).
+  process.on('unhandledRejection', (reason) => {
+    if (!isUnheldCommitFailure(reason)) fail(reason);
+  });
   process.on('uncaughtException', fail);
   return {
     stopWith: (given) => {

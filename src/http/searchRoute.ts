@@ -3,6 +3,7 @@
 import { limits } from '../config.js';
 import type { Admissions, Decision } from '../access/admission.js';
 import type { Authenticator } from '../access/authenticator.js';
+import { ReservationNotWritten } from '../access/unitMeter.js';
 import type { LimitFigures } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearchText } from '../api/validation.js';
@@ -82,7 +83,9 @@ export function searchRoute(deps: SearchRouteDeps, answerFor: BodyAnswerer = sea
     admission.decided.then(
       (decided) => owed.decided(decided),
       (error: unknown) => {
-        deps.log.error({ err: error, requestId: exchange.id, account: exchange.account }, 'usage count not persisted');
+        // A failed reservation's cause is logged where it was written, once, not per request waiting on it.
+        if (!(error instanceof ReservationNotWritten))
+          deps.log.error({ err: error, requestId: exchange.id, account: exchange.account }, 'usage count not persisted');
         owed.finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
       },
     );

@@ -21,6 +21,7 @@ import type { Databases } from '../store/environment.js';
 import { ResourceReplica } from '../store/resourceReplica.js';
 import { ResourceStore } from '../store/resourceStore.js';
 import { SeriesRollUp } from '../store/seriesRollUp.js';
+import { CommitRefused, reportRefusals, storageComponent } from '../store/storageSpace.js';
 import { openServerDirectory } from '../store/serverDirectory.js';
 import type { UpstreamKind } from '../store/records.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
@@ -62,6 +63,8 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
   const dataDirectory = await openServerDirectory(options.dataDir, options.upstreamKind);
   const { dbs } = dataDirectory;
   const health = new Health();
+  logStorage(health, log);
+  reportRefusals(dbs.storage, health);
   const { edgeLoad } = options;
   const work = new WorkRegistry(new SearchesFirstQueue(limits.resourceWork, { edgeLoad: edgeLoad && (() => edgeLoad.busiest()) }));
   const accounts = new AccountStore(dbs);
@@ -98,7 +101,10 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     },
     now: Date.now,
     random: Math.random,
-    onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
+    onError: (key, error) => {
+      // Refused by a full store: said once by the store; the resource stays as stored, and due (docs/storage.md#a-full-disk).
+      if (!(error instanceof CommitRefused)) log.error({ err: error, resource: key }, 'resource event failed');
+    },
     leases,
   });
   return {
@@ -143,4 +149,18 @@ async function startReplica(
     await seams.close();
     throw error;
   }
+}
+
+/**
+ * A store that refuses commits is said once in the log, when the first thread reports it, and
+ * once more when all have found room again (docs/storage.md#a-full-disk).
+ */
+function logStorage(health: Health, log: Logger): void {
+  let refusing = false;
+  health.onChanged(() => {
+    const problem = health.problems().find(({ component }) => component === storageComponent);
+    if (problem && !refusing) log.error(problem.message);
+    if (!problem && refusing) log.info('data store writable again: commits go through');
+    refusing = problem !== undefined;
+  });
 }
