@@ -19,6 +19,7 @@ import { openUpstreams } from './node/upstreams.js';
 import type { PlatformStatusBoard } from './operations/platformStatus.js';
 import { upstreamKindOf } from './store/upstreamKind.js';
 import { EdgeLoadBoard } from './threads/edgeLoad.js';
+import type { WriteFault } from './store/guardedWrites.js';
 
 export interface ServiceOptions {
   host: string;
@@ -55,6 +56,8 @@ export interface ServiceOptions {
   streamIdleTimeoutSeconds?: number;
   /** Join a cluster on NATS (`--nats`, `--role`; docs/cluster.md); a node alone when absent. */
   cluster?: ClusterSettings | undefined;
+  /** Tests only: refuses the data store's commits as a full disk would (docs/storage.md#a-full-disk); no flag sets it. */
+  writeFault?: WriteFault;
 }
 
 export interface RunningService {
@@ -85,6 +88,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     cluster: options.cluster,
     edgeLoad,
     log,
+    writeFault: options.writeFault,
   });
   const upstreams = await openUpstreams({
     upstream: options.upstream,

@@ -27,6 +27,7 @@ import type { UpstreamKind } from '../store/records.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import { WebStore } from '../seams/webRecords/webStore.js';
 import { ReservedUnits } from '../seams/reservedUnits/reservedUnits.js';
+import type { WriteFault } from '../store/guardedWrites.js';
 
 export interface NodeCoreOptions {
   dataDir: string;
@@ -39,6 +40,8 @@ export interface NodeCoreOptions {
   /** With edge threads: how busy they are, so that resource work leaves them the core (docs/architecture.md#searches-first). */
   edgeLoad: EdgeLoadBoard | undefined;
   log: Logger;
+  /** Tests only: refuses commits as a full disk would (src/store/guardedWrites.ts). */
+  writeFault?: WriteFault | undefined;
 }
 
 export interface NodeCore {
@@ -60,7 +63,7 @@ export interface NodeCore {
 
 export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> {
   const { log } = options;
-  const dataDirectory = await openServerDirectory(options.dataDir, options.upstreamKind);
+  const dataDirectory = await openServerDirectory(options.dataDir, options.upstreamKind, options.writeFault);
   const { dbs } = dataDirectory;
   const health = new Health();
   logStorage(health, log);

@@ -50,12 +50,13 @@ export function guardWrites(root: RootDatabase, space: StorageSpace, fault?: Wri
       // disk would refuse them, without a write or LMDB's line on stderr each.
       const { writable, reason } = space.current;
       if (!writable && !space.probing) return Promise.reject(new CommitRefused(reason ?? 'refused'));
+      const begunAfter = space.refusalCount;
       const refusal = fault?.();
       const callbacks = args.map((arg) => (typeof arg === 'function' ? (...inner: unknown[]) => within(() => arg(...inner)) : arg));
       const written = refusal ? Promise.reject(refusal) : Promise.resolve(within(() => original(...callbacks)));
       return written.then(
         (value) => {
-          space.wrote();
+          space.wrote(begunAfter);
           return value;
         },
         async (error: unknown) => {

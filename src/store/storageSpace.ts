@@ -31,6 +31,7 @@ export class StorageSpace {
   private readonly listeners: Array<(state: StorageState) => void> = [];
   private probeTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private refusals = 0;
   /** True while the probe's own write is being made: the one write let through while commits are refused. */
   probing = false;
 
@@ -49,9 +50,17 @@ export class StorageSpace {
     this.listeners.push(listener);
   }
 
-  /** A commit went through: the store has room (again). */
-  wrote(): void {
-    if (this.state.writable) return;
+  /** Refusals so far: a commit is news of room only if it began after the last one. */
+  get refusalCount(): number {
+    return this.refusals;
+  }
+
+  /**
+   * A commit went through: the store has room again, if it began after the last refusal (a
+   * commit begun before, and small enough to fit in freed pages, proves little).
+   */
+  wrote(begunAfter: number): void {
+    if (this.state.writable || begunAfter !== this.refusals) return;
     this.state = writable;
     this.stopProbing();
     this.changed();
@@ -59,6 +68,7 @@ export class StorageSpace {
 
   /** A commit was refused. */
   refused({ reason }: CommitRefused): void {
+    this.refusals++;
     if (!this.state.writable) {
       this.state = { ...this.state, reason };
       return;
