@@ -95,8 +95,8 @@ export function guardWrites(root: RootDatabase, space: StorageSpace, fault?: Wri
  * cause is waited for until the next turn of the event loop only.
  */
 async function refusalReason(error: unknown): Promise<string | undefined> {
-  if (isUnheldCommitFailure(error)) {
-    const pending = (error as Error & { commitError: Promise<unknown> }).commitError;
+  if (isLmdbCommitFailure(error)) {
+    const pending = error.commitError;
     const cause = await Promise.race([
       pending.then(
         () => undefined,
@@ -121,9 +121,16 @@ function handled(result: unknown): unknown {
   return result;
 }
 
-/** lmdb-js's rejection of a failed commit's writes, whose cause is in its `commitError`. */
+/**
+ * lmdb-js's rejection of a failed commit's writes, whose cause is in its `commitError`, or a
+ * refused commit nobody waited for: the store reports those itself.
+ */
 export function isUnheldCommitFailure(reason: unknown): boolean {
-  return reason instanceof Error && 'commitError' in reason && reason.commitError instanceof Promise;
+  return reason instanceof CommitRefused || isLmdbCommitFailure(reason);
+}
+
+function isLmdbCommitFailure(error: unknown): error is Error & { commitError: Promise<unknown> } {
+  return error instanceof Error && 'commitError' in error && error.commitError instanceof Promise;
 }
 
 /**
