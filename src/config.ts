@@ -79,6 +79,11 @@ export const limits = {
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
   /** How often the server records the units it holds in hand, so displays show requests counted (docs/operations.md#usage-shown). */
   reservedUnitsRecordMs: 1_000,
+  /**
+   * While the data store refuses commits, how often a probe looks for room again, and the free
+   * bytes its file system must show before the probe tries a small write (docs/storage.md#a-full-disk).
+   */
+  storageProbe: { everyMs: 1_000, minFreeBytes: 256 * 1024 },
   /** The WebSocket stream of resource changes (docs/push.md#limits). */
   push: {
     /** Distinct references one connection may follow at once. */

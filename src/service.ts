@@ -21,6 +21,7 @@ import { upstreamKindOf } from './store/upstreamKind.js';
 import type { SigninWait } from './threads/edgeLink.js';
 import { EdgeLoadBoard } from './threads/edgeLoad.js';
 import type { FrontEndChoices } from './threads/edgeMessages.js';
+import type { WriteFault } from './store/guardedWrites.js';
 
 /** The readiness problem of a server not yet listening on every edge. */
 export const startingComponent = 'server';
@@ -64,6 +65,8 @@ export interface ServiceOptions extends Partial<FrontEndChoices> {
    * docs/guarantees.md#restart-storms); the error is thrown where nothing is told.
    */
   onFatal?: (error: Error) => void;
+  /** Tests only: refuses the data store's commits as a full disk would (docs/storage.md#a-full-disk); no flag sets it. */
+  writeFault?: WriteFault;
 }
 
 export interface RunningService {
@@ -94,6 +97,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     cluster: options.cluster,
     edgeLoad,
     log,
+    writeFault: options.writeFault,
   });
   const upstreams = await openUpstreams({
     upstream: options.upstream,

@@ -6,6 +6,7 @@
 import { limits } from '../config.js';
 import { AuthVersionBoard } from './authVersionBoard.js';
 import type { AccountRecord, AccountStore, AccountsCatchUp, TokenRecord } from '../store/accountStore.js';
+import { CommitRefused } from '../store/storageSpace.js';
 import { digestToken, digestsEqual, parseAuthorization } from '../auth/tokens.js';
 import type { ProblemReporter } from '../health.js';
 import type { Logger } from '../log.js';
@@ -136,6 +137,8 @@ export class Authenticator {
         this.problems?.clear(tokenBookkeeping);
       },
       (error: unknown) => {
+        // A full store is said once by the store (docs/storage.md#a-full-disk); the time is written at a later use.
+        if (error instanceof CommitRefused) return;
         this.log.warn({ err: error, token: token.id }, 'token last-used time not written');
         this.touchFailing = true;
         this.problems?.report(

@@ -18,6 +18,7 @@ import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger }
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
 import { type HostAllowList, parseAllowList } from '../platforms/hostSafety/allowList.js';
 import { dataDirSetting, firstLine, openDataStore } from './dataStore.js';
+import { isUnheldCommitFailure } from '../store/guardedWrites.js';
 import { noMorePositionals, parseFlags, setting } from './flags.js';
 import { parseBoundedDuration, parseHost, parsePort, parseWholeNumber, type Setting } from '../operatorInput.js';
 import { natsServersSetting } from './natsSetting.js';
@@ -126,8 +127,11 @@ function logUnexpectedFailures(log: Logger): {
     const exit = () => process.exit(1);
     (stop ?? (async () => undefined))().then(exit, exit);
   };
-  process.on('unhandledRejection', (error) => fail(error));
-  process.on('uncaughtException', (error) => fail(error));
+  // Not lmdb-js's own unheld promise of a failed commit: the commit's writes report it (docs/storage.md#a-full-disk).
+  process.on('unhandledRejection', (reason) => {
+    if (!isUnheldCommitFailure(reason)) fail(reason);
+  });
+  process.on('uncaughtException', fail);
   return {
     stopWith: (given) => {
       stop = given;

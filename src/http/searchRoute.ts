@@ -3,6 +3,7 @@
 import { limits } from '../config.js';
 import type { Admissions, Decision } from '../access/admission.js';
 import type { Authentication, Authenticator } from '../access/authenticator.js';
+import { ReservationNotWritten } from '../access/unitMeter.js';
 import type { LimitFigures } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearchText } from '../api/validation.js';
@@ -141,7 +142,9 @@ class OwedAnswer {
       admission.decided.then(
         (decided) => this.decided(decided),
         (error: unknown) => {
-          this.deps.log.error({ err: error, requestId: this.exchange.id, account: this.exchange.account }, 'usage count not persisted');
+          // A failed reservation's cause is logged where it was written, once, not per request waiting on it.
+          if (!(error instanceof ReservationNotWritten))
+            this.deps.log.error({ err: error, requestId: this.exchange.id, account: this.exchange.account }, 'usage count not persisted');
           this.finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
         },
       );

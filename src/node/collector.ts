@@ -14,6 +14,7 @@ import { dueIndexPastLeases } from '../resources/dueIndexPastLeases.js';
 import { startDueScheduler } from '../resources/dueScheduler.js';
 import type { NodeCore } from './nodeCore.js';
 import type { Upstreams } from './upstreams.js';
+import { CommitRefused } from '../store/storageSpace.js';
 
 export interface CollectorOptions {
   core: NodeCore;
@@ -44,6 +45,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
     // An outcome may be of a resource another node created: step it from the log's latest change.
     sink: replica ? replica.caughtUpOutcomes(resourceHost) : resourceHost,
     claims: work,
+    refusedByStore: (error) => error instanceof CommitRefused,
     collect: platformStatus.watched((keys) =>
       collectResources(keys, {
         collectors: countedCollectors,

@@ -6,6 +6,7 @@ import { ReservedUnitsRecorder } from '../access/reservedUnitsRecorder.js';
 import { limits, webLimits } from '../config.js';
 import { healthCheck } from '../http/readiness.js';
 import type { Logger } from '../log.js';
+import { CommitRefused } from '../store/storageSpace.js';
 import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 import { createConnectionCountsBuffer } from '../push/connectionCounts.js';
 import { createTicketState } from '../push/tickets.js';
@@ -89,6 +90,11 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
       http
         .close()
         .then(() => admissions.returnUnspent())
+        .catch((error: unknown) => {
+          // A full store keeps them counted, as a kill -9 would, within the same bound (docs/storage.md#a-full-disk).
+          if (!(error instanceof CommitRefused)) throw error;
+          log.warn({ reason: error.reason }, 'unspent quota not given back: the data store cannot be written; it stays counted');
+        })
         .then(() => unitsRecorder.stop())
         .then(() => hasher.close()),
   };

@@ -26,6 +26,7 @@ import type { Databases } from '../store/environment.js';
 import type { PasswordHashing } from '../web/passwordHasher.js';
 import { webPages } from '../web/webPages.js';
 import type { EdgeStreamState, FrontEndChoices } from './edgeMessages.js';
+import { reportRefusals } from '../store/storageSpace.js';
 
 /** What an edge takes from the node. */
 export interface EdgeLink {
@@ -99,6 +100,8 @@ export function admissionsOn(link: EdgeLink, table: AccountTable, log: Logger): 
 /** Starts the HTTP front end on `link`; its close also ends the edge's authenticator. */
 export async function serveEdge(link: EdgeLink, edge: EdgeSettings): Promise<HttpServer> {
   const { log } = edge;
+  // Commits this edge's store refuses (its quota reservations) reach the server's readiness and log.
+  reportRefusals(edge.dbs.storage, link.problems);
   const authenticator = new Authenticator(edge.accounts, log, edge.authVersions, link.problems, link.accountsCatchUp);
   const server = await startHttpServer(
     edge.host,
