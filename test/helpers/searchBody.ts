@@ -11,3 +11,8 @@ export interface SearchEntry {
 export interface SearchBody {
   data: SearchEntry[];
 }
+
+/** `items` in the batches one search takes (docs/api.md#a-1: at most 10 references a request), in order. */
+export function perSearch<T>(items: readonly T[], size = 10): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, index * size + size));
+}

@@ -7,6 +7,7 @@ import { identifierSyntax } from '../../src/api/schema.js';
 import { identifierProblem, validateSearch } from '../../src/api/validation.js';
 import { limits } from '../../src/config.js';
 import { eventually, startTestService, type SearchAnswer } from '../helpers/service.js';
+import { perSearch } from '../helpers/searchBody.js';
 import { canaryOf, rules, type Rule } from './canaries.js';
 import { recordingUpstream, type RecordingUpstream } from './recordingUpstream.js';
 import { expectedParts, readTarget, type Part } from './upstreamTargets.js';
@@ -105,7 +106,7 @@ async function lookUpAll(
   lookups: Lookup[],
   expected: (chunk: Lookup[]) => { status: number; body?: unknown },
 ): Promise<string[]> {
-  const chunks = Array.from({ length: Math.ceil(lookups.length / 10) }, (_, index) => lookups.slice(index * 10, index * 10 + 10));
+  const chunks = perSearch(lookups);
   const problems: string[] = [];
   let next = 0;
   await Promise.all(

@@ -11,6 +11,7 @@ import { startEmulator } from '../../src/emulator/server.js';
 import { createUpstreamHttp } from '../../src/platforms/http.js';
 import { platforms } from '../../src/platforms/registry.js';
 import { eventually, startTestService } from '../helpers/service.js';
+import { perSearch } from '../helpers/searchBody.js';
 import { canaryOf, rules } from './canaries.js';
 
 /** Local addresses with a TCP socket listening on `port`, read from the kernel's tables (Linux). */
@@ -142,7 +143,7 @@ t.test('network - a redirect to another host is not followed and the resource en
   const token = await tokenFor('alice', { quota: null, rate: { limit: 1_000, windowMs: 60_000 } });
   const lookUp = async () => {
     const answers = await Promise.all(
-      [rules.slice(0, 10), rules.slice(10)].map((batch) =>
+      perSearch(rules).map((batch) =>
         search(token, { resources: batch.map((rule) => ({ platform: rule.platform, type: rule.type, identifier: canaryOf(rule) })) }),
       ),
     );
