@@ -9,7 +9,9 @@ const valid = (rule: IdentifierRule, identifier: string) => identifier.length <=
 export function sampleIdentifier(rule: IdentifierRule, index: number): string {
   const seed = rule.examples.valid;
   if (!valid(rule, seed)) throw new Error(`the valid example '${seed}' does not match ${rule.pattern}`);
-  const tag = [...index.toString(10).padStart(4, '0')].map((digit) => String.fromCharCode(97 + Number(digit)));
+  // Least significant digit first: a seed with only a letter or two to vary (reddit's `spez`)
+  // still gives every index below 10, or 100, an identifier of its own.
+  const tag = [...index.toString(10).padStart(4, '0')].reverse().map((digit) => String.fromCharCode(97 + Number(digit)));
   const chars = [...seed];
   for (let position = 2, next = 0; position < chars.length && next < tag.length; position++) {
     if (/[a-z]/.test(chars[position]!)) chars[position] = tag[next++]!;

@@ -13,6 +13,9 @@ import { searchPath, startTestService } from '../helpers/service.js';
 
 const alphabet = 'abcdefghij0123456789.-_@';
 
+/** What validation accepts: the rule's syntax, and its refinement where it has one (a federated host's DNS limits). */
+const acceptable = (rule: IdentifierRule, identifier: string) => rule.pattern.test(identifier) && (rule.refines?.accepts(identifier) ?? true);
+
 /** Grows a valid identifier one accepted character at a time; stops at `length` or when stuck. */
 function grow(rule: IdentifierRule, identifier: string, length: number): string {
   let current = identifier;
@@ -21,7 +24,7 @@ function grow(rule: IdentifierRule, identifier: string, length: number): string 
     for (let position = current.length; position >= 0 && next === undefined; position--) {
       for (const char of alphabet) {
         const candidate = current.slice(0, position) + char + current.slice(position);
-        if (rule.pattern.test(candidate)) {
+        if (acceptable(rule, candidate)) {
           next = candidate;
           break;
         }

@@ -62,7 +62,8 @@ export const mastodonPost: IdentifierRule = {
   // The status call names the server and the id, not the author: the emulator's conventions look at the server.
   namePart: hostOf,
   examples: {
-    valid: 'Gargron@mastodon.social:109372843234245678',
+    // A GoToSocial status (a ULID): at the rule's longest id, so an identifier of maxLength exists.
+    valid: 'tobi@goblin.technology:01HBQ5Y0W5GMQMZX0ZJ9D6VXSA',
     missing: 'Gargron@missing.mastodon.social:109372843234245678',
     flaky: 'Gargron@flaky.mastodon.social:109372843234245678',
     invalid: [

@@ -13,17 +13,15 @@ const appToken = 'emulatedtwitchapptoken';
 const tokenSeconds = 5_011_271;
 
 /**
- * Emulated user ids carry their login (its UTF-8 bytes as one decimal number), so a followers
- * call, which names only the id, finds its channel's counts without state.
+ * GET /helix/videos names a video by id only, so the emulator cannot know which channel the caller
+ * has in mind (as for x's tweets): every emulated login resolves to this one channel, which owns
+ * every emulated video, so the collector's owner check passes for any login. Its counts answer
+ * every channel's followers call; `missing*`, `flaky*` and `slow*` logins still apply to channels
+ * and videos through the users call (README.md, Emulator).
  */
-const userIdOf = (login: string) => BigInt(`0x${Buffer.from(login, 'utf8').toString('hex')}`).toString();
-const loginOf = (id: string) => (/^[0-9]{1,80}$/.test(id) ? Buffer.from(BigInt(id).toString(16), 'hex').toString('utf8') : '');
-
-/**
- * Every emulated video belongs to this channel, whatever its id: a video named under another
- * login is one of someone else's, which the collector answers as not found.
- */
-export const emulatedVideoOwner = 'twitchdev';
+export const emulatedChannel = 'twitchdev';
+/** The emulated channel's user id: its login's UTF-8 bytes as one decimal number. */
+const emulatedChannelId = BigInt(`0x${Buffer.from(emulatedChannel, 'utf8').toString('hex')}`).toString();
 
 const problem = (status: number, error: string, message: string, headers?: Record<string, string>) =>
   json(status, { error, status, message }, headers);
@@ -32,7 +30,8 @@ function rateHeaders(now: number, remaining: number): Record<string, string> {
   return {
     'ratelimit-limit': String(pointsPerMinute),
     'ratelimit-remaining': String(remaining),
-    'ratelimit-reset': String(Math.floor(now / 60_000) * 60 + 60),
+    // A drained bucket is full again a minute on (Unix seconds), never a moment away at a minute's end.
+    'ratelimit-reset': String(Math.ceil(now / 1000) + 60),
   };
 }
 
@@ -60,12 +59,12 @@ export const emulator: PlatformEmulator = {
         context.lookup('account', login),
         context,
         () => json(200, { data: [] }),
-        () => ({ data: [{ id: userIdOf(login), login, display_name: login, type: '', broadcaster_type: 'partner', view_count: 0 }] }),
+        () => ({ data: [{ id: emulatedChannelId, login, display_name: login, type: '', broadcaster_type: 'partner', view_count: 0 }] }),
       );
     }
     if (path === '/helix/channels/followers') {
-      const login = loginOf(query.get('broadcaster_id') ?? '');
-      const channel = context.lookup('account', login);
+      const channel = context.lookup('account', emulatedChannel);
+      if (query.get('broadcaster_id') !== emulatedChannelId) return problem(400, 'Bad Request', 'invalid broadcaster id');
       return answer(
         channel,
         context,
@@ -75,7 +74,7 @@ export const emulator: PlatformEmulator = {
     }
     if (path === '/helix/videos') {
       const id = query.get('id') ?? '';
-      const video = context.lookup('post', `${emulatedVideoOwner}:${id}`);
+      const video = context.lookup('post', `${emulatedChannel}:${id}`);
       return answer(
         video,
         context,
@@ -84,8 +83,8 @@ export const emulator: PlatformEmulator = {
           data: [
             {
               id,
-              user_id: userIdOf(emulatedVideoOwner),
-              user_login: emulatedVideoOwner,
+              user_id: emulatedChannelId,
+              user_login: emulatedChannel,
               viewable: 'public',
               view_count: video.counts.views,
               type: 'archive',
