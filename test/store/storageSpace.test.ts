@@ -23,11 +23,9 @@ function switchableDisk() {
 }
 
 /** Collections of github that found their resource, over the last hour. */
-const githubFound = (service: RunningService) =>
-  (service.platformStatus.snapshot().platforms.find(({ platform }) => platform === 'github')?.perMinute ?? []).reduce(
-    (sum, minute) => sum + minute.found,
-    0,
-  );
+const githubStatus = (service: RunningService) => service.platformStatus.snapshot().platforms.find(({ platform }) => platform === 'github');
+
+const githubFound = (service: RunningService) => (githubStatus(service)?.perMinute ?? []).reduce((sum, minute) => sum + minute.found, 0);
 
 const refusedCount = { status: 503, body: { error: 'Requests cannot be counted right now; retry after 2 seconds' } };
 
@@ -86,6 +84,13 @@ t.test(
     await Promise.all(Array.from({ length: 40 }, () => searchAs('early')));
     // Created while there is room; its collection answers after 3 s, when the disk is full.
     t.equal((await searchAs('early', 'slowpoke')).body.data[0]!.status, 'pending');
+    // The disk fills once the slow call is out: before that, a busy machine could see the disk
+    // full before the collection's own start was stored, and no collection would ever go out.
+    await eventually(
+      () => githubStatus(service)?.budget.inFlight ?? 0,
+      (inFlight) => inFlight >= 1,
+      { orFail: 'the slow collection under way' },
+    );
 
     disk.full = true;
     const refused = await searchAs('late');
