@@ -3,6 +3,8 @@
 // `host:<id>`. A host is a DNS name; the service tracks it lower-cased, an internationalized
 // name as punycode (docs/api.md#federated-identifiers).
 import { domainToASCII } from 'node:url';
+import { postHint } from './identifiers.js';
+import type { IdentifierRule } from './types.js';
 
 /** A label as sent: letters and digits of any script, inner hyphens; IDNA checks the rest. */
 const label = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
@@ -92,3 +94,49 @@ export const usableHost = {
 
 /** The instructions that open every 422 of a federated account (docs/api.md#identifier-hints). */
 export const federatedAccountHint = 'send the plain user@server, not the URL';
+
+/** What a federated rule built here leaves to its platform: its words and its examples. */
+type Particular = Pick<IdentifierRule, 'syntax' | 'examples'>;
+
+/** A `user@host` rule (an account, a community, a channel): the same on every federated platform but for its words. */
+export function federatedAccountRule({ syntax, examples }: Particular): IdentifierRule {
+  return {
+    pattern: new RegExp(`^${userSyntax}@${hostSyntax}$`, 'u'),
+    minLength: 5,
+    maxLength: maxUserLength + 1 + maxHostLength,
+    allowedCharacter: federatedCharacter,
+    refines: usableHost,
+    hint: federatedAccountHint,
+    syntax,
+    normalize: normalizeAccount,
+    namePart: userOf,
+    examples,
+  };
+}
+
+/**
+ * A `host:<id>` rule, for posts whose address names no author: `id` is the pattern of the
+ * platform's ids (at most `maxIdLength` characters), `idName` how the hint calls one (`post_id`).
+ */
+export function hostPostRule({
+  id,
+  maxIdLength,
+  idName,
+  syntax,
+  examples,
+}: Particular & { id: string; maxIdLength: number; idName: string }): IdentifierRule {
+  return {
+    pattern: new RegExp(`^${hostSyntax}:${id}$`, 'u'),
+    minLength: 5,
+    maxLength: maxHostLength + 1 + maxIdLength,
+    allowedCharacter: federatedCharacter,
+    refines: usableHost,
+    hint: postHint(`<server>:<${idName}>`),
+    syntax,
+    authorPart: '<server>',
+    normalize: normalizeHostPost,
+    // The post call names the server and the id: the emulator's conventions look at the server.
+    namePart: hostOf,
+    examples,
+  };
+}

@@ -1,12 +1,13 @@
 // Test helpers for platform folders: a collector against fixtures, or against the emulator.
 import { readFileSync } from 'node:fs';
+import type { Test } from 'tap';
 import type { CollectionOutcome, PlatformCode, ResourceRef, ResourceType } from '../../src/model.js';
 import { emulatedCounts } from '../../src/emulator/counts.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { createCollectors, type PlatformCollector } from '../../src/platforms/collectors.js';
 import { createUpstreamHttp, type UpstreamHttp, type UpstreamResponse } from '../../src/platforms/http.js';
 import { platforms } from '../../src/platforms/registry.js';
-import type { Collector } from '../../src/platforms/types.js';
+import type { Collector, IdentifierRule } from '../../src/platforms/types.js';
 
 export const fixedNow = Date.UTC(2026, 10, 23, 12, 0, 0);
 /** References to one platform and type: `const account = refsTo('github', 'account'); account('octocat')`. */
@@ -31,6 +32,16 @@ export const foundOutcome = <Name extends string>(metrics: Record<Name, Reported
   kind: 'found',
   datapoints: { metrics: reported(metrics), ...(attributes ? { attributes: reported(attributes) } : {}) },
 });
+
+/** Whether `rule` takes `identifier` as validation does: its pattern, its longest length and its `refines` check. */
+export const accepted = (rule: IdentifierRule, identifier: string) =>
+  rule.pattern.test(identifier) && identifier.length <= rule.maxLength && (rule.refines?.accepts(identifier) ?? true);
+
+/** One assertion per identifier, named by it: `rule` accepts each of `accepts` and refuses each of `refuses`. */
+export function checkRule(t: Test, rule: IdentifierRule, { accepts = [], refuses = [] }: { accepts?: string[]; refuses?: string[] }) {
+  for (const identifier of accepts) t.ok(accepted(rule, identifier), identifier);
+  for (const identifier of refuses) t.notOk(accepted(rule, identifier), identifier);
+}
 
 export function fixture(platform: PlatformCode, name: string): string {
   return readFileSync(new URL(`../../src/platforms/${platform}/fixtures/${name}`, import.meta.url), 'utf8');
@@ -95,6 +106,19 @@ export function collectorWithFixtures(
     http: upstream,
     now: () => fixedNow,
   });
+}
+
+/**
+ * The outcome of collecting `ref` alone against a fixture upstream that answers every call with
+ * `upstream`, or each by the first of its routes that matches (`fixtureHttp`).
+ */
+export async function collectOne(
+  ref: ResourceRef,
+  upstream: UpstreamResponse | Array<[RegExp, UpstreamResponse]>,
+  credentials?: Readonly<Record<string, string | undefined>>,
+): Promise<CollectionOutcome | undefined> {
+  const routes: Array<[RegExp, UpstreamResponse]> = Array.isArray(upstream) ? upstream : [[/./, upstream]];
+  return (await collectorWithFixtures(ref.platform, fixtureHttp(routes), credentials).collect([ref], signal))[0];
 }
 
 /**

@@ -1,7 +1,7 @@
 // GitHub's REST API as the emulator speaks it: the same paths, headers and bodies
 // (trimmed to realistic fields) as api.github.com, including its 404 and rate-limit answers.
-import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
-import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
+import { cutOffJson, type FaultReplies, jsonReply as json, replyByMode } from '../emulatorReplies.js';
+import type { PlatformEmulator } from '../emulatorContract.js';
 
 const notFoundReply = (docs: string) =>
   json(404, { message: 'Not Found', documentation_url: `https://docs.github.com/rest/${docs}`, status: '404' });
@@ -19,26 +19,19 @@ const rateLimitReply = (now: number) =>
 
 const malformedReply = cutOffJson('{"login":"');
 
-/** GitHub's answer for one resource: its 404, rate limit or cut-off body, or `found` for its counts. */
-function answer(resource: EmulatedResource, docs: string, now: number, found: (counts: EmulatedCounts) => unknown): EmulatorReply {
-  switch (resource.mode) {
-    case 'missing':
-      return notFoundReply(docs);
-    case 'ratelimit':
-      return rateLimitReply(now);
-    case 'malformed':
-      return malformedReply;
-    case 'normal':
-      return json(200, found(resource.counts));
-  }
-}
+/** GitHub's fault answers for one resource: the 404 of the method `docs` names, its rate limit, a cut-off body. */
+const faults = (docs: string, now: number): FaultReplies => ({
+  missing: notFoundReply(docs),
+  ratelimit: rateLimitReply(now),
+  malformed: malformedReply,
+});
 
 export const emulator: PlatformEmulator = {
   handle(request, context) {
     const user = /^\/users\/([^/]+)$/.exec(request.path);
     if (user) {
       const login = decodeURIComponent(user[1]!);
-      return answer(context.lookup('account', login), 'users/users#get-a-user', context.now, (counts) => ({
+      return replyByMode(context.lookup('account', login), faults('users/users#get-a-user', context.now), (counts) => ({
         login,
         id: counts.following * 7919 + 1,
         type: counts.verified ? 'Organization' : 'User',
@@ -54,7 +47,7 @@ export const emulator: PlatformEmulator = {
     if (repo) {
       const owner = decodeURIComponent(repo[1]!);
       const name = decodeURIComponent(repo[2]!);
-      return answer(context.lookup('post', `${owner}:${name}`), 'repos/repos#get-a-repository', context.now, (counts) => ({
+      return replyByMode(context.lookup('post', `${owner}:${name}`), faults('repos/repos#get-a-repository', context.now), (counts) => ({
         name,
         full_name: `${owner}/${name}`,
         owner: { login: owner, type: 'User' },

@@ -1,8 +1,8 @@
 // Lemmy's HTTP API as the emulator speaks it, for any server under /lemmy/<host>
 // (docs/platforms.md#federated-platforms): 0.19's v3 shapes (counts in the view's `counts`) and
 // errors (HTTP 400 `couldnt_find_*`), and 1.0's v4 shapes (counts on the entity, HTTP 404 `not_found`).
-import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
-import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
+import { cutOffJson, type FaultReplies, jsonReply as json, replyByMode } from '../emulatorReplies.js';
+import type { PlatformEmulator } from '../emulatorContract.js';
 import type { ResourceType } from '../../model.js';
 
 type Version = 'v3' | 'v4';
@@ -14,18 +14,11 @@ const malformedReply = cutOffJson('{"community_view":{"');
 const notFoundReply = (version: Version, missing: string) =>
   version === 'v3' ? json(400, { error: `couldnt_find_${missing}` }) : json(404, { error: 'not_found', message: 'Not Found' });
 
-function answer(resource: EmulatedResource, version: Version, missing: string, found: (counts: EmulatedCounts) => unknown): EmulatorReply {
-  switch (resource.mode) {
-    case 'missing':
-      return notFoundReply(version, missing);
-    case 'ratelimit':
-      return rateLimitReply;
-    case 'malformed':
-      return malformedReply;
-    case 'normal':
-      return json(200, found(resource.counts));
-  }
-}
+const faults = (version: Version, missing: string): FaultReplies => ({
+  missing: notFoundReply(version, missing),
+  ratelimit: rateLimitReply,
+  malformed: malformedReply,
+});
 
 /** An entity with its counts where the version keeps them: beside it (v3) or on it (v4). */
 function view<Counts extends object>(version: Version, key: string, entity: object, counts: Counts) {
@@ -55,7 +48,7 @@ export const emulator: PlatformEmulator = {
     const identifier = method.type === 'post' ? `${host}:${value}` : `${value}@${host}`;
     const resource = context.lookup(method.type, identifier);
     const apId = `https://${host}/${method.type === 'account' ? 'u' : method.type === 'community' ? 'c' : 'post'}/${value}`;
-    return answer(resource, version, method.missing, (counts) => {
+    return replyByMode(resource, faults(version, method.missing), (counts) => {
       switch (method.type) {
         case 'account':
           return {

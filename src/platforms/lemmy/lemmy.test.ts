@@ -1,7 +1,8 @@
 import t from 'tap';
-import type { ResourceRef } from '../../model.js';
 import { lemmyAccount, lemmyCommunity, lemmyPost } from './identifiers.js';
 import {
+  checkRule,
+  collectOne,
   collectorWithFixtures,
   fixedNow,
   fixture,
@@ -16,26 +17,18 @@ import {
 const account = refsTo('lemmy', 'account');
 const community = refsTo('lemmy', 'community');
 const post = refsTo('lemmy', 'post');
-const accepted = (rule: typeof lemmyAccount, identifier: string) =>
-  rule.pattern.test(identifier) && identifier.length <= rule.maxLength && (rule.refines?.accepts(identifier) ?? true);
 
 t.test('lemmy identifiers - name@host users and communities, host:<id> posts', async (t) => {
-  for (const ok of ['dessalines@lemmy.ml', 'Technology@Lemmy.World', 'a_b@feddit.de']) {
-    t.ok(accepted(lemmyAccount, ok), ok);
-    t.ok(accepted(lemmyCommunity, ok), ok);
-  }
-  for (const bad of [
-    '!technology@lemmy.world',
-    'c/technology',
-    'u/dessalines',
-    '@dessalines@lemmy.ml',
-    'technology',
-    'technology@lemmy.local',
-  ])
-    t.notOk(accepted(lemmyCommunity, bad), bad);
-  for (const ok of ['lemmy.ml:1', 'Lemmy.World:12345678']) t.ok(accepted(lemmyPost, ok), ok);
-  for (const bad of ['lemmy.ml', 'lemmy.ml:abc', 'lemmy.ml:443:1', 'user@lemmy.ml:1', '127.0.0.1:1', 'localhost:1'])
-    t.notOk(accepted(lemmyPost, bad), bad);
+  const names = ['dessalines@lemmy.ml', 'Technology@Lemmy.World', 'a_b@feddit.de'];
+  checkRule(t, lemmyAccount, { accepts: names });
+  checkRule(t, lemmyCommunity, {
+    accepts: names,
+    refuses: ['!technology@lemmy.world', 'c/technology', 'u/dessalines', '@dessalines@lemmy.ml', 'technology', 'technology@lemmy.local'],
+  });
+  checkRule(t, lemmyPost, {
+    accepts: ['lemmy.ml:1', 'Lemmy.World:12345678'],
+    refuses: ['lemmy.ml', 'lemmy.ml:abc', 'lemmy.ml:443:1', 'user@lemmy.ml:1', '127.0.0.1:1', 'localhost:1'],
+  });
   t.equal(lemmyCommunity.normalize('Technology@Lemmy.World'), 'technology@lemmy.world');
   t.equal(lemmyPost.normalize('Lemmy.World:12345678'), 'lemmy.world:12345678');
   t.equal(lemmyPost.namePart('lemmy.world:12345678'), 'lemmy.world');
@@ -75,33 +68,35 @@ t.test('lemmy collector - a server without v3 (a 404 that is not Lemmy error) is
 });
 
 t.test('lemmy collector - not found in either version, rate limits, other failures', async (t) => {
-  const outcome = async (ref: ResourceRef, routes: Parameters<typeof fixtureHttp>[0]) =>
-    (await collectorWithFixtures('lemmy', fixtureHttp(routes)).collect([ref], signal))[0];
   const technology = community('technology@lemmy.world');
-  t.same(await outcome(technology, [[/./, reply(400, fixture('lemmy', 'not-found-v3.json'))]]), { kind: 'notFound' });
+  const cases: Array<[what: string, routes: Parameters<typeof collectOne>[1], outcome: unknown]> = [
+    ["v3's not-found error", reply(400, fixture('lemmy', 'not-found-v3.json')), { kind: 'notFound' }],
+    [
+      "v4's not-found error",
+      [
+        [/v3/, reply(404, 'Not Found')],
+        [/v4/, reply(404, fixture('lemmy', 'not-found-v4.json'))],
+      ],
+      { kind: 'notFound' },
+    ],
+    ['neither API', reply(404, ''), { kind: 'failed', reason: "lemmy.world answers neither Lemmy's v3 nor its v4 API" }],
+    [
+      'a 429 with Retry-After',
+      reply(429, fixture('lemmy', 'rate-limited.json'), { 'retry-after': '20' }),
+      { kind: 'rateLimited', retryAt: fixedNow + 20_000 },
+    ],
+    [
+      'another 400 error',
+      reply(400, '{"error":"couldnt_find_person_mention"}'),
+      { kind: 'failed', reason: 'unexpected upstream status 400' },
+    ],
+    ['a view without counts', reply(200, '{"community_view":{}}'), unparsable],
+  ];
+  for (const [what, routes, outcome] of cases) t.same(await collectOne(technology, routes), outcome, what);
   t.same(
-    await outcome(technology, [
-      [/v3/, reply(404, 'Not Found')],
-      [/v4/, reply(404, fixture('lemmy', 'not-found-v4.json'))],
-    ]),
-    { kind: 'notFound' },
+    await collectOne(technology, reply(400, fixture('lemmy', 'rate-limited.json'))).then((o) => o?.kind),
+    'rateLimited',
+    "the rate limit as v3's 400 error",
   );
-  t.same(await outcome(technology, [[/./, reply(404, '')]]), {
-    kind: 'failed',
-    reason: "lemmy.world answers neither Lemmy's v3 nor its v4 API",
-  });
-  t.same(await outcome(technology, [[/./, reply(429, fixture('lemmy', 'rate-limited.json'), { 'retry-after': '20' })]]), {
-    kind: 'rateLimited',
-    retryAt: fixedNow + 20_000,
-  });
-  t.same(await outcome(technology, [[/./, reply(400, fixture('lemmy', 'rate-limited.json'))]]).then((o) => o?.kind), 'rateLimited');
-  t.same(await outcome(technology, [[/./, reply(400, '{"error":"couldnt_find_person_mention"}')]]), {
-    kind: 'failed',
-    reason: 'unexpected upstream status 400',
-  });
-  t.same(await outcome(technology, [[/./, reply(200, '{"community_view":{}}')]]), unparsable);
-  t.same(await outcome(post('lemmy.ml:1'), [[/./, reply(502, 'Bad Gateway')]]), {
-    kind: 'failed',
-    reason: 'unexpected upstream status 502',
-  });
+  t.same(await collectOne(post('lemmy.ml:1'), reply(502, 'Bad Gateway')), { kind: 'failed', reason: 'unexpected upstream status 502' });
 });

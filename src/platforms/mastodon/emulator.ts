@@ -1,8 +1,8 @@
 // Mastodon's REST API as the emulator speaks it, for any server under /mastodon/<host>
 // (docs/platforms.md#federated-platforms): the lookup and status methods with the bodies,
 // errors and rate-limit headers of docs.joinmastodon.org.
-import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
-import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
+import { cutOffJson, type FaultReplies, jsonReply as json, replyByMode } from '../emulatorReplies.js';
+import type { EmulatedCounts, PlatformEmulator } from '../emulatorContract.js';
 
 /** Mastodon's default limit: 300 calls per 5 minutes per address; the reset is an ISO 8601 time. */
 const rateLimitReply = (now: number) =>
@@ -24,18 +24,7 @@ export const statusAuthor = 'status';
 /** A stable numeric account id, as Mastodon's are: from the counts, which derive from the name. */
 const accountId = (counts: EmulatedCounts) => String(100_000 + counts.following * 7919 + counts.reposts);
 
-function answer(resource: EmulatedResource, now: number, found: (counts: EmulatedCounts) => unknown): EmulatorReply {
-  switch (resource.mode) {
-    case 'missing':
-      return notFoundReply;
-    case 'ratelimit':
-      return rateLimitReply(now);
-    case 'malformed':
-      return malformedReply;
-    case 'normal':
-      return json(200, found(resource.counts));
-  }
-}
+const faults = (now: number): FaultReplies => ({ missing: notFoundReply, ratelimit: rateLimitReply(now), malformed: malformedReply });
 
 const accountView = (username: string, host: string, counts: EmulatedCounts) => ({
   id: accountId(counts),
@@ -64,12 +53,12 @@ export const emulator: PlatformEmulator = {
       if (acct === null) return json(400, { error: 'Missing parameter: acct' });
       // A bare username is an account of this server; Mastodon would resolve user@other via WebFinger, the emulator does not.
       if (acct.includes('@')) return notFoundReply;
-      return answer(context.lookup('account', `${acct}@${host}`), context.now, (counts) => accountView(acct, host, counts));
+      return replyByMode(context.lookup('account', `${acct}@${host}`), faults(context.now), (counts) => accountView(acct, host, counts));
     }
     const status = /^\/api\/v1\/statuses\/([^/]+)$/.exec(request.path);
     if (status) {
       const id = decodeURIComponent(status[1]!);
-      return answer(context.lookup('post', `${statusAuthor}@${host}:${id}`), context.now, (counts) => ({
+      return replyByMode(context.lookup('post', `${statusAuthor}@${host}:${id}`), faults(context.now), (counts) => ({
         id,
         created_at: '2026-11-20T09:14:52.117Z',
         in_reply_to_id: null,

@@ -4,15 +4,13 @@
 import type { IdentifierRule } from '../types.js';
 import { postHint } from '../identifiers.js';
 import {
-  federatedAccountHint,
+  federatedAccountRule,
   federatedCharacter,
   hostOf,
   hostSyntax,
   maxHostLength,
   maxUserLength,
-  normalizeAccount,
   normalizeAccountPost,
-  userOf,
   userSyntax,
   usableHost,
 } from '../federated.js';
@@ -23,17 +21,9 @@ import {
  */
 const postId = '(?:[0-9]{1,19}|[0-9A-HJKMNP-TV-Z]{26})';
 
-export const mastodonAccount: IdentifierRule = {
-  pattern: new RegExp(`^${userSyntax}@${hostSyntax}$`, 'u'),
-  minLength: 5,
-  maxLength: maxUserLength + 1 + maxHostLength,
-  allowedCharacter: federatedCharacter,
-  refines: usableHost,
-  hint: federatedAccountHint,
+export const mastodonAccount: IdentifierRule = federatedAccountRule({
   syntax:
     "the account as user@server, e.g. Gargron@mastodon.social, without a leading '@': the user of letters A-Z, digits, '_', '.' and '-', the server its domain name",
-  normalize: normalizeAccount,
-  namePart: userOf,
   examples: {
     valid: 'Gargron@mastodon.social',
     missing: 'missing-user@mastodon.social',
@@ -46,7 +36,7 @@ export const mastodonAccount: IdentifierRule = {
       'Gargron@mastodon.social:443',
     ],
   },
-};
+});
 
 export const mastodonPost: IdentifierRule = {
   pattern: new RegExp(`^${userSyntax}@${hostSyntax}:${postId}$`, 'u'),

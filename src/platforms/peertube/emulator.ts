@@ -1,8 +1,8 @@
 // PeerTube's REST API as the emulator speaks it, for any server under /peertube/<host>
 // (docs/platforms.md#federated-platforms): accounts, video channels and videos, RFC 7807 errors,
 // and its per-address rate limit with Retry-After.
-import { cutOffJson, jsonReply as json } from '../emulatorReplies.js';
-import type { EmulatedCounts, EmulatedResource, EmulatorReply, PlatformEmulator } from '../emulatorContract.js';
+import { cutOffJson, type FaultReplies, jsonReply as json, replyByMode } from '../emulatorReplies.js';
+import type { EmulatedCounts, PlatformEmulator } from '../emulatorContract.js';
 
 const problem = (status: number, title: string, detail: string) =>
   json(status, { type: 'about:blank', title, detail, status }, { 'content-type': 'application/problem+json; charset=utf-8' });
@@ -18,18 +18,11 @@ const malformedReply = cutOffJson('{"id":');
 /** Emulated names starting with `channel` are video channels: no account of that name, a channel instead. */
 export const channelPrefix = 'channel';
 
-function answer(resource: EmulatedResource, notFound: string, found: (counts: EmulatedCounts) => unknown): EmulatorReply {
-  switch (resource.mode) {
-    case 'missing':
-      return problem(404, 'Not Found', notFound);
-    case 'ratelimit':
-      return rateLimitReply;
-    case 'malformed':
-      return malformedReply;
-    case 'normal':
-      return json(200, found(resource.counts));
-  }
-}
+const faults = (notFound: string): FaultReplies => ({
+  missing: problem(404, 'Not Found', notFound),
+  ratelimit: rateLimitReply,
+  malformed: malformedReply,
+});
 
 const actor = (name: string, host: string, counts: EmulatedCounts) => ({
   id: counts.following + 1,
@@ -52,7 +45,7 @@ export const emulator: PlatformEmulator = {
     if (host === undefined || !call) return undefined;
     const value = decodeURIComponent(call[2]!);
     if (call[1] === 'videos') {
-      return answer(context.lookup('post', `${host}:${value}`), 'Video not found', (counts) => ({
+      return replyByMode(context.lookup('post', `${host}:${value}`), faults('Video not found'), (counts) => ({
         id: counts.following + 1,
         uuid: '9c9de5e8-0a1e-484a-b099-e80766180a6d',
         shortUUID: 'kkGMgK9ZtnKfYAgnEtQxbv',
@@ -72,9 +65,9 @@ export const emulator: PlatformEmulator = {
     // Accounts and channels share a server's names: a channel's name is no account, and the reverse.
     if ((call[1] === 'accounts') === isChannelName)
       return problem(404, 'Not Found', call[1] === 'accounts' ? 'Account not found' : 'Video channel not found');
-    return answer(
+    return replyByMode(
       context.lookup('account', `${value}@${host}`),
-      call[1] === 'accounts' ? 'Account not found' : 'Video channel not found',
+      faults(call[1] === 'accounts' ? 'Account not found' : 'Video channel not found'),
       (counts) => actor(value, host, counts),
     );
   },

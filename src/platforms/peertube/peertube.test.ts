@@ -2,6 +2,8 @@ import t from 'tap';
 import type { ResourceRef } from '../../model.js';
 import { peertubeAccount, peertubeVideo } from './identifiers.js';
 import {
+  checkRule,
+  collectOne,
   collectorWithFixtures,
   emulatedCollectors,
   fixedNow,
@@ -17,22 +19,20 @@ import {
 
 const account = refsTo('peertube', 'account');
 const video = refsTo('peertube', 'post');
-const accepted = (rule: typeof peertubeAccount, identifier: string) =>
-  rule.pattern.test(identifier) && identifier.length <= rule.maxLength && (rule.refines?.accepts(identifier) ?? true);
 
 t.test('peertube identifiers - name@host accounts and channels; host:<id> videos by number, UUID or short UUID', async (t) => {
-  for (const ok of ['framasoft@framatube.org', 'framasoft_channel@framatube.org']) t.ok(accepted(peertubeAccount, ok), ok);
-  for (const ok of ['framatube.org:1047', 'framatube.org:9c9de5e8-0a1e-484a-b099-e80766180a6d', 'Framatube.org:kkGMgK9ZtnKfYAgnEtQxbv'])
-    t.ok(accepted(peertubeVideo, ok), ok);
-  for (const bad of [
-    'framatube.org:9C9DE5E8-0A1E-484A-B099-E80766180A6D',
-    'framatube.org:kkGMgK9ZtnKfYAgnEtQxb0',
-    'framatube.org:kkGMgK9ZtnKfYAgnEtQxbvx',
-    'framatube.org',
-    'framatube.org:12345678901',
-    '10.0.0.1:1047',
-  ])
-    t.notOk(accepted(peertubeVideo, bad), bad);
+  checkRule(t, peertubeAccount, { accepts: ['framasoft@framatube.org', 'framasoft_channel@framatube.org'] });
+  checkRule(t, peertubeVideo, {
+    accepts: ['framatube.org:1047', 'framatube.org:9c9de5e8-0a1e-484a-b099-e80766180a6d', 'Framatube.org:kkGMgK9ZtnKfYAgnEtQxbv'],
+    refuses: [
+      'framatube.org:9C9DE5E8-0A1E-484A-B099-E80766180A6D',
+      'framatube.org:kkGMgK9ZtnKfYAgnEtQxb0',
+      'framatube.org:kkGMgK9ZtnKfYAgnEtQxbvx',
+      'framatube.org',
+      'framatube.org:12345678901',
+      '10.0.0.1:1047',
+    ],
+  });
   t.equal(peertubeVideo.normalize('Framatube.org:kkGMgK9ZtnKfYAgnEtQxbv'), 'framatube.org:kkGMgK9ZtnKfYAgnEtQxbv', 'the id as sent');
 });
 
@@ -59,28 +59,31 @@ t.test('peertube collector - an account, a channel (no account of that name) and
 });
 
 t.test('peertube collector - not found as neither account nor channel, rate limits, failures', async (t) => {
-  const outcome = async (ref: ResourceRef, routes: Parameters<typeof fixtureHttp>[0]) =>
-    (await collectorWithFixtures('peertube', fixtureHttp(routes)).collect([ref], signal))[0];
   const notFound = reply(404, fixture('peertube', 'not-found.json'));
-  t.same(await outcome(account('nobody@framatube.org'), [[/./, notFound]]), { kind: 'notFound' });
-  t.same(await outcome(video('framatube.org:1047'), [[/./, notFound]]), { kind: 'notFound' });
-  t.same(await outcome(account('framasoft@framatube.org'), [[/./, reply(429, '{}', { 'retry-after': '10' })]]), {
-    kind: 'rateLimited',
-    retryAt: fixedNow + 10_000,
-  });
-  t.same(
-    await outcome(account('framasoft@framatube.org'), [
-      [/accounts/, notFound],
-      [/video-channels/, reply(503, 'Service Unavailable')],
-    ]),
-    { kind: 'failed', reason: 'unexpected upstream status 503' },
-  );
-  t.same(await outcome(video('framatube.org:1047'), [[/./, reply(200, '{"views":-1}')]]), unparsable);
-  t.same(
-    await outcome(video('framatube.org:1047'), [[/./, reply(200, '{"views":10,"likes":2}')]]),
-    foundOutcome({ views: [10, 'views'], likes: [2, 'likes'], reposts: [null, 'reposts'], replies: [null, 'comments'] }),
-    'an older server without the comments count',
-  );
+  const framasoft = account('framasoft@framatube.org');
+  const aVideo = video('framatube.org:1047');
+  const cases: Array<[what: string, ref: ResourceRef, routes: Parameters<typeof collectOne>[1], outcome: unknown]> = [
+    ['an account that is no channel either', account('nobody@framatube.org'), notFound, { kind: 'notFound' }],
+    ['a missing video', aVideo, notFound, { kind: 'notFound' }],
+    ['a 429 with Retry-After', framasoft, reply(429, '{}', { 'retry-after': '10' }), { kind: 'rateLimited', retryAt: fixedNow + 10_000 }],
+    [
+      'no account, and the channel call fails',
+      framasoft,
+      [
+        [/accounts/, notFound],
+        [/video-channels/, reply(503, 'Service Unavailable')],
+      ],
+      { kind: 'failed', reason: 'unexpected upstream status 503' },
+    ],
+    ['a negative count', aVideo, reply(200, '{"views":-1}'), unparsable],
+    [
+      'an older server without the comments count',
+      aVideo,
+      reply(200, '{"views":10,"likes":2}'),
+      foundOutcome({ views: [10, 'views'], likes: [2, 'likes'], reposts: [null, 'reposts'], replies: [null, 'comments'] }),
+    ],
+  ];
+  for (const [what, ref, routes, outcome] of cases) t.same(await collectOne(ref, routes), outcome, what);
 });
 
 t.test('peertube against the emulator - a channel name is no account: the collector finds it as a channel', async (t) => {

@@ -3,6 +3,7 @@ import { twitchChannel, twitchVideo } from './identifiers.js';
 import { createCollectors } from '../collectors.js';
 import type { UpstreamHttp } from '../http.js';
 import {
+  checkRule,
   collectorWithFixtures,
   emulatedCollectors,
   fixedNow,
@@ -44,12 +45,14 @@ function helix(routes: Array<[RegExp, ReturnType<typeof reply>]>, token = reply(
 const users = reply(200, fixture('twitch', 'users.json'));
 
 t.test('twitch identifiers - logins and <login>:<video_id>', async (t) => {
-  for (const ok of ['twitchdev', 'TwitchDev', 'a', 'x_1', 'x'.repeat(25)]) t.ok(twitchChannel.pattern.test(ok), ok);
-  for (const bad of ['_x', 'x'.repeat(26), 'twitch.dev', 'https://www.twitch.tv/twitchdev', '@twitchdev'])
-    t.notOk(twitchChannel.pattern.test(bad), bad);
-  for (const ok of ['twitchdev:335921245', 'TwitchDev:1']) t.ok(twitchVideo.pattern.test(ok), ok);
-  for (const bad of ['335921245', 'twitchdev:v335921245', 'twitchdev:', 'twitchdev/videos/335921245'])
-    t.notOk(twitchVideo.pattern.test(bad), bad);
+  checkRule(t, twitchChannel, {
+    accepts: ['twitchdev', 'TwitchDev', 'a', 'x_1', 'x'.repeat(25)],
+    refuses: ['_x', 'x'.repeat(26), 'twitch.dev', 'https://www.twitch.tv/twitchdev', '@twitchdev'],
+  });
+  checkRule(t, twitchVideo, {
+    accepts: ['twitchdev:335921245', 'TwitchDev:1'],
+    refuses: ['335921245', 'twitchdev:v335921245', 'twitchdev:', 'twitchdev/videos/335921245'],
+  });
   t.equal(twitchVideo.normalize('TwitchDev:335921245'), 'twitchdev:335921245');
 });
 
