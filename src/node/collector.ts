@@ -55,7 +55,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
           platformStatus.breakerChanged(platform, change);
           log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
         },
-        // docs/design/cluster.md#upstream-budgets-cluster-wide: a node alone keeps both to itself.
+        // docs/design/cluster.md#upstream-budgets-cluster-wide: shared with the cluster, or with nobody.
         pauses: seams.pauses,
         sharedBudget: seams.callBudget,
       }),

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { SharedCallBudget } from '../../streams/platformGate.js';
 import { InProcessPlatformPauses, type PlatformPauses } from '../../streams/platformPauses.js';
+import { UnsharedCallBudget } from '../../streams/unsharedCallBudget.js';
 import type { CollectionQueue } from '../seams/collection/ports.js';
 import { InProcessCollectionQueue } from '../seams/collection/inProcessQueue.js';
 import { clusterDefaults } from '../config.js';
@@ -56,8 +57,8 @@ export interface NodeSeams {
    * cluster (docs/design/cluster.md#upstream-budgets-cluster-wide).
    */
   pauses: PlatformPauses;
-  /** In a cluster: the platforms' call budgets shared by every collecting node. */
-  callBudget: SharedCallBudget | undefined;
+  /** The platforms' call budgets: shared with nobody alone, by every collecting node in a cluster. */
+  callBudget: SharedCallBudget;
   /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md#in-a-cluster). */
   dashboard: DashboardWrites | undefined;
   /** Where the server records its units in hand: the LMDB's; in a cluster, shared and summed (docs/operations.md#usage-shown). */
@@ -91,7 +92,7 @@ export function embeddedSeams(needs: SeamInputs): NodeSeams {
     remoteLedger: false,
     resources: undefined,
     pauses: new InProcessPlatformPauses(Date.now),
-    callBudget: undefined,
+    callBudget: new UnsharedCallBudget(),
     dashboard: undefined,
     reservedUnits: needs.reservedUnits,
     close: () => Promise.resolve(),
