@@ -59,8 +59,8 @@ export interface NodeSeams {
   pauses: PlatformPauses;
   /** The platforms' call budgets: shared with nobody alone, by every collecting node in a cluster. */
   callBudget: SharedCallBudget;
-  /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md#in-a-cluster). */
-  dashboard: DashboardWrites | undefined;
+  /** Where the dashboard and console write: the data directory's LMDB alone, the cluster's (docs/dashboard.md#in-a-cluster). */
+  dashboard: DashboardWrites;
   /** Where the server records its units in hand: the LMDB's; in a cluster, shared and summed (docs/operations.md#usage-shown). */
   reservedUnits: ReservedUnitsRecord;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
@@ -93,7 +93,7 @@ export function embeddedSeams(needs: SeamInputs): NodeSeams {
     resources: undefined,
     pauses: new InProcessPlatformPauses(Date.now),
     callBudget: new UnsharedCallBudget(),
-    dashboard: undefined,
+    dashboard: { records: needs.web, accounts: needs.accounts },
     reservedUnits: needs.reservedUnits,
     close: () => Promise.resolve(),
   };

@@ -38,8 +38,8 @@ export interface EdgeLink {
   ledger: QuotaLedger;
   /** The cluster's rate windows (docs/design/cluster.md#rate-limit-across-nodes); none alone. */
   rateLedger: QuotaLedger | undefined;
-  /** Where the dashboard writes when not the data directory's LMDB (the cluster's). */
-  dashboard: DashboardWrites | undefined;
+  /** Where the dashboard writes: the node's choice (docs/dashboard.md#in-a-cluster), lent to edge threads. */
+  dashboard: DashboardWrites;
   /** The node's problems, as /readyz shows them (docs/operations-endpoints.md#readiness-with-threads). */
   readiness: ReadinessCheck;
   /** Where the edge reports problems of its own background work: the node's Health. */

@@ -52,8 +52,8 @@ export interface LinkPorts {
   ledger: MessagePort | undefined;
   /** The resource thread's ledger of rate windows, in a cluster only (docs/design/cluster.md#rate-limit-across-nodes). */
   rateLedger: MessagePort | undefined;
-  /** The resource thread's dashboard writes, when they go to the cluster (src/seams/webRecords/portDashboardWrites.ts). */
-  dashboard: DashboardPorts | undefined;
+  /** The resource thread's dashboard writes, wherever they go (src/seams/webRecords/portDashboardWrites.ts). */
+  dashboard: DashboardPorts;
   /** Edges read history from the data directory themselves, under this retention (docs/history.md#threads). */
   history: HistoryPolicy;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */

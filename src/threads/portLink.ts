@@ -36,7 +36,7 @@ export function lendLink(link: NodeLink): LentLink {
   const demand = new MessageChannel();
   const ledger = link.lendLedger ? new MessageChannel() : undefined;
   const rateLedger = link.rateLedger ? new MessageChannel() : undefined;
-  const dashboard = link.dashboard ? lendDashboardWrites(link.dashboard) : undefined;
+  const dashboard = lendDashboardWrites(link.dashboard);
   if (ledger) lendLedger(ledger.port1, link.ledger);
   if (rateLedger && link.rateLedger) lendLedger(rateLedger.port1, link.rateLedger);
   publishViews(link.changes, views.port1);
@@ -56,7 +56,8 @@ export function lendLink(link: NodeLink): LentLink {
       demand.port2,
       ...(ledger ? [ledger.port2] : []),
       ...(rateLedger ? [rateLedger.port2] : []),
-      ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
+      dashboard.records,
+      dashboard.accounts,
     ],
     attach(edge) {
       publishHealth(link.health, edge);
@@ -102,7 +103,7 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
     history: new DatapointSeries(dbs, ports.history),
     ledger: ports.ledger ? borrowLedger(ports.ledger) : new UsageStore(dbs),
     rateLedger: ports.rateLedger ? borrowLedger(ports.rateLedger) : undefined,
-    dashboard: ports.dashboard ? borrowDashboardWrites(ports.dashboard) : undefined,
+    dashboard: borrowDashboardWrites(ports.dashboard),
     readiness: () => resourceProblems,
     problems: {
       report: (component, message) => tell({ type: 'problem', component, message }),

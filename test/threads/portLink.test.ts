@@ -19,6 +19,8 @@ import type { ToEdge } from '../../src/threads/edgeMessages.js';
 import { borrowLink, lendLink, publishHealth } from '../../src/threads/portLink.js';
 import { MemoryLedger } from '../access/memoryLedger.js';
 import { tempDataDir } from '../helpers/service.js';
+import { WebStore } from '../../src/seams/webRecords/webStore.js';
+import { AccountStore } from '../../src/store/accountStore.js';
 
 const key = 'github/account/octocat';
 const available: ResourceView = { entryEnd: ',"status":"available"}', refreshAfter: 9 };
@@ -47,7 +49,7 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
     history: new DatapointSeries(dbs, historyDefaults),
     ledger,
     rateLedger: undefined,
-    dashboard: undefined,
+    dashboard: { records: new WebStore(dbs), accounts: new AccountStore(dbs) },
     readiness: healthCheck(health),
     problems: health,
     health,
