@@ -37,8 +37,8 @@ import { WebReplica } from '../seams/webRecords/webReplica.js';
 
 export interface NodeSeams {
   queue: CollectionQueue;
-  /** Requests waiting, when the queue can tell cheaply (the cluster's cannot: it is NATS's). */
-  queueDepth: (() => number) | undefined;
+  /** Requests waiting; null where the queue cannot tell cheaply (the cluster's: NATS keeps it). */
+  queueDepth: () => number | null;
   ledger: QuotaLedger;
   /**
    * The ledger of rate windows, in a cluster (docs/design/cluster.md#rate-limit-across-nodes); a node
@@ -152,7 +152,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamInputs)
     const reservedUnits = await ClusterReservedUnits.open(connection, needs.reservedUnits, { node, log: needs.log });
     return {
       queue,
-      queueDepth: undefined,
+      queueDepth: () => null,
       ledger,
       rateLedger,
       remoteLedger: true,
