@@ -4,13 +4,10 @@
 import { asyncScheduler } from 'rxjs';
 import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { collectResources } from '../../streams/collection.js';
-import { sharedDueIndex } from '../cluster/dueWorkShare.js';
 import { startCollectionLoop } from '../collection/collectionLoop.js';
-import { collectionDefaults, limits, replicaDefaults } from '../config.js';
+import { collectionDefaults, limits } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { DueIndex } from '../../streams/dueWork.js';
-import { dueIndexPastLeases } from '../resources/dueIndexPastLeases.js';
 import { startDueScheduler } from '../resources/dueScheduler.js';
 import type { NodeCore } from './nodeCore.js';
 import type { Upstreams } from './upstreams.js';
@@ -30,7 +27,7 @@ export interface RunningCollector {
 }
 
 export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, log }: CollectorOptions): RunningCollector {
-  const { seams, work, resourceHost, health, replica } = core;
+  const { seams, work, resourceHost, health, copy } = core;
   const { platformStatus } = upstreams;
   // Each collector call is counted against its platform's budget.
   const countedCollectors = new Map(
@@ -41,8 +38,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
   );
   const collection = startCollectionLoop({
     queue: seams.queue,
-    // An outcome may be of a resource another node created: step it from the log's latest change.
-    sink: replica ? replica.caughtUpOutcomes(resourceHost) : resourceHost,
+    sink: copy.outcomes(resourceHost),
     claims: work,
     collect: platformStatus.watched((keys) =>
       collectResources(keys, {
@@ -69,7 +65,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
     metrics,
   });
   const dueScheduler = startDueScheduler({
-    index: dueIndexOf(core),
+    index: copy.dueIndex((key) => work.has(key)),
     resourceHost,
     work,
     maxInWork: limits.maxResourcesInWork,
@@ -87,16 +83,4 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
       await collection.stop(limits.collectionStopGraceMs);
     },
   };
-}
-
-/** A cluster shares due work among its nodes; a node alone scans past the leases it holds in memory. */
-function dueIndexOf({ seams, store, work, leases }: NodeCore): DueIndex {
-  const inWork = (key: string) => work.has(key);
-  if (seams.resources) return sharedDueIndex(store, seams.resources.node, replicaDefaults.dueSpreadMs, inWork);
-  return dueIndexPastLeases({
-    index: store,
-    leased: (key, now) => leases?.holds(key, now) ?? false,
-    inWork,
-    rescanMs: limits.dueRescanMs,
-  });
 }

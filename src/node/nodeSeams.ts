@@ -31,7 +31,7 @@ import { KvQuotaLedger } from '../seams/quotaLedger/kvQuotaLedger.js';
 import { KvRateLedger } from '../seams/quotaLedger/kvRateLedger.js';
 import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { NatsPlatformPauses } from '../seams/platformPauses/natsPlatformPauses.js';
-import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
+import { LogReplication, type ResourceReplication, StoreAlone } from '../seams/replicas/resourceReplication.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from '../seams/resourceLog/resourceLogStream.js';
 import { WebReplica } from '../seams/webRecords/webReplica.js';
 
@@ -48,10 +48,10 @@ export interface NodeSeams {
   /** True when the ledgers are reached over the network: edge threads then borrow this thread's. */
   remoteLedger: boolean;
   /**
-   * In a cluster: the log every resource commit goes through, which the node's store replicates,
-   * and the name that spreads due work among nodes (docs/design/cluster.md#due-work-exactly-once).
+   * How the node's store stands to the other nodes': the only copy alone; in a cluster the replica
+   * of the log every resource commit goes through (docs/design/cluster.md#resource-replication).
    */
-  resources: { log: ResourceLog; node: string } | undefined;
+  resources: ResourceReplication;
   /**
    * Where rate-limit pauses are announced and heard: this node alone, or every node of the
    * cluster (docs/design/cluster.md#upstream-budgets-cluster-wide).
@@ -90,7 +90,7 @@ export function embeddedSeams(needs: SeamInputs): NodeSeams {
     ledger: needs.usage,
     rateLedger: undefined,
     remoteLedger: false,
-    resources: undefined,
+    resources: new StoreAlone(),
     pauses: new InProcessPlatformPauses(Date.now),
     callBudget: new UnsharedCallBudget(),
     dashboard: { records: needs.web, accounts: needs.accounts },
@@ -156,7 +156,7 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamInputs)
       ledger,
       rateLedger,
       remoteLedger: true,
-      resources: { log: resourceLog, node },
+      resources: new LogReplication(resourceLog, node),
       pauses,
       callBudget,
       dashboard: { records: web, accounts: replica },
