@@ -1,5 +1,6 @@
 // Which seams a node runs on (docs/cluster.md#serving-in-a-cluster): the embedded ones without
-// `--nats`, the cluster's with it. Wiring only: the service takes what this returns.
+// `--nats`, the cluster's with it. The one place that knows which (docs/architecture.md#one-choice-of-mode):
+// both give every seam, none optional. Wiring only: the service takes what this returns.
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { SharedCallBudget } from '../../streams/platformGate.js';
