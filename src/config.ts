@@ -87,8 +87,8 @@ export const limits = {
   },
   /** Transitions kept per resource for whoever debugs its machine (docs/storage.md#transition-history). */
   resourceHistoryLength: 20,
-  /** The console's platform status (docs/operations.md#platform-status, docs/operations.md#collection-failing). */
-  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000 },
+  /** The console's platform status (docs/operations.md#platform-status, docs/operations.md#collection-failing); `failingServers`: federated servers listed at most. */
+  platformStatus: { minutes: 60, lastErrors: 10, postMs: 1_000, warnEveryMs: 60_000, failingServers: 20 },
   /** Days of per-day request counts kept per account, today included (docs/storage.md#daily-usage). */
   dailyUsageDays: 90,
   /** docs/api.md#a-39: about the time a cluster node takes to reach NATS again. */
@@ -237,6 +237,12 @@ export const webLimits = {
    * machine: slow for a guesser, bearable for a sign-in), 32-byte keys, 16-byte salts.
    */
   scrypt: { cost: 2 ** 15, blockSize: 8, parallelization: 1, keyLength: 32, saltBytes: 16, maxmem: 64 * 1024 * 1024 },
+  /**
+   * The node's password hasher (docs/dashboard.md#password-hashing): hashes run at once, each on a
+   * thread of its own (one core at most goes to sign-ins), hashes that may wait (about a second
+   * and a half of them), and the Retry-After of a sign-in refused when they are all taken.
+   */
+  hashing: { threads: 1, queued: 16, busyRetrySeconds: 2 },
   /** Passwords shorter are refused: the throttle below caps online guesses, not offline ones. */
   minPasswordLength: 12,
   maxPasswordLength: 256,

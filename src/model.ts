@@ -5,14 +5,41 @@
  * Every platform's code, in the order of the one list of platforms (src/platforms/definitions.ts),
  * which must hold exactly these (docs/adding-a-platform.md).
  */
-export const platformCodes = ['bluesky', 'facebook', 'github', 'instagram', 'linkedin', 'threads', 'tiktok', 'x', 'youtube'] as const;
+export const platformCodes = [
+  'bluesky',
+  'facebook',
+  'github',
+  'instagram',
+  'lemmy',
+  'linkedin',
+  'mastodon',
+  'peertube',
+  'reddit',
+  'threads',
+  'tiktok',
+  'twitch',
+  'x',
+  'youtube',
+] as const;
 export type PlatformCode = (typeof platformCodes)[number];
 
-export const resourceTypes = ['account', 'organization', 'post'] as const;
+export const resourceTypes = ['account', 'organization', 'post', 'community'] as const;
 export type ResourceType = (typeof resourceTypes)[number];
 
 /** Datapoint names of docs/api.md#a-13; callers key on these, never on `semantic`. */
-export type MetricName = 'followers' | 'following' | 'posts' | 'views' | 'likes' | 'reposts';
+export const metricNames = ['followers', 'following', 'posts', 'views', 'likes', 'reposts', 'replies'] as const;
+export type MetricName = (typeof metricNames)[number];
+
+/**
+ * The datapoints an entry of each type carries, every one of them, a value or null
+ * (docs/api.md#a-13, docs/api.md#a-14): a collector reports exactly these for its type.
+ */
+export const metricsOfType: { readonly [Type in ResourceType]: readonly MetricName[] } = {
+  account: ['followers', 'following', 'posts'],
+  organization: ['followers', 'following', 'posts'],
+  post: ['views', 'likes', 'reposts', 'replies'],
+  community: ['followers', 'posts'],
+};
 
 export type ResourceStatus = 'pending' | 'available' | 'stale' | 'unavailable' | 'not_found';
 
@@ -72,7 +99,13 @@ export interface CallBudget {
 /** A platform as the collection pipeline takes it: its collector and its budget. */
 export interface CollectingPlatform {
   collector: Collector;
+  /** Per upstream: the platform's, or on a federated platform each server's. */
   budget: CallBudget;
+  /**
+   * On a platform whose references name their hosts, the host of an identifier: each server is
+   * an upstream of its own, with its own budget, pauses and breaker (docs/platforms.md#each-server-its-own-upstream).
+   */
+  hostOf?: ((identifier: string) => string) | undefined;
 }
 
 /** One resource's collection as the pipeline ends it (streams/collection.ts). */

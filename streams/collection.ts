@@ -30,6 +30,7 @@ import type { BreakerChange, BreakerPolicy } from './circuitBreaker.js';
 import { PlatformGate, type SharedCallBudget } from './platformGate.js';
 import { UnsharedCallBudget } from './unsharedCallBudget.js';
 import { InProcessPlatformPauses, type PlatformPauses } from './platformPauses.js';
+import { upstreamKey, upstreamParts, type UpstreamKey } from './upstreamKey.js';
 
 export type { SharedCallBudget } from './platformGate.js';
 
@@ -39,10 +40,10 @@ export interface CollectionOptions {
   scheduler: SchedulerLike;
   timeoutMs: number;
   batchWindowMs: number;
-  /** Per-platform circuit breaker. */
+  /** Per-upstream circuit breaker. */
   breaker: BreakerPolicy;
-  /** Hears each platform's breaker open and close (the service logs it). */
-  onBreakerChange?: (platform: PlatformCode, change: BreakerChange) => void;
+  /** Hears each upstream's breaker open and close (the service logs it); `host` names a federated platform's server. */
+  onBreakerChange?: (platform: PlatformCode, change: BreakerChange, host?: string) => void;
   /**
    * Where rate-limit pauses are announced and heard (streams/platformPauses.ts); a board of this
    * pipeline's own when absent, as for a node alone.
@@ -59,26 +60,31 @@ export function collectResources(demand$: Observable<string>, options: Collectio
   return defer(() => {
     const pauses = options.pauses ?? new InProcessPlatformPauses(() => options.scheduler.now());
     const shared = options.sharedBudget ?? new UnsharedCallBudget();
+    const upstreamOf = (key: string): UpstreamKey => {
+      const ref = parseResourceKey(key);
+      return upstreamKey(ref.platform, options.collectors.get(ref.platform)!.hostOf?.(ref.identifier));
+    };
     return demand$.pipe(
-      groupBy((key) => parseResourceKey(key).platform),
-      mergeMap((platformDemand$) => {
-        const code = platformDemand$.key;
+      groupBy(upstreamOf),
+      mergeMap((upstreamDemand$) => {
+        const upstream = upstreamDemand$.key;
+        const { platform: code, host } = upstreamParts(upstream);
         const platform = options.collectors.get(code)!;
         const onChange = options.onBreakerChange;
         const gate = new PlatformGate({
-          platform: code,
+          upstream,
           budget: platform.budget,
           scheduler: options.scheduler,
           breaker: options.breaker,
-          onBreakerChange: onChange && ((change) => onChange(code, change)),
+          onBreakerChange: onChange && ((change) => onChange(code, change, host)),
           shared,
         });
         // Pauses in force and announced from now on, this pipeline's own included.
-        const heard = pauses.paused.subscribe(({ platform: paused, until }) => {
-          if (paused === code) gate.pauseUntil(until);
+        const heard = pauses.paused.subscribe(({ upstream: paused, until }) => {
+          if (paused === upstream) gate.pauseUntil(until);
         });
-        const call: PlatformCall = { code, platform, gate, pauses };
-        return platformDemand$.pipe(
+        const call: UpstreamCall = { upstream, platform, gate, pauses };
+        return upstreamDemand$.pipe(
           batches(platform.collector.maxBatch, options),
           mergeMap((keys) => collectBatch(call, keys, options), platform.budget.concurrency),
           finalize(() => heard.unsubscribe()),
@@ -88,9 +94,9 @@ export function collectResources(demand$: Observable<string>, options: Collectio
   });
 }
 
-/** What every call to one platform goes through. */
-interface PlatformCall {
-  code: PlatformCode;
+/** What every call to one upstream goes through. */
+interface UpstreamCall {
+  upstream: UpstreamKey;
   platform: CollectingPlatform;
   gate: PlatformGate;
   pauses: PlatformPauses;
@@ -115,17 +121,17 @@ function batches(maxBatch: number, options: CollectionOptions) {
  * and its concurrency slot, and the breaker still counts each call. A lone failed item is
  * its own answer. docs/platforms.md#batches-with-a-bad-item.
  */
-function collectBatch(call: PlatformCall, keys: string[], options: CollectionOptions): Observable<CollectionResult> {
-  const { platform, gate } = call;
+function collectBatch(call: UpstreamCall, keys: string[], options: CollectionOptions): Observable<CollectionResult> {
+  const { gate } = call;
   return gate.admission().pipe(
-    mergeMap(() => callCollector(platform, keys, options, gate)),
+    mergeMap(() => callCollector(call, keys, options)),
     mergeMap((outcomes) => {
       const results = keys.map((key, index) => ({ key, outcome: outcomes[index] ?? failed('collector returned no outcome') }));
-      // The limit is the platform's token's or address's: every node sharing the pauses stops.
+      // The limit is the upstream's, for the platform's token or address: every node sharing the pauses stops.
       for (const { outcome } of results) {
         if (outcome.kind !== 'rateLimited') continue;
         gate.pauseUntil(outcome.retryAt);
-        call.pauses.announce(call.code, outcome.retryAt);
+        call.pauses.announce(call.upstream, outcome.retryAt);
       }
       const failedKeys = results.filter(({ outcome }) => outcome.kind === 'failed').map(({ key }) => key);
       if (failedKeys.length < 2) return from(results);
@@ -140,10 +146,9 @@ function collectBatch(call: PlatformCall, keys: string[], options: CollectionOpt
 }
 
 function callCollector(
-  platform: CollectingPlatform,
+  { upstream, platform, gate }: UpstreamCall,
   keys: string[],
   options: CollectionOptions,
-  gate: PlatformGate,
 ): Observable<CollectionOutcome[]> {
   const refs: ResourceRef[] = keys.map(parseResourceKey);
   // Unsubscribing (a timeout, a shutdown) aborts the upstream request.
@@ -176,6 +181,6 @@ function callCollector(
   // A refused call was never made: its resources are deferred to the breaker's next trial,
   // which counts as no attempt of theirs (docs/platforms.md#circuit-breaker).
   const refused = (retryAt: number) =>
-    refs.map(() => deferred(retryAt, `${refs[0]!.platform} paused by its circuit breaker after repeated failures`));
+    refs.map(() => deferred(retryAt, `${upstream} paused by its circuit breaker after repeated failures`));
   return gate.breaker.guard(call, allFailed, refused);
 }

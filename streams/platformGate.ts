@@ -1,25 +1,27 @@
-// When a platform may be called next (docs/architecture.md#collection-path): its budget spaces calls
-// out evenly; a rate-limit answer (until the platform's reset) or its breaker pauses it.
+// When an upstream (a platform, or a federated platform's server) may be called next
+// (docs/architecture.md#collection-path): its budget spaces calls out evenly; a rate-limit answer
+// (until the upstream's reset) or its breaker pauses it.
 import { defer, mergeMap, Observable, of, timer, type SchedulerLike } from 'rxjs';
-import type { CallBudget, PlatformCode } from '../src/model.js';
+import type { CallBudget } from '../src/model.js';
+import type { UpstreamKey } from './upstreamKey.js';
 import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circuitBreaker.js';
 
 /** A call's turn in a shared budget: taken, or none left before `retryAt` (epoch ms). */
 export type CallTurn = { taken: true } | { taken: false; retryAt: number };
 
 /**
- * A seam: a platform's calls shared among nodes, which together make at most `perMinute` a minute
- * (docs/design/cluster.md#upstream-budgets-cluster-wide). Each call takes its turn here after its
- * slot on this node. A node alone shares with nobody (streams/unsharedCallBudget.ts, which answers
- * at once); a cluster's asks NATS (src/seams/callBudget/clusterCallBudget.ts). Every implementation
- * passes src/seams/callBudget/callBudget.contract.ts.
+ * A seam: an upstream's calls shared among nodes, which together make at most `perMinute` a
+ * minute (docs/design/cluster.md#upstream-budgets-cluster-wide). Each call takes its turn here after
+ * its slot on this node. A node alone shares with nobody (streams/unsharedCallBudget.ts, which
+ * answers at once); a cluster's asks NATS (src/seams/callBudget/clusterCallBudget.ts). Every
+ * implementation passes src/seams/callBudget/callBudget.contract.ts.
  */
 export interface SharedCallBudget {
-  takeCall(platform: PlatformCode, perMinute: number): CallTurn | Promise<CallTurn>;
+  takeCall(upstream: UpstreamKey, perMinute: number): CallTurn | Promise<CallTurn>;
 }
 
 export interface PlatformGateOptions {
-  platform: PlatformCode;
+  upstream: UpstreamKey;
   budget: CallBudget;
   scheduler: SchedulerLike;
   breaker: BreakerPolicy;
@@ -56,11 +58,11 @@ export class PlatformGate {
   }
 
   private turn(): Observable<unknown> {
-    const { shared, platform, budget } = this.options;
+    const { shared, upstream, budget } = this.options;
     if (this.paused()) return this.admission();
     // An infinite budget (the emulator's) has nothing to share.
     if (!Number.isFinite(budget.perMinute)) return of(true);
-    const answer = shared.takeCall(platform, budget.perMinute);
+    const answer = shared.takeCall(upstream, budget.perMinute);
     // A turn answered at once is taken in the same tick: a node alone adds no wait to its calls.
     const turn$ =
       'taken' in answer

@@ -1,11 +1,12 @@
-// Where a platform's rate-limit pauses are told and heard, so that every node sharing the platform's
-// limit pauses it (docs/design/cluster.md#upstream-budgets-cluster-wide).
+// Where an upstream's rate-limit pauses are told and heard, so that every node sharing its limit
+// pauses it (docs/design/cluster.md#upstream-budgets-cluster-wide). An upstream is a
+// platform, or a federated platform's server (streams/upstreamKey.ts).
 import { concat, defer, from, Subject, type Observable } from 'rxjs';
-import type { PlatformCode } from '../src/model.js';
+import type { UpstreamKey } from './upstreamKey.js';
 
-/** "Call `platform` no more before `until`" (epoch ms). */
+/** "Call `upstream` no more before `until`" (epoch ms). */
 export interface PlatformPause {
-  platform: PlatformCode;
+  upstream: UpstreamKey;
   until: number;
 }
 
@@ -16,12 +17,12 @@ export interface PlatformPause {
  */
 export interface PlatformPauses {
   /**
-   * Pauses `platform` until `until` everywhere the seam reaches. A pause that ends no later than
+   * Pauses `upstream` until `until` everywhere the seam reaches. A pause that ends no later than
    * the one in force, or is already over, changes nothing.
    */
-  announce(platform: PlatformCode, until: number): void;
+  announce(upstream: UpstreamKey, until: number): void;
   /**
-   * The pauses in force when subscribed (one per platform, the latest `until`), then each pause
+   * The pauses in force when subscribed (one per upstream, the latest `until`), then each pause
    * that ends later than the one heard before it, whoever announced it.
    */
   readonly paused: Observable<PlatformPause>;
@@ -29,20 +30,20 @@ export interface PlatformPauses {
 
 /** The board of a node alone: it hears only itself. */
 export class InProcessPlatformPauses implements PlatformPauses {
-  private readonly latest = new Map<PlatformCode, number>();
+  private readonly latest = new Map<UpstreamKey, number>();
   private readonly heard = new Subject<PlatformPause>();
 
   constructor(private readonly now: () => number) {}
 
   readonly paused: Observable<PlatformPause> = defer(() => {
     const now = this.now();
-    const inForce = [...this.latest].filter(([, until]) => until > now).map(([platform, until]) => ({ platform, until }));
+    const inForce = [...this.latest].filter(([, until]) => until > now).map(([upstream, until]) => ({ upstream, until }));
     return concat(from(inForce), this.heard);
   });
 
-  announce(platform: PlatformCode, until: number): void {
-    if (until <= Math.max(this.now(), this.latest.get(platform) ?? 0)) return;
-    this.latest.set(platform, until);
-    this.heard.next({ platform, until });
+  announce(upstream: UpstreamKey, until: number): void {
+    if (until <= Math.max(this.now(), this.latest.get(upstream) ?? 0)) return;
+    this.latest.set(upstream, until);
+    this.heard.next({ upstream, until });
   }
 }

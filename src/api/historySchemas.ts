@@ -1,6 +1,8 @@
 // The history request and answer as JSON Schema, for the OpenAPI document (docs/history.md#api).
 import Type from 'typebox';
 import { limits } from '../config.js';
+import { metricNames, resourceTypes } from '../model.js';
+import { platformCodes } from '../platforms/registry.js';
 import { ResourceReference } from './schema.js';
 
 export const HistoryRequest = Type.Object({
@@ -28,11 +30,11 @@ export const HistorySeries = Type.Object({
 });
 
 export const HistoryEntry = Type.Object({
-  platform: Type.String(),
-  type: Type.String(),
+  platform: Type.Enum(platformCodes),
+  type: Type.Enum(resourceTypes),
   identifier: Type.String({ description: 'As sent' }),
   status: Type.String({ description: "The resource's status, as the search gives it" }),
-  metrics: Type.Optional(Type.Record(Type.String(), HistorySeries)),
+  metrics: Type.Optional(Type.Record(Type.String(), HistorySeries, { description: `Series by datapoint name: ${metricNames.join(', ')}` })),
   attributes: Type.Optional(Type.Record(Type.String(), HistorySeries)),
 });
 

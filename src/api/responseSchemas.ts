@@ -2,7 +2,7 @@
 // tests catch an answer rendered as a string drifting from them (docs/operations-endpoints.md#get-apiv1openapijson).
 import Type, { type Static, type TSchema } from 'typebox';
 import { limits } from '../config.js';
-import { resourceTypes } from '../model.js';
+import { metricsOfType, resourceTypes } from '../model.js';
 import { platformCodes } from '../platforms/registry.js';
 
 const datapointStatuses = ['available', 'unavailable', 'pending'] as const;
@@ -20,6 +20,9 @@ export const Datapoint = Type.Object(
   { additionalProperties: false },
 );
 
+/** docs/api.md#a-13, e.g. `account: followers, following, posts; post: views, ...`. */
+const namesByType = resourceTypes.map((type) => `${type}: ${metricsOfType[type].join(', ')}`).join('; ');
+
 const datapointsByName = (description: string) => Type.Record(Type.String(), Datapoint, { description });
 
 export const ResourceResult = Type.Object(
@@ -28,7 +31,7 @@ export const ResourceResult = Type.Object(
     type: Type.Enum(resourceTypes, { description: 'Echo of the request' }),
     identifier: Type.String({ description: 'Echo of the request, exactly as sent' }),
     status: Type.Enum(resourceStatuses),
-    metrics: Type.Optional(datapointsByName('Present once datapoints were collected: followers, following, posts, views, likes, reposts')),
+    metrics: Type.Optional(datapointsByName(`Present once datapoints were collected, every name of its type: ${namesByType}`)),
     attributes: Type.Optional(datapointsByName('Present when the platform provides attributes, e.g. `verified` on x accounts')),
   },
   { additionalProperties: false },

@@ -46,7 +46,8 @@ const rememberedIdentifiers = 20_000;
  */
 function syntaxOf(platform: PlatformCode, type: ResourceType, rule: IdentifierRule): IdentifierSyntax {
   const validator = Compile(identifierSchema(rule));
-  const isValid = (identifier: string) => validator.Check(identifier);
+  const { refines } = rule;
+  const isValid = (identifier: string) => validator.Check(identifier) && (refines === undefined || refines.accepts(identifier));
   let known = new Map<string, RequestedResource>();
   return {
     isValid,

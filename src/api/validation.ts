@@ -154,7 +154,8 @@ export function identifierProblem(rule: IdentifierRule, identifier: string): str
 
 /**
  * Checked in the order of docs/api.md#identifier-hints: an address; a space, `?`, `#` or `/`; a post
- * without its author part; a character the platform does not use; the length; else the form.
+ * without its author part; a character the platform does not use; the length; the rule's own
+ * check beyond its form (`refines`); else the form.
  */
 function brokenRule(rule: IdentifierRule, identifier: string): string {
   if (urlLike.test(identifier)) return 'is a URL';
@@ -170,5 +171,6 @@ function brokenRule(rule: IdentifierRule, identifier: string): string {
     const bounds = rule.minLength === rule.maxLength ? `${rule.maxLength}` : `${rule.minLength} to ${rule.maxLength}`;
     return `is ${length} characters long, not ${bounds}`;
   }
+  if (rule.pattern.test(identifier) && rule.refines) return rule.refines.problem;
   return 'does not fit that form';
 }

@@ -8,7 +8,7 @@ const hourMs = 3_600_000;
 
 export function emulatedCounts(platform: string, type: string, normalized: string, now: number): EmulatedCounts {
   const digest = createHash('sha256').update(`${platform}/${type}/${normalized}`).digest();
-  // Eight independent fractions in [0, 1) from the digest.
+  // Eight independent fractions in [0, 1) from the digest (and a ninth mixed from two of them).
   const u = (i: number) => digest.readUInt32BE(i * 4) / 2 ** 32;
   const hours = Math.max(0, Math.floor((now - driftEpoch) / hourMs));
   // Spread sizes over five orders of magnitude, as real audiences are.
@@ -21,6 +21,7 @@ export function emulatedCounts(platform: string, type: string, normalized: strin
     views: drifting(magnitude(u(5), 6), u(1) * 5),
     likes: drifting(magnitude(u(6), 4.5), u(4)),
     reposts: magnitude(u(7), 3.5),
+    replies: drifting(magnitude((u(2) + u(7)) % 1, 3.5), u(4) / 2),
     verified: u(0) > 0.8,
   };
 }

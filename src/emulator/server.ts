@@ -4,7 +4,7 @@ import type { PlatformCode } from '../model.js';
 import { platforms } from '../platforms/registry.js';
 import { loadHandlers } from './handlers.js';
 import { readBody } from '../http/body.js';
-import uWS, { type HttpResponse, type TemplatedApp, type us_listen_socket } from '../http/uws.js';
+import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../http/uws.js';
 import type { EmulatorReply } from '../platforms/emulatorContract.js';
 import { countNames, EmulatorWorld, faultModes, type FaultMode } from './world.js';
 import type { CountName } from '../platforms/emulatorContract.js';
@@ -38,27 +38,35 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
     list: () => ({ counts: world.listCounts() }),
   });
 
+  /** A platform request as its handler sees it, or undefined for a path under no platform. */
+  const platformRequest = (req: HttpRequest) => {
+    const url = req.getUrl();
+    const slash = url.indexOf('/', 1);
+    const platform = url.slice(1, slash < 0 ? undefined : slash);
+    const handler = isPlatformCode(platform) ? handlers.get(platform) : undefined;
+    if (!handler || !isPlatformCode(platform)) return undefined;
+    const headers: Record<string, string> = {};
+    req.forEach((name, value) => {
+      headers[name] = value;
+    });
+    const request = {
+      ...platformTarget(platform, slash < 0 ? '/' : url.slice(slash)),
+      query: new URLSearchParams(req.getQuery() ?? ''),
+      headers,
+    };
+    return { platform, handler, request };
+  };
+
   app.get('/*', (res, req) => {
     let aborted = false;
     res.onAborted(() => {
       aborted = true;
       hanging.delete(res);
     });
-    const url = req.getUrl();
-    const slash = url.indexOf('/', 1);
-    const platform = url.slice(1, slash < 0 ? undefined : slash);
-    const handler = isPlatformCode(platform) ? handlers.get(platform) : undefined;
-    const headers: Record<string, string> = {};
-    req.forEach((name, value) => {
-      headers[name] = value;
-    });
-    if (!handler || !isPlatformCode(platform)) return send(res, { status: 404, body: 'no such platform' });
-
-    const { context, faults } = world.scope(platform, now());
-    const reply = handler.handle(
-      { path: slash < 0 ? '/' : url.slice(slash), query: new URLSearchParams(req.getQuery() ?? ''), headers },
-      context,
-    ) ?? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
+    const target = platformRequest(req);
+    if (!target) return send(res, { status: 404, body: 'no such platform' });
+    const { context, faults } = world.scope(target.platform, now(), target.request.host);
+    const reply = target.handler.handle(target.request, context) ?? notFound;
 
     if (faults.hang) {
       hanging.add(res);
@@ -69,6 +77,22 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
     setTimeout(() => {
       if (!aborted) send(res, answer);
     }, faults.delayMs);
+  });
+
+  // Token endpoints only: answered at once, no faults (those belong to resources).
+  app.post('/*', (res, req) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const target = platformRequest(req);
+    readBody(res, maxControlBody, (body) => {
+      if (aborted) return;
+      if (!target) return send(res, { status: 404, body: 'no such platform' });
+      if (body.kind !== 'complete') return send(res, { status: 413, body: 'body too large' });
+      const { context } = world.scope(target.platform, now(), target.request.host);
+      send(res, target.handler.post?.({ ...target.request, body: body.text }, context) ?? notFound);
+    });
   });
 
   return new Promise((resolve, reject) => {
@@ -89,6 +113,19 @@ export async function startEmulator(port = 0, now: () => number = Date.now): Pro
   });
 }
 
+const notFound: EmulatorReply = { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
+
+/**
+ * The path a platform handler is given, and on a platform whose references name their hosts the
+ * host: `/<platform>/<host>/<path>` stands for https://<host>/<path> (docs/platforms.md#federated-platforms).
+ */
+function platformTarget(platform: PlatformCode, path: string): { path: string; host?: string } {
+  if (!platforms.get(platform)!.hostsNamedByCallers) return { path };
+  const slash = path.indexOf('/', 1);
+  if (slash < 0) return { path: '/', host: path.slice(1) };
+  return { path: path.slice(slash), host: path.slice(1, slash) };
+}
+
 function send(res: HttpResponse, reply: EmulatorReply): void {
   res.cork(() => {
     res.writeStatus(String(reply.status));
@@ -103,7 +140,7 @@ const isPlatformCode = (code: string): code is PlatformCode => codes.has(code);
 /** What a control request did: the JSON to answer (none: 204 No Content), or what is wrong with it (400). */
 type ControlResult = { answer?: unknown } | { problem: string };
 
-/** A control request's fields, its `platform` checked to be one of the nine. */
+/** A control request's fields, its `platform` checked to be one of the platforms. */
 type ControlRequest = Record<string, unknown> & { platform: PlatformCode };
 
 interface Control {

@@ -1,6 +1,6 @@
 // The emulator's state: the fault switch, the count offsets, and the resolution of one request's
 // lookups into what the platform handler must render and what the server must do (503, hang, delay).
-import type { PlatformCode, ResourceType } from '../model.js';
+import { metricNames, type PlatformCode, type ResourceType } from '../model.js';
 import type { PlatformDefinition } from '../platforms/types.js';
 import { emulatedCounts } from './counts.js';
 import type { CountName, EmulatedCounts, EmulatedResource, EmulatorContext } from '../platforms/emulatorContract.js';
@@ -32,7 +32,7 @@ export interface CountOffset {
   add: Partial<Record<CountName, number>>;
 }
 
-export const countNames: readonly CountName[] = ['followers', 'following', 'posts', 'views', 'likes', 'reposts'];
+export const countNames: readonly CountName[] = metricNames;
 
 export class EmulatorWorld {
   private readonly faults = new Map<string, Fault>();
@@ -67,9 +67,17 @@ export class EmulatorWorld {
     return [...this.faults.values()];
   }
 
-  /** A lookup context for one request to `platform`, and the server faults it accumulates. */
-  scope(platform: PlatformCode, now: number): { context: EmulatorContext; faults: RequestFaults } {
-    const faults: RequestFaults = { error: false, hang: false, delayMs: 0 };
+  /**
+   * A lookup context for one request to `platform` (on `host`, for a platform whose references
+   * name their hosts), and the server faults it accumulates.
+   */
+  scope(platform: PlatformCode, now: number, host?: string): { context: EmulatorContext; faults: RequestFaults } {
+    // docs/operations.md#emulator: a server whose name starts with `flaky` is down, `slow` is slow.
+    const faults: RequestFaults = {
+      error: host?.startsWith('flaky') ?? false,
+      hang: false,
+      delayMs: host?.startsWith('slow') ? slowAnswerMs : 0,
+    };
     const definition = this.platforms.get(platform)!;
     const lookup = (type: ResourceType, identifier: string): EmulatedResource => {
       const rule = definition.identifiers[type];

@@ -31,9 +31,9 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
   const { platformStatus } = upstreams;
   // Each collector call is counted against its platform's budget.
   const countedCollectors = new Map(
-    [...upstreams.collectors].map(([platform, { collector, budget }]) => [
+    [...upstreams.collectors].map(([platform, { collector, budget, hostOf }]) => [
       platform,
-      { collector: platformStatus.counted(platform, collector), budget },
+      { collector: platformStatus.counted(platform, collector), budget, hostOf },
     ]),
   );
   const collection = startCollectionLoop({
@@ -47,9 +47,11 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
         timeoutMs,
         batchWindowMs: collectionDefaults.batchWindowMs,
         breaker,
-        onBreakerChange: (platform, change) => {
-          platformStatus.breakerChanged(platform, change);
-          log.warn({ platform, ...change }, `circuit breaker ${change.state}`);
+        // A federated platform's server has a breaker of its own, which never pauses the platform.
+        onBreakerChange: (platform, change, host) => {
+          if (host === undefined) platformStatus.breakerChanged(platform, change);
+          else platformStatus.serverBreakerChanged(platform, host, change);
+          log.warn({ platform, ...(host === undefined ? {} : { host }), ...change }, `circuit breaker ${change.state}`);
         },
         // docs/design/cluster.md#upstream-budgets-cluster-wide: shared with the cluster, or with nobody.
         pauses: seams.pauses,

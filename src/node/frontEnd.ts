@@ -3,7 +3,7 @@
 // over MessagePorts (src/threads/edges.ts), each on the same link (src/threads/edgeLink.ts).
 import { AccountTable } from '../access/accountTable.js';
 import { ReservedUnitsRecorder } from '../access/reservedUnitsRecorder.js';
-import { limits } from '../config.js';
+import { limits, webLimits } from '../config.js';
 import { healthCheck } from '../http/readiness.js';
 import type { Logger } from '../log.js';
 import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
@@ -14,6 +14,7 @@ import { admissionsOn, type CommonEdgeSettings, type NodeLink, type SigninWait, 
 import type { FrontEndChoices } from '../threads/edgeMessages.js';
 import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { startEdges } from '../threads/edges.js';
+import { PasswordHasher, type PasswordHashing } from '../web/passwordHasher.js';
 import type { NodeCore } from './nodeCore.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -40,7 +41,9 @@ export interface FrontEnd {
 
 export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, options: FrontEndOptions): Promise<FrontEnd> {
   const { log } = options;
-  const link = nodeLink(core, upstreams, options.metrics);
+  // docs/dashboard.md#password-hashing: one per node, lent to every edge thread.
+  const hasher = new PasswordHasher({ ...webLimits.hashing, maxmem: webLimits.scrypt.maxmem });
+  const link = nodeLink(core, upstreams, options.metrics, hasher);
   const accountTable = AccountTable.create();
   // Every thread admits against the one shared table; this thread's Admissions gives back what is
   // left at the stop, and admits too when this thread serves.
@@ -78,12 +81,13 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
       http
         .close()
         .then(() => admissions.returnUnspent())
-        .then(() => unitsRecorder.stop()),
+        .then(() => unitsRecorder.stop())
+        .then(() => hasher.close()),
   };
 }
 
 /** The node's own objects as the link every edge takes, on this thread or lent to its own. */
-function nodeLink(core: NodeCore, upstreams: Upstreams, metrics: PrometheusMetrics | undefined): NodeLink {
+function nodeLink(core: NodeCore, upstreams: Upstreams, metrics: PrometheusMetrics | undefined, passwords: PasswordHashing): NodeLink {
   // docs/push.md#where-changes-come-from: every view the store writes is a change.
   const changes = new InProcessViewChanges();
   core.store.onCommitted((key, view) => changes.changed(key, view));
@@ -96,6 +100,7 @@ function nodeLink(core: NodeCore, upstreams: Upstreams, metrics: PrometheusMetri
     ledger: seams.ledger,
     rateLedger: seams.rateLedger,
     dashboard: seams.dashboard,
+    passwords,
     readiness: healthCheck(core.health),
     problems: core.health,
     health: core.health,

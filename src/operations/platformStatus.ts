@@ -4,7 +4,7 @@ import { defer, finalize, type Observable, tap } from 'rxjs';
 import { limits } from '../config.js';
 import type { BreakerChange } from '../../streams/circuitBreaker.js';
 import type { Logger } from '../log.js';
-import type { CollectionOutcome, CollectionResult, Collector, PlatformCode } from '../model.js';
+import { type CollectionOutcome, type CollectionResult, type Collector, type PlatformCode, parseResourceKey } from '../model.js';
 import { FailureWarnings, failureMessage } from './failureWarnings.js';
 
 export type OutcomeKind = CollectionOutcome['kind'];
@@ -18,6 +18,17 @@ export interface CollectionError {
   at: number;
   resource: string;
   message: string;
+}
+
+/** A server of a federated platform whose own breaker is open (docs/platforms.md#each-server-its-own-upstream). */
+export interface FailingServer {
+  host: string;
+  /** When its breaker opened, when its trial call goes out, and after how many failed calls in a row. */
+  since: number;
+  trialAt: number;
+  failures: number;
+  /** The last error of a resource on it, as the console's last errors say it; null when none is known. */
+  lastError: string | null;
 }
 
 export interface PlatformStatus {
@@ -39,6 +50,11 @@ export interface PlatformStatus {
    * since), with the last reason; null while the last collection tried succeeded.
    */
   failing: { since: number; failures: number; lastError: string } | null;
+  /**
+   * On a federated platform, the servers whose breaker is open, oldest first, at most
+   * `platformStatus.failingServers` (the newest kept); each fails on its own, never the platform.
+   */
+  failingServers: FailingServer[];
 }
 
 export interface PlatformStatusSnapshot {
@@ -62,9 +78,11 @@ export interface PlatformStatusSource {
 export interface PlatformSetup {
   budget: { concurrency: number; perMinute: number };
   disabledReason?: string | undefined;
+  /** On a federated platform: the host of an identifier. */
+  hostOf?: ((identifier: string) => string) | undefined;
 }
 
-const { minutes, lastErrors: errorsKept } = limits.platformStatus;
+const { minutes, lastErrors: errorsKept, failingServers: serversKept } = limits.platformStatus;
 const minuteMs = 60_000;
 const secondMs = 1_000;
 const slash = '/'.charCodeAt(0);
@@ -82,6 +100,8 @@ class PlatformRecord {
   /** A ring of the last errors; `nextError` is where the next one goes. */
   readonly errors: CollectionError[] = [];
   nextError = 0;
+  /** Federated servers whose breaker is open, by host, in the order they opened. */
+  readonly failingServers = new Map<string, FailingServer>();
 
   constructor(
     /** Its place among the board's records, for per-pipeline counts in a typed array. */
@@ -113,6 +133,22 @@ class PlatformRecord {
   addError(error: CollectionError): void {
     this.errors[this.nextError] = error;
     this.nextError = (this.nextError + 1) % errorsKept;
+    const server = this.failingServers.get(this.hostOfKey(error.resource) ?? '');
+    if (server) server.lastError = error.message;
+  }
+
+  /** The host of a resource key on a federated platform; undefined elsewhere. */
+  hostOfKey(key: string): string | undefined {
+    return this.setup.hostOf?.(parseResourceKey(key).identifier);
+  }
+
+  /** The last error kept of a resource on `host`, newest first. */
+  lastErrorOn(host: string): string | null {
+    for (let back = 1; back <= this.errors.length; back++) {
+      const error = this.errors[(this.nextError - back + errorsKept) % errorsKept]!;
+      if (this.hostOfKey(error.resource) === host) return error.message;
+    }
+    return null;
   }
 
   status(now: number): PlatformStatus {
@@ -148,6 +184,7 @@ class PlatformRecord {
       perMinute,
       lastErrors,
       failing: this.failing && { ...this.failing },
+      failingServers: [...this.failingServers.values()].map((server) => ({ ...server })),
     };
   }
 }
@@ -228,6 +265,24 @@ export class PlatformStatusBoard implements PlatformStatusSource {
       change.state === 'open'
         ? { state: 'open', since: change.at, trialAt: change.trialAt, failures: change.failures }
         : { state: 'closed', since: change.at, trialAt: null, failures: null };
+  }
+
+  /**
+   * A federated platform's server opened or closed its own breaker: the console lists the open
+   * ones, with why, and the platform's own breaker (and its metric) stays as it is.
+   */
+  serverBreakerChanged(platform: PlatformCode, host: string, change: BreakerChange): void {
+    const record = this.records.get(platform);
+    if (!record) return;
+    record.failingServers.delete(host);
+    if (change.state === 'closed') return;
+    const { at: since, trialAt, failures } = change;
+    record.failingServers.set(host, { host, since, trialAt, failures, lastError: record.lastErrorOn(host) });
+    // Bounded: the servers that opened longest ago go first.
+    for (const oldest of record.failingServers.keys()) {
+      if (record.failingServers.size <= serversKept) break;
+      record.failingServers.delete(oldest);
+    }
   }
 
   /** The same collector, with each of its calls counted against the platform's budget. */

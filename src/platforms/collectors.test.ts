@@ -2,11 +2,12 @@
 // credentials of the environment, and a platform without its required ones disabled.
 import t from 'tap';
 import { createCollectors, realHttpOf } from './collectors.js';
+import { platforms } from './registry.js';
 import { fixedNow, fixture, fixtureHttp, foundOutcome, reply, signal } from '../../test/helpers/platforms.js';
 
 t.test('collectors - a platform missing a required credential is disabled and fails every resource with the reason', async (t) => {
   const http = fixtureHttp([]);
-  const collectors = createCollectors(undefined, {}, http, () => fixedNow);
+  const collectors = createCollectors(undefined, {}, http, () => fixedNow, http);
   const x = collectors.get('x')!;
   t.equal(x.disabledReason, 'x needs X_BEARER_TOKEN in the environment');
   t.same(await x.collector.collect([{ platform: 'x', type: 'account', identifier: 'xdevelopers' }], signal), [
@@ -24,8 +25,17 @@ t.test('collectors - real collectors call the real hosts with the environment cr
       seen.push({ url, headers });
       return reply(404, '{}');
     },
+    async post(url: string): Promise<never> {
+      throw new Error(`no token call expected: ${url}`);
+    },
   };
-  const collectors = createCollectors(undefined, { GITHUB_TOKEN: 'ghp_secret', THREADS_ACCESS_TOKEN: 'th_secret' }, http, () => fixedNow);
+  const collectors = createCollectors(
+    undefined,
+    { GITHUB_TOKEN: 'ghp_secret', THREADS_ACCESS_TOKEN: 'th_secret' },
+    http,
+    () => fixedNow,
+    http,
+  );
   await collectors.get('github')!.collector.collect([{ platform: 'github', type: 'account', identifier: 'octocat' }], signal);
   await collectors.get('threads')!.collector.collect([{ platform: 'threads', type: 'post', identifier: 'zuck:C8ZqKpYt7xY' }], signal);
   t.equal(seen[0]!.url, 'https://api.github.com/users/octocat');
@@ -37,7 +47,7 @@ t.test(
   'collectors - threads without its token still collects posts named by their code; accounts and media ids fail uncalled',
   async (t) => {
     const http = fixtureHttp([[/\/@zuck\/post\/C8ZqKpYt7xY$/, reply(200, fixture('threads', 'post-page.html'))]]);
-    const threads = createCollectors(undefined, {}, http, () => fixedNow).get('threads')!;
+    const threads = createCollectors(undefined, {}, http, () => fixedNow, http).get('threads')!;
     const reason = 'threads needs THREADS_ACCESS_TOKEN in the environment for accounts and posts named by media id';
     t.equal(threads.disabledReason, undefined, 'not disabled: posts by code need no token');
     t.equal(threads.limitedReason, reason);
@@ -51,12 +61,39 @@ t.test(
     );
     t.same(outcomes, [
       { kind: 'failed', reason },
-      foundOutcome({ views: [null, 'views'], likes: [48211, 'likes'], reposts: [1733, 'reposts'] }),
+      foundOutcome({ views: [null, 'views'], likes: [48211, 'likes'], reposts: [1733, 'reposts'], replies: [5120, 'replies'] }),
       { kind: 'failed', reason },
     ]);
     t.same(http.calls, ['https://www.threads.net/@zuck/post/C8ZqKpYt7xY'], 'only the public page, no API call without a token');
   },
 );
+
+t.test('collectors - a federated platform calls the host its reference names: https://HOST, or <upstream>/<platform>/HOST', async (t) => {
+  const urls: string[] = [];
+  const http = {
+    async get(url: string) {
+      urls.push(url);
+      return reply(404, '{"error":"Record not found"}');
+    },
+    post: (url: string) => Promise.reject(new Error(`no token call expected: ${url}`)),
+  };
+  const ref = { platform: 'mastodon' as const, type: 'account' as const, identifier: 'gargron@mastodon.social' };
+  await createCollectors(undefined, {}, http, () => fixedNow, http)
+    .get('mastodon')!
+    .collector.collect([ref], signal);
+  await createCollectors('http://127.0.0.1:9', {}, http, () => fixedNow)
+    .get('mastodon')!
+    .collector.collect([ref], signal);
+  t.same(urls, [
+    'https://mastodon.social/api/v1/accounts/lookup?acct=gargron',
+    'http://127.0.0.1:9/mastodon/mastodon.social/api/v1/accounts/lookup?acct=gargron',
+  ]);
+});
+
+t.test('collectors - every platform has one API root or names its hosts by reference, never both', async (t) => {
+  for (const platform of platforms.values())
+    t.ok((platform.realBaseUrl === undefined) === (platform.hostsNamedByCallers === true), platform.code);
+});
 
 t.test('collectors - a platform whose references name hosts calls through the host guard, and cannot do without it', async (t) => {
   const plain = fixtureHttp([]);

@@ -2,6 +2,7 @@
 // emulator base URL under which each platform lives at `/<platform>`.
 import { type CollectingPlatform, type Collector, failed, type PlatformCode, type ResourceRef } from '../model.js';
 import { upstreamLimits } from '../config.js';
+import { hostOf } from './federated.js';
 import type { UpstreamHttp } from './http.js';
 import { platforms } from './registry.js';
 import type { PlatformDefinition } from './types.js';
@@ -27,12 +28,11 @@ export function createCollectors(
 ): Map<PlatformCode, PlatformCollector> {
   const collectors = new Map<PlatformCode, PlatformCollector>();
   for (const platform of platforms.values()) {
-    collectors.set(
-      platform.code,
+    const collector =
       emulatorUrl === undefined
         ? realCollector(platform, env, realHttpOf(platform, http, guardedHttp), now)
-        : emulatedCollector(platform, emulatorUrl, http, now),
-    );
+        : emulatedCollector(platform, emulatorUrl, http, now);
+    collectors.set(platform.code, platform.hostsNamedByCallers ? { ...collector, hostOf } : collector);
   }
   return collectors;
 }
@@ -55,7 +55,9 @@ function emulatedCollector(platform: PlatformDefinition, emulatorUrl: string, ht
   );
   const baseUrl = `${emulatorUrl}/${platform.code}`;
   const origins = Object.fromEntries(Object.keys(platform.realOrigins ?? {}).map((name) => [name, baseUrl]));
-  const collector = platform.createCollector({ baseUrl, origins, credentials, http, now });
+  // docs/platforms.md#federated-platforms: a call to https://HOST/PATH goes to <emulator>/<platform>/HOST/PATH.
+  const hostUrl = (host: string) => `${baseUrl}/${host}`;
+  const collector = platform.createCollector({ baseUrl, origins, hostUrl, credentials, http, now });
   return { collector, budget: upstreamLimits.emulatorBudget };
 }
 
@@ -70,17 +72,24 @@ function realCollector(
     [...platform.requiredCredentials, ...platform.optionalCredentials].map((name) => [name, env[name]]),
   );
   const origins = platform.realOrigins ?? {};
-  const create = () => platform.createCollector({ baseUrl: platform.realBaseUrl, origins, credentials, http, now });
-  if (missing.length === 0) return { collector: create(), budget: platform.budget };
+  const baseUrl = platform.realBaseUrl ?? '';
+  const create = () => platform.createCollector({ baseUrl, origins, hostUrl: realHostUrl, credentials, http, now });
+  // The collector reads the same credentials to choose its mode, so budget and mode agree.
+  const anonymous = platform.optionalCredentials.some((name) => !env[name]);
+  const budget = (anonymous ? platform.anonymousBudget : undefined) ?? platform.budget;
+  if (missing.length === 0) return { collector: create(), budget };
   const needs = `${platform.code} needs ${missing.join(', ')} in the environment`;
   const scope = platform.credentialScope;
   if (!scope) {
     const collector: Collector = { maxBatch: 1, collect: async (refs) => refs.map(() => failed(needs)) };
-    return { collector, budget: platform.budget, disabledReason: needs };
+    return { collector, budget, disabledReason: needs };
   }
   const reason = `${needs} for ${scope.needing}`;
-  return { collector: withoutCredentials(create(), scope.needs, reason), budget: platform.budget, limitedReason: reason };
+  return { collector: withoutCredentials(create(), scope.needs, reason), budget, limitedReason: reason };
 }
+
+/** A host a reference names, on the real internet: HTTPS only (docs/platforms.md#federated-platforms). */
+const realHostUrl = (host: string) => `https://${host}`;
 
 /** `collector` for the references that need no credentials; the others fail with `reason`, uncalled. */
 function withoutCredentials(collector: Collector, needs: (ref: ResourceRef) => boolean, reason: string): Collector {

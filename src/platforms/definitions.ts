@@ -6,9 +6,14 @@ import { bluesky } from './bluesky/index.js';
 import { facebook } from './facebook/index.js';
 import { github } from './github/index.js';
 import { instagram } from './instagram/index.js';
+import { lemmy } from './lemmy/index.js';
 import { linkedin } from './linkedin/index.js';
+import { mastodon } from './mastodon/index.js';
+import { peertube } from './peertube/index.js';
+import { reddit } from './reddit/index.js';
 import { threads } from './threads/index.js';
 import { tiktok } from './tiktok/index.js';
+import { twitch } from './twitch/index.js';
 import { x } from './x/index.js';
 import { youtube } from './youtube/index.js';
 import type { PlatformDefinition } from './types.js';
@@ -19,9 +24,14 @@ export const platformDefinitions = {
   facebook,
   github,
   instagram,
+  lemmy,
   linkedin,
+  mastodon,
+  peertube,
+  reddit,
   threads,
   tiktok,
+  twitch,
   x,
   youtube,
 } satisfies { readonly [Code in PlatformCode]: PlatformDefinition<Code> };

@@ -1,10 +1,15 @@
 // The contract between the emulator's server (src/emulator/) and each platform's emulator handler
 // (src/platforms/<code>/emulator.ts): it lives beside the platforms, which the emulator imports, never the reverse.
-import type { ResourceType } from '../model.js';
+import type { MetricName, ResourceType } from '../model.js';
 
 export interface EmulatorRequest {
-  /** The path after the `/<platform>` prefix, e.g. `/users/octocat`. */
+  /**
+   * The path after the `/<platform>` prefix, e.g. `/users/octocat`; on a platform whose references
+   * name their hosts, after `/<platform>/<host>` too.
+   */
   path: string;
+  /** The server asked, on a platform whose references name their hosts (docs/platforms.md#federated-platforms). */
+  host?: string;
   query: URLSearchParams;
   headers: Readonly<Record<string, string>>;
 }
@@ -15,19 +20,11 @@ export interface EmulatorReply {
   body: string;
 }
 
-/** Deterministic counts of one emulated resource (docs/operations.md#emulator). */
-export interface EmulatedCounts {
-  followers: number;
-  following: number;
-  posts: number;
-  views: number;
-  likes: number;
-  reposts: number;
-  verified: boolean;
-}
+/** The numeric counts, one per datapoint name, which POST /_emulator/counts can move. */
+export type CountName = MetricName;
 
-/** The numeric counts, which POST /_emulator/counts can move. */
-export type CountName = Exclude<keyof EmulatedCounts, 'verified'>;
+/** Deterministic counts of one emulated resource (docs/operations.md#emulator). */
+export type EmulatedCounts = Record<CountName, number> & { verified: boolean };
 
 /**
  * How the handler must answer for one resource. Faults the server answers by itself
@@ -50,6 +47,8 @@ export interface EmulatorContext {
 }
 
 export interface PlatformEmulator {
-  /** Answers one request; undefined means the path is not part of this platform's API. */
+  /** Answers one GET; undefined means the path is not part of this platform's API. */
   handle(request: EmulatorRequest, context: EmulatorContext): EmulatorReply | undefined;
+  /** Answers one POST (a token endpoint, docs/platforms.md#app-tokens); absent: the platform takes none. */
+  post?(request: EmulatorRequest & { body: string }, context: EmulatorContext): EmulatorReply | undefined;
 }

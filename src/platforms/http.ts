@@ -1,5 +1,6 @@
-// The one way collectors talk to upstreams: GET only, no redirects followed (a redirect is
-// an answer to classify, never a hop to another host), bounded bodies, abortable.
+// The one way collectors talk to upstreams: GET for every read, POST only to obtain an app token
+// (docs/platforms.md#app-tokens); no redirects followed (a redirect is an answer to classify,
+// never a hop to another host), bounded bodies, abortable.
 import { Agent, type buildConnector, request } from 'undici';
 import { upstreamLimits } from '../config.js';
 
@@ -11,6 +12,8 @@ export interface UpstreamResponse {
 
 export interface UpstreamHttp {
   get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamResponse>;
+  /** A form POST to a platform's token endpoint (docs/platforms.md#app-tokens); never a read. */
+  post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<UpstreamResponse>;
 }
 
 export interface ClosableUpstreamHttp extends UpstreamHttp {
@@ -39,23 +42,26 @@ export function createUpstreamHttp(options: UpstreamHttpOptions = {}): ClosableU
     ...(options.connect && { connect: options.connect }),
   });
   const { answerTimeoutMs } = options;
+  async function call(method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal) {
+    const deadline = answerTimeoutMs === undefined ? undefined : AbortSignal.timeout(answerTimeoutMs);
+    try {
+      const response = await request(url, {
+        method,
+        headers,
+        body,
+        signal: deadline ? AbortSignal.any([signal, deadline]) : signal,
+        dispatcher,
+      });
+      return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+    } catch (error) {
+      if (deadline?.aborted && !signal.aborted) throw new Error(`no answer within ${answerTimeoutMs} ms`);
+      throw error;
+    }
+  }
   return {
     close: () => dispatcher.close(),
-    async get(url, headers, signal) {
-      const deadline = answerTimeoutMs === undefined ? undefined : AbortSignal.timeout(answerTimeoutMs);
-      try {
-        const response = await request(url, {
-          method: 'GET',
-          headers,
-          signal: deadline ? AbortSignal.any([signal, deadline]) : signal,
-          dispatcher,
-        });
-        return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
-      } catch (error) {
-        if (deadline?.aborted && !signal.aborted) throw new Error(`no answer within ${answerTimeoutMs} ms`);
-        throw error;
-      }
-    },
+    get: (url, headers, signal) => call('GET', url, headers, undefined, signal),
+    post: (url, headers, body, signal) => call('POST', url, headers, body, signal),
   };
 }
 

@@ -21,7 +21,7 @@ t.test('published shapes - x keeps a positive impression_count of a post from be
     [/users/, users],
     [/tweets/, tweets],
   ]);
-  t.same(outcome, foundOutcome({ views: [7158, 'views'], likes: [1014, 'likes'], reposts: [233, 'reposts'] }));
+  t.same(outcome, foundOutcome({ views: [7158, 'views'], likes: [1014, 'likes'], reposts: [233, 'reposts'], replies: [164, 'replies'] }));
 });
 
 t.test('published shapes - x: counts left out of public_metrics are null, the others kept', async (t) => {
@@ -48,7 +48,7 @@ t.test('published shapes - youtube: not_found only on a well-formed empty list; 
   const noLikes = JSON.stringify({ pageInfo: { totalResults: 1 }, items: [{ id: 'dQw4w9WgXcQ', statistics: { viewCount: '10' } }] });
   t.same(
     await one(video, [[/./, reply(200, noLikes)]]),
-    foundOutcome({ views: [10, 'views'], likes: [null, 'likes'], reposts: [null, 'reposts'] }),
+    foundOutcome({ views: [10, 'views'], likes: [null, 'likes'], reposts: [null, 'reposts'], replies: [null, 'comments'] }),
   );
   const noVideoCount = JSON.stringify({
     pageInfo: { totalResults: 1 },
@@ -67,7 +67,7 @@ t.test('published shapes - github, bluesky, tiktok keep the counts present and n
   );
   t.same(
     await one({ platform: 'github', type: 'post', identifier: 'octocat:hello-world' }, [[/./, reply(200, '{"forks_count":9}')]]),
-    foundOutcome({ views: [null, 'views'], likes: [null, 'stars'], reposts: [9, 'forks'] }),
+    foundOutcome({ views: [null, 'views'], likes: [null, 'stars'], reposts: [9, 'forks'], replies: [null, 'replies'] }),
   );
   const profile = JSON.stringify({ profiles: [{ did: 'did:plc:z72i7hdynmk6r22z27h6tvur', handle: 'bsky.app', followersCount: 4 }] });
   t.same(
@@ -90,5 +90,5 @@ t.test("published shapes - youtube videos.list as in Google's getting-started ex
   const outcome = await one({ platform: 'youtube', type: 'post', identifier: '7lCDEYXw3mM' }, [
     [/videos\?part=statistics&id=7lCDEYXw3mM$/, reply(200, fixture('youtube', 'videos-without-page-info.json'))],
   ]);
-  t.same(outcome, foundOutcome({ views: [3057, 'views'], likes: [25, 'likes'], reposts: [null, 'reposts'] }));
+  t.same(outcome, foundOutcome({ views: [3057, 'views'], likes: [25, 'likes'], reposts: [null, 'reposts'], replies: [12, 'comments'] }));
 });

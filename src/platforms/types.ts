@@ -6,6 +6,11 @@ import type { UpstreamHttp } from './http.js';
 export interface IdentifierRule {
   /** The platform's address syntax for the identifier as sent (docs/api.md#a-5); anchored. */
   pattern: RegExp;
+  /**
+   * A check beyond the pattern, for what a regular expression cannot say (a host name IDNA
+   * refuses): `problem` ends the 422 of an identifier the pattern accepts and `accepts` refuses.
+   */
+  refines?: { accepts(identifier: string): boolean; problem: string };
   /** Shortest and longest identifier the pattern accepts; a 422 names them. */
   minLength: number;
   maxLength: number;
@@ -31,10 +36,18 @@ export interface IdentifierRule {
 }
 
 export interface CollectorContext {
-  /** The platform's API root: the real host, or the emulator's `/<platform>` prefix. */
+  /**
+   * The platform's API root: the real host, or the emulator's `/<platform>` prefix; empty for a
+   * platform whose references name their hosts, which reaches them through `hostUrl`.
+   */
   baseUrl: string;
   /** Further upstream roots by name (`realOrigins`); against the emulator each is its prefix too. */
   origins: Readonly<Record<string, string>>;
+  /**
+   * The root of a host a reference names (docs/platforms.md#federated-platforms): `https://HOST`,
+   * or under the emulator `<emulator>/<platform>/HOST`. Only normalized hosts are passed.
+   */
+  hostUrl(host: string): string;
   /** Credentials by environment variable name; against the emulator every one is set. */
   credentials: Readonly<Record<string, string | undefined>>;
   http: UpstreamHttp;
@@ -47,7 +60,8 @@ export type { Collector } from '../model.js';
 export interface PlatformDefinition<Code extends string = PlatformCode> {
   code: Code;
   identifiers: Partial<Record<ResourceType, IdentifierRule>>;
-  realBaseUrl: string;
+  /** The API root; absent when references name their hosts (`hostsNamedByCallers`). */
+  realBaseUrl?: string;
   /** Further hosts the collector reads, by name (e.g. a public page host beside the API). */
   realOrigins?: Readonly<Record<string, string>>;
   /** Environment variables the real API cannot be used without. */
@@ -65,6 +79,13 @@ export interface PlatformDefinition<Code extends string = PlatformCode> {
   hostsNamedByCallers?: true;
   /** Environment variables used when present (e.g. a token that raises a rate limit). */
   optionalCredentials: readonly string[];
+  /** The budget with every credential set; per upstream: the platform's, or on a federated platform each server's (docs/platforms.md#each-server-its-own-upstream). */
   budget: CallBudget;
+  /**
+   * The budget while an optional credential is missing, for a platform whose anonymous limit is
+   * lower than its credentialed one; absent: `budget` either way
+   * (docs/platforms.md#credentials-a-platform-can-do-without).
+   */
+  anonymousBudget?: CallBudget;
   createCollector(context: CollectorContext): Collector;
 }

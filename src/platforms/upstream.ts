@@ -29,7 +29,8 @@ export function jsonBody<S extends TSchema>(schema: S): BodyParser<Static<S>> {
 
 /**
  * When a rate-limited platform may be asked again: `Retry-After` (seconds or HTTP date,
- * RFC 9110 10.2.3), else the platform's own reset header in Unix seconds.
+ * RFC 9110 10.2.3), else the platform's own reset header in Unix seconds or as a date
+ * (Mastodon's `X-RateLimit-Reset` is an ISO 8601 time).
  */
 export function retryAtOf(response: UpstreamResponse, now: number, resetHeader?: string): number {
   const retryAfter = header(response, 'retry-after');
@@ -39,8 +40,11 @@ export function retryAtOf(response: UpstreamResponse, now: number, resetHeader?:
     const date = Date.parse(retryAfter);
     if (Number.isFinite(date)) return Math.max(now, date);
   }
-  const reset = resetHeader === undefined ? undefined : Number(header(response, resetHeader));
-  if (reset !== undefined && Number.isFinite(reset) && reset > 0) return Math.max(now, reset * 1000);
+  const resetText = resetHeader === undefined ? undefined : header(response, resetHeader);
+  const reset = Number(resetText);
+  if (resetText !== undefined && resetText.trim() !== '' && Number.isFinite(reset) && reset > 0) return Math.max(now, reset * 1000);
+  const resetDate = resetText === undefined ? Number.NaN : Date.parse(resetText);
+  if (Number.isFinite(resetDate)) return Math.max(now, resetDate);
   return now + upstreamLimits.defaultPauseMs;
 }
 

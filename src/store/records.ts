@@ -87,8 +87,9 @@ export interface SessionRecord {
 }
 
 export interface AttemptRecord {
+  /** Sign-in attempts counted in this window: failed, or still being checked (docs/dashboard.md#counted-before-checked). */
   failures: number;
-  /** When the first failure of this window was counted (ms since the epoch). */
+  /** When the window's first attempt was counted (ms since the epoch). */
   since: number;
 }
 

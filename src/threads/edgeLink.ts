@@ -23,6 +23,7 @@ import type { DashboardWrites } from '../seams/webRecords/webStore.js';
 import type { AccountStore } from '../store/accountStore.js';
 import type { DatapointSeries } from '../store/datapointSeries.js';
 import type { Databases } from '../store/environment.js';
+import type { PasswordHashing } from '../web/passwordHasher.js';
 import { webPages } from '../web/webPages.js';
 import type { EdgeStreamState, FrontEndChoices } from './edgeMessages.js';
 
@@ -40,6 +41,8 @@ export interface EdgeLink {
   rateLedger: QuotaLedger | undefined;
   /** Where the dashboard writes: the node's choice (docs/dashboard.md#in-a-cluster), lent to edge threads. */
   dashboard: DashboardWrites;
+  /** The node's one password hasher, for every edge (docs/dashboard.md#password-hashing). */
+  passwords: PasswordHashing;
   /** The node's problems, as /readyz shows them (docs/operations-endpoints.md#readiness-with-threads). */
   readiness: ReadinessCheck;
   /** Where the edge reports problems of its own background work: the node's Health. */
@@ -118,6 +121,7 @@ export async function serveEdge(link: EdgeLink, edge: EdgeSettings): Promise<Htt
         sleep: edge.signinWait,
         platforms: link.platformStatus,
         writes: link.dashboard,
+        hasher: link.passwords,
       }),
       history: link.history,
       searches: edge.searches,

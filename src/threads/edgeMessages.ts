@@ -54,6 +54,8 @@ export interface LinkPorts {
   rateLedger: MessagePort | undefined;
   /** The resource thread's dashboard writes, wherever they go (src/seams/webRecords/portDashboardWrites.ts). */
   dashboard: DashboardPorts;
+  /** The node's password hasher (src/web/passwordHasher.ts), lent (src/seams/portCalls.ts). */
+  passwords: MessagePort;
   /** Edges read history from the data directory themselves, under this retention (docs/history.md#threads). */
   history: HistoryPolicy;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */

@@ -11,6 +11,8 @@ import { borrowLedger, lendLedger } from '../seams/quotaLedger/portLedger.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import { InProcessViewChanges, type ViewChanges } from '../seams/viewChanges/viewChanges.js';
 import { borrowDashboardWrites, lendDashboardWrites } from '../seams/webRecords/portDashboardWrites.js';
+import type { PasswordHashing } from '../web/passwordHasher.js';
+import { borrowCalls, lendCalls } from '../seams/portCalls.js';
 import { DatapointSeries } from '../store/datapointSeries.js';
 import type { Databases } from '../store/environment.js';
 import type { DemandMessage, FromEdge, LinkPorts, PostedViews, ToEdge } from './edgeMessages.js';
@@ -37,6 +39,8 @@ export function lendLink(link: NodeLink): LentLink {
   const ledger = link.lendLedger ? new MessageChannel() : undefined;
   const rateLedger = link.rateLedger ? new MessageChannel() : undefined;
   const dashboard = lendDashboardWrites(link.dashboard);
+  const passwords = new MessageChannel();
+  lendCalls(passwords.port1, link.passwords, ['derive']);
   if (ledger) lendLedger(ledger.port1, link.ledger);
   if (rateLedger && link.rateLedger) lendLedger(rateLedger.port1, link.rateLedger);
   publishViews(link.changes, views.port1);
@@ -48,12 +52,14 @@ export function lendLink(link: NodeLink): LentLink {
       ledger: ledger?.port2,
       rateLedger: rateLedger?.port2,
       dashboard,
+      passwords: passwords.port2,
       history: link.history.policy,
       metrics: link.metrics !== undefined,
     },
     transfer: [
       views.port2,
       demand.port2,
+      passwords.port2,
       ...(ledger ? [ledger.port2] : []),
       ...(rateLedger ? [rateLedger.port2] : []),
       dashboard.records,
@@ -104,6 +110,7 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
     ledger: ports.ledger ? borrowLedger(ports.ledger) : new UsageStore(dbs),
     rateLedger: ports.rateLedger ? borrowLedger(ports.rateLedger) : undefined,
     dashboard: borrowDashboardWrites(ports.dashboard),
+    passwords: borrowCalls<PasswordHashing, 'derive'>(ports.passwords, ['derive']),
     readiness: () => resourceProblems,
     problems: {
       report: (component, message) => tell({ type: 'problem', component, message }),

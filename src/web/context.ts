@@ -9,6 +9,7 @@ import type { WebRequest } from './answers.js';
 import type { Viewer } from './layout.js';
 import type { PlatformStatusSource } from '../operations/platformStatus.js';
 import type { Sessions } from './sessions.js';
+import type { PasswordHashing } from './passwordHasher.js';
 import type { SigninThrottle } from './signinThrottle.js';
 
 export interface WebContext {
@@ -24,6 +25,8 @@ export interface WebContext {
   records: WebRecords;
   sessions: Sessions;
   throttle: SigninThrottle;
+  /** Where passwords are hashed: the node's hasher, off libuv's pool (docs/dashboard.md#password-hashing). */
+  hasher: PasswordHashing;
   platforms: PlatformStatusSource | undefined;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   now(): number;

@@ -2,6 +2,7 @@
 // its digest, that lets its holder set the account's password.
 import { webLimits } from '../config.js';
 import type { WebRecords, WebStore } from '../seams/webRecords/webStore.js';
+import type { PasswordHashing } from './passwordHasher.js';
 import { hashPassword } from './passwords.js';
 import { digestSecret, newSecret } from './secrets.js';
 
@@ -41,11 +42,12 @@ export function openInvite(store: WebStore, secret: string, now: number): string
 export async function redeemInvite(
   store: WebStore,
   records: WebRecords,
+  hasher: PasswordHashing,
   secret: string,
   password: string,
   now: number,
 ): Promise<string | undefined> {
   const account = openInvite(store, secret, now);
   if (account === undefined) return undefined;
-  return records.redeemInvite(digestSecret(secret), now, await hashPassword(password, now));
+  return records.redeemInvite(digestSecret(secret), now, await hashPassword(hasher, password, now));
 }

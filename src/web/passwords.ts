@@ -1,55 +1,39 @@
-// Dashboard passwords (docs/dashboard.md#sign-in): scrypt from node:crypto with a random
-// salt per password and the parameters of `webLimits.scrypt`, recorded beside each hash so
-// that stronger ones can be introduced without invalidating the old; compared in constant time.
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+// Dashboard passwords (docs/dashboard.md#sign-in): scrypt with a random salt per password and the
+// parameters of `webLimits.scrypt`, recorded beside each hash so that stronger ones can be introduced
+// without invalidating the old; compared in constant time. Every hash runs on the node's password
+// hasher, never on libuv's pool (docs/dashboard.md#password-hashing).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { webLimits } from '../config.js';
 import type { PasswordRecord } from '../seams/webRecords/webStore.js';
+import type { PasswordHashing } from './passwordHasher.js';
 
-interface ScryptParameters {
-  cost: number;
-  blockSize: number;
-  parallelization: number;
-  keyLength: number;
-}
-
-function derive(password: string, salt: Buffer, parameters: ScryptParameters): Promise<Buffer> {
-  const { cost, blockSize, parallelization, keyLength } = parameters;
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, keyLength, { cost, blockSize, parallelization, maxmem: webLimits.scrypt.maxmem }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
-}
-
-export async function hashPassword(password: string, now: number): Promise<PasswordRecord> {
+export async function hashPassword(hasher: PasswordHashing, password: string, now: number): Promise<PasswordRecord> {
   const { cost, blockSize, parallelization, keyLength, saltBytes } = webLimits.scrypt;
-  const salt = randomBytes(saltBytes);
-  const key = await derive(password, salt, { cost, blockSize, parallelization, keyLength });
-  return {
-    salt: salt.toString('base64'),
-    hash: key.toString('base64'),
-    cost,
-    blockSize,
-    parallelization,
-    keyLength,
-    setAt: new Date(now).toISOString(),
-  };
+  const salt = randomBytes(saltBytes).toString('base64');
+  const hash = await hasher.derive({ password, salt, cost, blockSize, parallelization, keyLength });
+  return { salt, hash, cost, blockSize, parallelization, keyLength, setAt: new Date(now).toISOString() };
 }
 
-export async function verifyPassword(password: string, record: PasswordRecord): Promise<boolean> {
+export async function verifyPassword(hasher: PasswordHashing, password: string, record: PasswordRecord): Promise<boolean> {
+  const { salt, cost, blockSize, parallelization, keyLength } = record;
+  const key = Buffer.from(await hasher.derive({ password, salt, cost, blockSize, parallelization, keyLength }), 'base64');
   const expected = Buffer.from(record.hash, 'base64');
-  const key = await derive(password, Buffer.from(record.salt, 'base64'), record);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
 /**
- * Spends the time of one verification for a name that has no password, so that the answer's
- * timing does not tell which accounts exist.
+ * A record no password matches, with today's parameters: checking a name that has no password
+ * against it costs one hash, as a wrong password does, so the answer's timing does not tell which
+ * accounts exist.
  */
-let decoy: Promise<PasswordRecord> | undefined;
-export async function verifyAgainstNothing(password: string): Promise<false> {
-  decoy ??= hashPassword('a decoy password nobody has', 0);
-  await verifyPassword(password, await decoy);
+const decoy: PasswordRecord = (() => {
+  const { cost, blockSize, parallelization, keyLength, saltBytes } = webLimits.scrypt;
+  const salt = randomBytes(saltBytes).toString('base64');
+  return { salt, hash: randomBytes(keyLength).toString('base64'), cost, blockSize, parallelization, keyLength, setAt: '' };
+})();
+
+export async function verifyAgainstNothing(hasher: PasswordHashing, password: string): Promise<false> {
+  await verifyPassword(hasher, password, decoy);
   return false;
 }
 

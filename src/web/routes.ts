@@ -9,6 +9,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from '../http/uws.js';
 import type { WebAnswer, WebRequest } from './answers.js';
 import { page, redirect } from './answers.js';
 import { pageScript, stylesheet } from './assets.js';
+import { isHasherBusy } from './passwordHasher.js';
 import { type WebContext, viewerOf } from './context.js';
 import { clearSessionCookie, newTokenCookie, readCookie, sessionCookie, setNewTokenCookie, setSessionCookie } from './cookies.js';
 import { assetPaths, refusalPage, type Viewer } from './layout.js';
@@ -61,6 +62,13 @@ function unavailable(requestId: string): WebAnswer {
   const message = `This could not be saved just now (request ${requestId}). Try again in a few seconds.`;
   const answer = refused('503 Service Unavailable', undefined, 'Try again shortly', message);
   return answer.kind === 'page' ? { ...answer, headers: [['Retry-After', String(webLimits.unavailableRetrySeconds)]] } : answer;
+}
+
+/** Every password hash is taken: try again in a moment (docs/dashboard.md#password-hashing). */
+function hasherBusy(requestId: string): WebAnswer {
+  const message = `Too many sign-ins are being checked just now (request ${requestId}). Try again in a few seconds.`;
+  const answer = refused('429 Too Many Requests', undefined, 'Try again shortly', message);
+  return answer.kind === 'page' ? { ...answer, headers: [['Retry-After', String(webLimits.hashing.busyRetrySeconds)]] } : answer;
 }
 
 /** Who may go on: the viewer, or the answer for whoever may not. */
@@ -184,6 +192,11 @@ export function registerWebRoutes(
           if (!aborted && answer !== 'streaming') writeAnswer(res, exchange, request, answer);
         },
         (error: unknown) => {
+          if (isHasherBusy(error)) {
+            context.log.warn({ requestId: exchange.id, path: head.path }, 'password hasher full: sign-in refused');
+            if (!aborted) writeAnswer(res, exchange, request, hasherBusy(exchange.id));
+            return;
+          }
           if (isWritesUnavailable(error)) {
             // docs/dashboard.md#in-a-cluster: the cluster's store is out of reach for now.
             context.log.warn({ err: error, requestId: exchange.id, path: head.path }, 'dashboard write unavailable');

@@ -31,6 +31,7 @@ import { confirmRevoke, createToken, revokePath, revokeToken, showTokens, tokens
 import { showUsage, usagePath } from './pages/usage.js';
 import { registerWebRoutes, type Route, type WebRouteOptions } from './routes.js';
 import { Sessions } from './sessions.js';
+import type { PasswordHashing } from './passwordHasher.js';
 import { SigninThrottle } from './signinThrottle.js';
 
 export interface WebPagesOptions extends WebRouteOptions {
@@ -44,6 +45,8 @@ export interface WebPagesOptions extends WebRouteOptions {
    * data directory's LMDB or the cluster's (docs/dashboard.md#in-a-cluster).
    */
   writes: DashboardWrites;
+  /** The node's password hasher (docs/dashboard.md#password-hashing). */
+  hasher: PasswordHashing;
   /** How a throttled sign-in waits; a real timer unless a test records the waits instead. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -66,6 +69,7 @@ export function webPages(options: WebPagesOptions): PageRegistration {
     records,
     sessions: new Sessions(store, records, now),
     throttle: new SigninThrottle(store, now),
+    hasher: options.hasher,
     platforms: options.platforms,
     log: options.log,
     now,

@@ -38,10 +38,10 @@ t.test('NATS platform pauses - a pause announced on one node reaches another wit
   const [a, b] = await Promise.all([openNode(t, server.url, 'a'), openNode(t, server.url, 'b')]);
   const delays: number[] = [];
   for (let n = 0; n < 100; n++) {
-    const pause = { platform: 'github', until: Date.now() + 60_000 + n } as const;
+    const pause = { upstream: 'github', until: Date.now() + 60_000 + n } as const;
     const reached = heard(b.pauses, pause);
     const announced = performance.now();
-    a.pauses.announce(pause.platform, pause.until);
+    a.pauses.announce(pause.upstream, pause.until);
     await reached;
     delays.push(performance.now() - announced);
   }
@@ -56,9 +56,9 @@ t.test('NATS platform pauses - the announcing node pauses at once with NATS gone
   const warnings: Warning[] = [];
   const { pauses } = await openNode(t, server.url, 'a', warnings);
   await server.kill();
-  const pause = { platform: 'x', until: Date.now() + 60_000 } as const;
+  const pause = { upstream: 'x', until: Date.now() + 60_000 } as const;
   const hearing = heard(pauses, pause);
-  pauses.announce(pause.platform, pause.until);
+  pauses.announce(pause.upstream, pause.until);
   t.same(await hearing, pause);
   t.match(
     await eventually(
@@ -77,8 +77,8 @@ t.test('NATS platform pauses - an entry that is not a time is skipped with a war
   await (await new Kvm(jetstream(a.connection)).open(pausesBucket)).put('github', 'soon');
   t.same(await heardWithin(a.pauses.paused), [], 'nothing heard');
   t.match(warnings, [{ message: 'platform pause entry is not a time; ignored' }]);
-  const pause = { platform: 'github', until: Date.now() + 60_000 } as const;
+  const pause = { upstream: 'github', until: Date.now() + 60_000 } as const;
   const hearing = heard(a.pauses, pause);
-  b.pauses.announce(pause.platform, pause.until);
+  b.pauses.announce(pause.upstream, pause.until);
   t.same(await hearing, pause);
 });

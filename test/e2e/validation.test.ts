@@ -32,11 +32,12 @@ t.test('validation - each message, all problems of a body at once', async (t) =>
     "Resources identifier 'octocat' is not valid on platform 'github': send the post as '<owner>:<repository>', not the URL (the owner of letters A-Z, digits and '-', the repository of letters A-Z, digits, '.', '_' and '-'); this one has no '<owner>:' part",
   ]);
   t.same(await invalid({ resources: [ref('myspace', 'account', 'tom')] }), [
-    "Resources platform 'myspace' is not supported: use one of bluesky, facebook, github, instagram, linkedin, threads, tiktok, x, youtube",
+    "Resources platform 'myspace' is not supported: use one of bluesky, facebook, github, instagram, lemmy, linkedin, mastodon, peertube, reddit, threads, tiktok, twitch, x, youtube",
   ]);
   t.same(await invalid({ resources: [ref('github', 'organization', 'octocat')] }), [
     "Resources type 'organization' is not supported on platform 'github'",
   ]);
+  t.same(await invalid({ resources: [ref('x', 'community', 'jack')] }), ["Resources type 'community' is not supported on platform 'x'"]);
   t.same(await invalid({ resources: [ref('github', 'constructor', 'octocat')] }), [
     "Resources type 'constructor' is not supported on platform 'github'",
   ]);

@@ -52,7 +52,7 @@ t.test('emulator counts - a bad body is answered 400 with what is wrong', async 
   t.equal(await refused({ platform: 'github', identifier: 'octocat' }), 'add must be an object of counts to add, e.g. {"followers": 100}');
   t.equal(
     await refused({ platform: 'github', identifier: 'octocat', add: { fans: 1 } }),
-    "add names unknown count 'fans': use followers, following, posts, views, likes, reposts",
+    "add names unknown count 'fans': use followers, following, posts, views, likes, reposts, replies",
   );
   t.equal(await refused({ platform: 'github', identifier: 'octocat', add: { followers: 1.5 } }), 'add.followers must be an integer');
   t.same((await (await fetch(`${emulator.url}/_emulator/counts`)).json()).counts, [], 'nothing refused was applied');

@@ -2,8 +2,19 @@
 // tests put in front of an emulator to watch or hold the service's calls.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export function forwardUpstream(emulatorUrl: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  return fetch(emulatorUrl + request.url!, { headers: request.headers as Record<string, string>, redirect: 'manual' }).then(
+export async function forwardUpstream(emulatorUrl: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  // A token POST carries a small form body; every read is a GET without one.
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = request.method === 'POST' ? Buffer.concat(chunks) : undefined;
+  // fetch sets the length of the body it sends itself.
+  const { 'content-length': _length, ...headers } = request.headers;
+  return fetch(emulatorUrl + request.url!, {
+    method: request.method,
+    headers: headers as Record<string, string>,
+    body,
+    redirect: 'manual',
+  }).then(
     async (answer) => {
       const body = Buffer.from(await answer.arrayBuffer());
       const headers = Object.fromEntries(

@@ -36,16 +36,26 @@ export function fixture(platform: PlatformCode, name: string): string {
   return readFileSync(new URL(`../../src/platforms/${platform}/fixtures/${name}`, import.meta.url), 'utf8');
 }
 
-/** An upstream that answers each URL by the first route whose pattern it contains, and records calls. */
+/**
+ * An upstream that answers each URL by the first route whose pattern it contains, and records
+ * calls: a GET as its URL, a token POST as `POST <url> <body>`.
+ */
 export function fixtureHttp(routes: Array<[RegExp, UpstreamResponse]>): UpstreamHttp & { calls: string[] } {
   const calls: string[] = [];
+  const answer = (url: string) => {
+    const route = routes.find(([pattern]) => pattern.test(url));
+    if (!route) throw new Error(`no fixture route for ${url}`);
+    return route[1];
+  };
   return {
     calls,
     async get(url) {
       calls.push(url);
-      const route = routes.find(([pattern]) => pattern.test(url));
-      if (!route) throw new Error(`no fixture route for ${url}`);
-      return route[1];
+      return answer(url);
+    },
+    async post(url, _headers, body) {
+      calls.push(`POST ${url} ${body}`);
+      return answer(url);
     },
   };
 }
@@ -56,16 +66,35 @@ export const reply = (status: number, body: string, headers: Record<string, stri
   body,
 });
 
-/** A collector of `platform` pointed at a fixture upstream, with every credential set. */
-export function collectorWithFixtures(platform: PlatformCode, http: UpstreamHttp): Collector {
+/**
+ * A collector of `platform` pointed at a fixture upstream, with every credential set unless
+ * `credentials` says otherwise. An upstream without `post` refuses token calls.
+ */
+export function collectorWithFixtures(
+  platform: PlatformCode,
+  http: Pick<UpstreamHttp, 'get'> & Partial<UpstreamHttp>,
+  credentials?: Readonly<Record<string, string | undefined>>,
+): Collector {
   const definition = platforms.get(platform)!;
-  const credentials = Object.fromEntries(
+  const everyCredential = Object.fromEntries(
     [...definition.requiredCredentials, ...definition.optionalCredentials].map((name) => [name, 'test-credential']),
   );
+  const upstream: UpstreamHttp = {
+    get: (url, headers, signal) => http.get(url, headers, signal),
+    post: http.post ?? ((url) => Promise.reject(new Error(`no token call expected: ${url}`))),
+  };
   const origins = Object.fromEntries(
     Object.keys(definition.realOrigins ?? {}).map((name) => [name, `https://${name}.${platform}.example`]),
   );
-  return definition.createCollector({ baseUrl: `https://${platform}.example`, origins, credentials, http, now: () => fixedNow });
+  return definition.createCollector({
+    baseUrl: `https://${platform}.example`,
+    origins,
+    // A host a reference names is called as on the real internet, so a test reads the real URL.
+    hostUrl: (host) => `https://${host}`,
+    credentials: credentials ?? everyCredential,
+    http: upstream,
+    now: () => fixedNow,
+  });
 }
 
 /**

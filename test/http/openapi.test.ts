@@ -107,6 +107,7 @@ t.test('openapi - the published request schema accepts exactly what the server a
   }
   agree(one('myspace', 'account', 'tom'), 'an unknown platform');
   agree(one('github', 'organization', 'octocat'), 'a type the platform does not take');
+  agree(one('x', 'community', 'jack'), 'a community on a platform without communities');
   agree(one('x', 'account', 'jack smith'), 'an identifier with a space');
   agree({ resources: [] }, 'no references');
   agree({ resources: Array.from({ length: 11 }, (_, i) => ({ platform: 'github', type: 'account', identifier: `user${i}` })) }, 'eleven');
@@ -137,7 +138,7 @@ t.test('openapi - every example matches its schema, and the refusals are the liv
   });
   t.same(refused.body, answerExamples.invalid, 'the 422 example is the live body');
   t.same(answerExamples.invalid.errors, [
-    "Resources platform 'myspace' is not supported: use one of bluesky, facebook, github, instagram, linkedin, threads, tiktok, x, youtube",
+    "Resources platform 'myspace' is not supported: use one of bluesky, facebook, github, instagram, lemmy, linkedin, mastodon, peertube, reddit, threads, tiktok, twitch, x, youtube",
     "Resources identifier 'jack smith' is not valid on platform 'x': send the plain username or id, not the URL (without '@': up to 15 letters A-Z, digits and '_'); this one contains a space",
   ]);
   const answered = await search(token, searchRequestExample);

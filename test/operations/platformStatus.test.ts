@@ -226,3 +226,45 @@ t.test('platform status - an edge keeps the snapshot posted last', async (t) => 
   posted.take(structuredClone(snapshot));
   t.same(posted.snapshot(), snapshot, 'plain data: it crosses threads as it is');
 });
+
+t.test(
+  'platform status - a federated server whose breaker opens is listed with why, bounded; the platform breaker stays closed',
+  async (t) => {
+    const clock = { now: start };
+    const hostOf = (identifier: string) => identifier.slice(identifier.indexOf('@') + 1);
+    const status = new PlatformStatusBoard(
+      [['mastodon', { budget, hostOf }]],
+      () => clock.now,
+      () => 0,
+    );
+    const pipeline = handPipeline();
+    status.watched(pipeline.collect)(new Subject<string>()).subscribe();
+    pipeline.results.next({ key: 'mastodon/account/a@down.social', outcome: failed('unexpected upstream status 503') });
+    pipeline.results.next({ key: 'mastodon/account/b@up.social', outcome: failed('socket hang up') });
+    status.serverBreakerChanged('mastodon', 'down.social', { state: 'open', at: start, trialAt: start + 30_000, failures: 5 });
+    const mastodon = () => statusOf(status, 'mastodon');
+    t.same(mastodon().failingServers, [
+      { host: 'down.social', since: start, trialAt: start + 30_000, failures: 5, lastError: 'unexpected upstream status 503' },
+    ]);
+    t.equal(mastodon().breaker.state, 'closed', "a server's breaker is not the platform's");
+    pipeline.results.next({ key: 'mastodon/account/c@down.social', outcome: failed('no answer within 10000 ms') });
+    t.equal(mastodon().failingServers[0]!.lastError, 'no answer within 10000 ms', 'the last error on the server, as it comes');
+
+    for (let index = 0; index < 30; index++)
+      status.serverBreakerChanged('mastodon', `s${index}.social`, {
+        state: 'open',
+        at: start + index,
+        trialAt: start + 60_000,
+        failures: 5,
+      });
+    const hosts = mastodon().failingServers.map(({ host }) => host);
+    t.equal(hosts.length, 20, 'at most 20 servers are listed');
+    t.same(hosts.slice(-2), ['s28.social', 's29.social'], 'the newest kept, oldest first');
+    t.notOk(hosts.includes('down.social'), 'the server that opened first went first');
+    status.serverBreakerChanged('mastodon', 's29.social', { state: 'closed', at: start + 90_000 });
+    t.notOk(
+      mastodon().failingServers.some(({ host }) => host === 's29.social'),
+      'a server whose breaker closed is no longer listed',
+    );
+  },
+);

@@ -4,19 +4,12 @@
 // its folder alone: the identifiers are its rules' own examples. Per-platform tests keep
 // only parsing quirks. docs/adding-a-platform.md
 import t from 'tap';
-import type { CollectionOutcome, MetricName, ResourceType } from '../../src/model.js';
+import { type CollectionOutcome, metricsOfType, type ResourceType } from '../../src/model.js';
 import { identifierRules, platforms } from '../../src/platforms/registry.js';
 import type { FaultMode } from '../../src/emulator/world.js';
 import { asyncScheduler, firstValueFrom, from, toArray } from 'rxjs';
 import { collectResources } from '../../streams/collection.js';
 import { emulatedCollectors, fixedNow } from '../helpers/platforms.js';
-
-/** The datapoints each type reports (docs/api.md#a-13), every one present, value or null. */
-const metricsOf: Record<ResourceType, readonly MetricName[]> = {
-  account: ['followers', 'following', 'posts'],
-  organization: ['followers', 'following', 'posts'],
-  post: ['views', 'likes', 'reposts'],
-};
 
 const cases = identifierRules;
 
@@ -47,7 +40,7 @@ t.test('conformance - every platform and type: found, missing, flaky, rate-limit
     t.equal(found.kind, 'found', `${name}: found`);
     if (found.kind === 'found') {
       const metrics = found.datapoints.metrics;
-      t.same(Object.keys(metrics).sort(), [...metricsOf[type]].sort(), `${name}: reports exactly the ${type} datapoints`);
+      t.same(Object.keys(metrics).sort(), [...metricsOfType[type]].sort(), `${name}: reports exactly the ${type} datapoints`);
       t.ok(
         Object.values(metrics).every((point) => point.value === null || (Number.isInteger(point.value) && Number(point.value) >= 0)),
         `${name}: every value a whole count or null`,

@@ -185,8 +185,8 @@ t.test(
       },
     );
     t.same(announced, [
-      { platform: 'github', until: 300 },
-      { platform: 'bluesky', until: 1_500 },
+      { upstream: 'github', until: 300 },
+      { upstream: 'bluesky', until: 1_500 },
     ]);
     t.same(
       github.calls.map((call) => call.at),
@@ -399,6 +399,97 @@ t.test('collection - calls the open breaker refuses are deferred to its next tri
     { platform: 'github', state: 'open', at: 10, trialAt: 70, failures: 2 },
     { platform: 'github', state: 'closed', at: 70 },
   ]);
+});
+
+/** A federated platform's fake: each identifier `user@host` names its server, an upstream of its own. */
+function federated(fake: FakePlatform): FakePlatform {
+  return { ...fake, collector: { ...fake.collector, hostOf: (identifier) => identifier.slice(identifier.indexOf('@') + 1) } };
+}
+
+t.test('collection - a federated server that keeps failing opens its own breaker; the platform and its other servers go on', async (t) => {
+  const scheduler = newScheduler(t);
+  const mastodon = federated(
+    fakePlatform(scheduler, {
+      budget: { concurrency: 1 },
+      answer: (ref) => (ref.identifier.endsWith('@down.social') ? failed('upstream 503') : undefined),
+    }),
+  );
+  const changes: unknown[] = [];
+  const keys = {
+    a: 'mastodon/account/a@down.social',
+    b: 'mastodon/account/b@down.social',
+    c: 'mastodon/account/c@down.social',
+    d: 'mastodon/account/d@up.social',
+    e: 'mastodon/account/e@up.social',
+  };
+  scheduler.run(({ cold, expectObservable }) => {
+    const output = collectResources(cold('a 9ms b 9ms (cd) 9ms e', keys), {
+      collectors: new Map([['mastodon', mastodon.collector]]),
+      scheduler,
+      timeoutMs: 1_000,
+      batchWindowMs: 10,
+      breaker: { failureThreshold: 2, cooldownMs: 60, maxCooldownMs: 600 },
+      onBreakerChange: (platform, change, host) => changes.push({ platform, host, ...change }),
+    });
+    // a and b fail on down.social (its breaker opens at 10 until 70); c there is refused at 20,
+    // while d and e on up.social are collected: its breaker never saw a failure.
+    expectObservable(output).toBe('a 9ms b 9ms (cd) 9ms e', {
+      a: { key: keys.a, outcome: failed('upstream 503') },
+      b: { key: keys.b, outcome: failed('upstream 503') },
+      c: { key: keys.c, outcome: deferred(70, 'mastodon/down.social paused by its circuit breaker after repeated failures') },
+      d: { key: keys.d, outcome: ok },
+      e: { key: keys.e, outcome: ok },
+    });
+  });
+  t.same(
+    mastodon.calls.map((call) => call.identifiers[0]),
+    ['a@down.social', 'b@down.social', 'd@up.social', 'e@up.social'],
+  );
+  t.same(changes, [{ platform: 'mastodon', host: 'down.social', state: 'open', at: 10, trialAt: 70, failures: 2 }]);
+});
+
+t.test("collection - a federated server's rate limit pauses that server alone, and each server spends a budget of its own", async (t) => {
+  const scheduler = newScheduler(t);
+  const pauses = new InProcessPlatformPauses(() => scheduler.now());
+  const announced: PlatformPause[] = [];
+  const mastodon = federated(
+    fakePlatform(scheduler, {
+      budget: { perMinute: 600 },
+      answer: (ref) => (ref.identifier === 'a@busy.social' ? rateLimited(500) : undefined),
+    }),
+  );
+  const keys = {
+    a: 'mastodon/account/a@busy.social',
+    b: 'mastodon/account/b@busy.social',
+    c: 'mastodon/account/c@calm.social',
+    d: 'mastodon/account/d@calm.social',
+  };
+  // 600 a minute is a call every 100 ms per server: calm.social's two go at 0 and 100 whatever
+  // busy.social does; busy.social's second waits for the end of its pause at 500.
+  run(
+    scheduler,
+    { mastodon },
+    '(abcd)',
+    keys,
+    '(ac) 96ms d 399ms b',
+    {
+      a: { key: keys.a, outcome: rateLimited(500) },
+      b: { key: keys.b, outcome: ok },
+      c: { key: keys.c, outcome: ok },
+      d: { key: keys.d, outcome: ok },
+    },
+    { pauses, meanwhile: () => pauses.paused.subscribe((pause) => announced.push(pause)) },
+  );
+  t.same(announced, [{ upstream: 'mastodon/busy.social', until: 500 }], 'the pause names the server, not the platform');
+  t.same(
+    mastodon.calls.map(({ at, identifiers }) => [at, identifiers[0]]),
+    [
+      [0, 'a@busy.social'],
+      [0, 'c@calm.social'],
+      [100, 'd@calm.social'],
+      [500, 'b@busy.social'],
+    ],
+  );
 });
 
 t.test('due work - each scan emits what is due by then, oldest first', async (t) => {

@@ -21,6 +21,7 @@ import { MemoryLedger } from '../access/memoryLedger.js';
 import { tempDataDir } from '../helpers/service.js';
 import { WebStore } from '../../src/seams/webRecords/webStore.js';
 import { AccountStore } from '../../src/store/accountStore.js';
+import { HasherBusy, isHasherBusy } from '../../src/web/passwordHasher.js';
 
 const key = 'github/account/octocat';
 const available: ResourceView = { entryEnd: ',"status":"available"}', refreshAfter: 9 };
@@ -50,6 +51,12 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
     ledger,
     rateLedger: undefined,
     dashboard: { records: new WebStore(dbs), accounts: new AccountStore(dbs) },
+    passwords: {
+      derive: async ({ password }) => {
+        if (password === 'full') throw new HasherBusy('full');
+        return `key of ${password}`;
+      },
+    },
     readiness: healthCheck(health),
     problems: health,
     health,
@@ -88,6 +95,11 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
   t.equal(swap.swapped, true);
   t.same(ledger.writes, [['acme', '2026-11', 256]], "the edge's ledger calls are the node's ledger's");
   t.equal(borrowed.rateLedger, undefined, 'no rate ledger alone');
+
+  const hash = { salt: 'c2FsdA==', cost: 16, blockSize: 8, parallelization: 1, keyLength: 32 };
+  t.equal(await borrowed.passwords.derive({ password: 'secret', ...hash }), 'key of secret', "the edge hashes on the node's hasher");
+  const full = await borrowed.passwords.derive({ password: 'full', ...hash }).catch((error: unknown) => error);
+  t.ok(isHasherBusy(full), 'and hears when it is full');
 
   clock += 1_000;
   health.report('due work', 'due work scan failed: boom');

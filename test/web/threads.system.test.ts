@@ -1,9 +1,10 @@
-// Every edge thread serves every dashboard route, and a session, CSRF token or sign-in made on
-// one edge holds on the others: they share them only through LMDB (docs/dashboard.md).
+// Every edge thread serves every dashboard route, and a session, CSRF token, sign-in or sign-in
+// attempt made on one edge holds on the others: they share them only through LMDB (docs/dashboard.md).
 import t from 'tap';
+import { webLimits } from '../../src/config.js';
 import { cli, startServer } from '../helpers/cli.js';
 import { tempDataDir } from '../helpers/service.js';
-import { signedIn, WebClient } from './webClient.js';
+import { formSession, postFrom, signedIn, tally, WebClient } from './webClient.js';
 
 t.test('dashboard - with two edge threads, a session made on one edge works on every edge', async (t) => {
   const dir = tempDataDir(t);
@@ -23,4 +24,19 @@ t.test('dashboard - with two edge threads, a session made on one edge works on e
   }
   const list = await client.get('/dashboard/tokens');
   t.equal(list.text.match(/<td>token \d<\/td>/g)?.length, 6);
+});
+
+t.test('dashboard - with two edge threads, 150 wrong passwords at once for one name: 10 are checked, 140 refused', async (t) => {
+  const dir = tempDataDir(t);
+  t.equal(cli(['accounts', 'create', 'alice', '--data', dir]).status, 0);
+  const server = await startServer(t, ['--data', dir, '--threads', '2', '--upstream', 'emulator']);
+  t.teardown(() => server.stop());
+  const { cookie, csrf } = await formSession(server.url);
+  // docs/dashboard.md#counted-before-checked: counted in the LMDB both edges write, before any hash.
+  const answers = await Promise.all(
+    Array.from({ length: 150 }, (_, index) =>
+      postFrom(server.url, '127.0.0.1', cookie, { csrf, name: 'alice', password: `wrong ${index}` }),
+    ),
+  );
+  t.same(tally(answers), { 401: webLimits.signin.refuseAfter, 429: 150 - webLimits.signin.refuseAfter });
 });

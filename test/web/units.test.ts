@@ -9,6 +9,7 @@ import { clearSessionCookie, readCookie, setSessionCookie } from '../../src/web/
 import { escapeHtml, html } from '../../src/web/html.js';
 import { eventMessage } from '../../src/web/liveEvents.js';
 import { machineDiagram, machineShape } from '../../src/web/machineDiagram.js';
+import { PasswordHasher } from '../../src/web/passwordHasher.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/web/passwords.js';
 import { dayAndTime, plural, relative, timeOfDay } from '../../src/web/peopleUnits.js';
 import { digestSecret } from '../../src/web/secrets.js';
@@ -40,16 +41,18 @@ t.test('cookies - the session cookie is HttpOnly, SameSite=Strict, Path=/, Secur
 });
 
 t.test('passwords - scrypt with a salt per password and its parameters recorded', async (t) => {
-  const first = await hashPassword('correct horse battery', 0);
-  const second = await hashPassword('correct horse battery', 0);
+  const hasher = new PasswordHasher({ threads: 1, queued: 4, maxmem: webLimits.scrypt.maxmem });
+  t.teardown(() => hasher.close());
+  const first = await hashPassword(hasher, 'correct horse battery', 0);
+  const second = await hashPassword(hasher, 'correct horse battery', 0);
   const { cost, blockSize, parallelization, keyLength, saltBytes } = webLimits.scrypt;
   t.match(first, { cost, blockSize, parallelization, keyLength });
   t.equal(Buffer.from(first.salt, 'base64').length, saltBytes);
   t.not(first.salt, second.salt, 'every password has its own salt');
   t.not(first.hash, second.hash);
-  t.equal(await verifyPassword('correct horse battery', first), true);
-  t.equal(await verifyPassword('correct horse batterY', first), false);
-  t.equal(await verifyPassword('', first), false);
+  t.equal(await verifyPassword(hasher, 'correct horse battery', first), true);
+  t.equal(await verifyPassword(hasher, 'correct horse batterY', first), false);
+  t.equal(await verifyPassword(hasher, '', first), false);
   t.equal(passwordProblem('short'), 'Choose a password of at least 12 characters.');
   t.equal(passwordProblem('x'.repeat(257)), 'Choose a password of at most 256 characters.');
   t.equal(passwordProblem('twelve chars'), undefined);
@@ -92,42 +95,57 @@ t.test('csrf - only the session own token matches', async (t) => {
   t.equal(csrfMatches(session, (await sessions.startAnonymous()).record.csrf), false);
 });
 
-t.test('throttle - failures slow the answers, then refuse them, per name and per address, for a window', async (t) => {
-  const { store } = webStore(t);
-  let now = 0;
-  const throttle = new SigninThrottle(store, () => now);
-  const { slowAfter, refuseAfter, delayMs, maxDelayMs, windowMs } = webLimits.signin;
-  const delays: number[] = [];
-  for (let failure = 0; failure < refuseAfter; failure++) {
-    const verdict = throttle.verdict('alice', '10.0.0.1');
-    t.equal(verdict.kind, 'allow');
-    if (verdict.kind === 'allow') delays.push(verdict.delayMs);
-    await throttle.failed('alice', '10.0.0.1');
-  }
-  t.same(
-    delays,
-    delays.map((_, index) => (index < slowAfter ? 0 : Math.min(maxDelayMs, (index - slowAfter + 1) * delayMs))),
-  );
-  // docs/dashboard.md#rate-limits, exactly: ten attempts are checked (the 4th on held longer), the 11th is refused.
-  t.same(delays, [0, 0, 0, 500, 1000, 1500, 2000, 2500, 3000, 3000]);
-  t.same(
-    throttle.verdict('alice', '10.0.0.2'),
-    { kind: 'refuse', retryAfterSeconds: windowMs / 1000 },
-    'the 11th attempt: the name is refused from any address',
-  );
-  t.same(
-    throttle.verdict('bob', '10.0.0.1'),
-    { kind: 'refuse', retryAfterSeconds: windowMs / 1000 },
-    'the address is refused for any name',
-  );
-  t.same(throttle.verdict('bob', '10.0.0.2'), { kind: 'allow', delayMs: 0 });
-  now += windowMs;
-  t.same(throttle.verdict('alice', '10.0.0.1'), { kind: 'allow', delayMs: 0 }, 'the window ends');
-  await throttle.failed('carol', '10.0.0.3');
-  await throttle.succeeded('carol');
-  t.equal(store.attempts('account:carol'), undefined, 'a right password clears the name');
-  t.equal(store.attempts('address:10.0.0.3')?.failures, 1, 'but not the address');
-});
+t.test(
+  'throttle - attempts are counted before the check; they slow the answers, then refuse them, per name and per address, for a window',
+  async (t) => {
+    const { store } = webStore(t);
+    let now = 0;
+    const throttle = new SigninThrottle(store, () => now);
+    const { slowAfter, refuseAfter, delayMs, maxDelayMs, windowMs } = webLimits.signin;
+    const delays: number[] = [];
+    for (let failure = 0; failure < refuseAfter; failure++) {
+      const verdict = await throttle.reserve('alice', '10.0.0.1');
+      if (verdict.kind !== 'allow') throw new Error(`attempt ${failure + 1} refused`);
+      delays.push(verdict.delayMs);
+      await throttle.settle(verdict.attempt, 'wrong');
+    }
+    t.same(
+      delays,
+      delays.map((_, index) => (index < slowAfter ? 0 : Math.min(maxDelayMs, (index - slowAfter + 1) * delayMs))),
+    );
+    // docs/dashboard.md#rate-limits, exactly: ten attempts are checked (the 4th on held longer), the 11th is refused.
+    t.same(delays, [0, 0, 0, 500, 1000, 1500, 2000, 2500, 3000, 3000]);
+    const refused = { kind: 'refuse', retryAfterSeconds: windowMs / 1000 };
+    t.same(await throttle.reserve('alice', '10.0.0.2'), refused, 'the 11th attempt: the name is refused from any address');
+    t.same(await throttle.reserve('bob', '10.0.0.1'), refused, 'the address is refused for any name');
+    t.equal(store.attempts('account:bob'), undefined, 'a refused attempt counts nothing');
+    t.match(await throttle.reserve('bob', '10.0.0.2'), { kind: 'allow', delayMs: 0 });
+    now += windowMs;
+    t.match(await throttle.reserve('alice', '10.0.0.1'), { kind: 'allow', delayMs: 0 }, 'the window ends');
+
+    const carol = await throttle.reserve('carol', '10.0.0.3');
+    const again = await throttle.reserve('carol', '10.0.0.3');
+    if (carol.kind !== 'allow' || again.kind !== 'allow') throw new Error('carol refused');
+    await throttle.settle(carol.attempt, 'wrong');
+    t.same(store.attempts('account:carol'), { failures: 2, since: now }, 'counted before either is checked');
+    await throttle.settle(again.attempt, 'right');
+    t.equal(store.attempts('account:carol'), undefined, 'a right password clears the name');
+    t.equal(store.attempts('address:10.0.0.3')?.failures, 1, "and takes only its own attempt back from the address's count");
+    const unchecked = await throttle.reserve('dave', '10.0.0.3');
+    if (unchecked.kind !== 'allow') throw new Error('dave refused');
+    await throttle.settle(unchecked.attempt, 'unchecked');
+    t.equal(store.attempts('account:dave'), undefined, 'an attempt never checked is taken back from the name');
+    t.equal(store.attempts('address:10.0.0.3')?.failures, 1, 'and from the address');
+    now += windowMs;
+    const late = await throttle.reserve('erin', '10.0.0.3');
+    if (late.kind !== 'allow') throw new Error('erin refused');
+    await throttle.reserve('erin', '10.0.0.3');
+    now += windowMs;
+    await throttle.reserve('erin', '10.0.0.3');
+    await throttle.settle(late.attempt, 'unchecked');
+    t.same(store.attempts('account:erin'), { failures: 1, since: now }, 'settling touches nothing in a later window');
+  },
+);
 
 t.test('machine diagram - drawn from the machine definition, the current state marked', async (t) => {
   const shape = machineShape(createResourceMachine(defaultPolicy));

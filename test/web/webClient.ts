@@ -1,7 +1,11 @@
 // A browser without a screen for HTTP tests of the dashboard: one cookie jar, forms posted
 // with the CSRF token of the page they came from, redirects not followed (tests assert them).
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { promisify } from 'node:util';
+import { WebStore } from '../../src/seams/webRecords/webStore.js';
+import { openDatabases } from '../../src/store/environment.js';
+import { createInvite } from '../../src/web/invites.js';
 import { cliPath } from '../helpers/cli.js';
 
 export interface PageAnswer {
@@ -84,4 +88,62 @@ export async function signedIn(client: WebClient, dataDir: string, account: stri
   if (set.status !== 303) throw new Error(`setting the password answered ${set.status}: ${set.text}`);
   const answer = await client.submit('/dashboard/signin', '/dashboard/signin', { name: account, password });
   if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
+}
+
+/**
+ * Sets `password` for `account` through an invite made in this process on the server's data
+ * directory (no CLI process: fast-tier tests), and signs the client in.
+ */
+export async function signedInHere(client: WebClient, dataDir: string, account: string, password: string): Promise<void> {
+  const dbs = openDatabases(dataDir);
+  const { secret } = await createInvite(new WebStore(dbs), account, Date.now());
+  const set = await client.submit('/dashboard/invite', '/dashboard/invite', { invite: secret, password, confirm: password });
+  if (set.status !== 303) throw new Error(`setting the password answered ${set.status}: ${set.text}`);
+  const answer = await client.submit('/dashboard/signin', '/dashboard/signin', { name: account, password });
+  if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
+}
+
+export interface Posted {
+  status: number;
+  retryAfter: string | undefined;
+  text: string;
+}
+
+/** Posts a sign-in form from `localAddress` (any of 127.0.0.0/8 is this machine), as its own client. */
+export function postFrom(url: string, localAddress: string, cookie: string, fields: Record<string, string>): Promise<Posted> {
+  const form = new URLSearchParams(fields).toString();
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      `${url}/dashboard/signin`,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form), cookie },
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () =>
+          resolve({ status: answer.statusCode!, retryAfter: answer.headers['retry-after'], text: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
+    sent.on('error', reject);
+    sent.end(form);
+  });
+}
+
+/** A visitor's form session: its cookie and the CSRF token its form carries. */
+export async function formSession(url: string) {
+  const visitor = new WebClient(url);
+  const csrf = csrfOf((await visitor.get('/dashboard/signin')).text);
+  return { cookie: `dp_session=${visitor.session}`, csrf };
+}
+
+/** How many answers had each status. */
+export function tally(answers: readonly Posted[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
 }

@@ -96,6 +96,7 @@ t.test('bluesky collector - one getProfiles and one getPosts call for a mixed ba
           views: { value: null, semantic: 'views' },
           likes: { value: 29847, semantic: 'likes' },
           reposts: { value: 3978, semantic: 'reposts' },
+          replies: { value: 2331, semantic: 'replies' },
         },
       },
     },
@@ -164,7 +165,12 @@ const accountFound = (counts: EmulatedCounts) =>
   foundOutcome({ followers: [counts.followers, 'followers'], following: [counts.following, 'following'], posts: [counts.posts, 'posts'] });
 
 const postFound = (counts: EmulatedCounts) =>
-  foundOutcome({ views: [null, 'views'], likes: [counts.likes, 'likes'], reposts: [counts.reposts, 'reposts'] });
+  foundOutcome({
+    views: [null, 'views'],
+    likes: [counts.likes, 'likes'],
+    reposts: [counts.reposts, 'reposts'],
+    replies: [counts.replies, 'replies'],
+  });
 
 t.test('bluesky against the emulator - found, missing, flaky, faults, batching', async (t) => {
   const emulated = await emulatedCollectors();

@@ -20,7 +20,7 @@ const profileSchema = Type.Object({
   followsCount: count,
   postsCount: count,
 });
-const postSchema = Type.Object({ uri: Type.String(), likeCount: count, repostCount: count });
+const postSchema = Type.Object({ uri: Type.String(), likeCount: count, repostCount: count, replyCount: count });
 const profilesBody = jsonBody(Type.Object({ profiles: Type.Array(profileSchema) }));
 const postsBody = jsonBody(Type.Object({ posts: Type.Array(postSchema) }));
 
@@ -83,6 +83,7 @@ export function createBlueskyCollector(context: CollectorContext): Collector {
         views: [null, 'views'],
         likes: [post.likeCount, 'likes'],
         reposts: [post.repostCount, 'reposts'],
+        replies: [post.replyCount, 'replies'],
       }),
   });
 }

@@ -89,7 +89,7 @@ function getPosts(uris: readonly string[], context: EmulatorContext): EmulatorRe
       author: { did: didOf(handle), handle, displayName: handle.split('.')[0], labels: [], createdAt: '2023-04-12T18:30:01.512Z' },
       record: { $type: 'app.bsky.feed.post', createdAt: '2025-06-02T14:03:11.908Z', langs: ['en'], text: 'emulated post' },
       bookmarkCount: 0,
-      replyCount: Math.floor(resource.counts.reposts / 3),
+      replyCount: resource.counts.replies,
       repostCount: resource.counts.reposts,
       likeCount: resource.counts.likes,
       quoteCount: Math.floor(resource.counts.reposts / 7),

@@ -48,6 +48,7 @@ export function createGithubCollector(context: CollectorContext): Collector {
           views: [null, 'views'],
           likes: [repo.stargazers_count, 'stars'],
           reposts: [repo.forks_count, 'forks'],
+          replies: [null, 'replies'],
         });
       });
     }

@@ -44,6 +44,7 @@ t.test('github collector - parses the real user and repository bodies', async (t
         views: { value: null, semantic: 'views' },
         likes: { value: 3181, semantic: 'stars' },
         reposts: { value: 4612, semantic: 'forks' },
+        replies: { value: null, semantic: 'replies' },
       },
     },
   });

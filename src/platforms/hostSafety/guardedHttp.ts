@@ -1,5 +1,5 @@
 // The upstream client for hosts that callers name (docs/host-safety.md): the project's one
-// client (src/platforms/http.ts: GET only, no redirect followed, bodies capped), with every
+// client (src/platforms/http.ts: no redirect followed, bodies capped), with every
 // URL checked before a packet is sent and every connection made through guardedConnector.
 import { buildConnector } from 'undici';
 import { upstreamLimits } from '../../config.js';
@@ -35,6 +35,10 @@ export function createGuardedHttp(options: GuardedHttpOptions = {}): ClosableUps
     async get(url, headers, signal) {
       checkedTarget(url);
       return http.get(url, headers, signal);
+    },
+    async post(url, headers, body, signal) {
+      checkedTarget(url);
+      return http.post(url, headers, body, signal);
     },
   };
 }

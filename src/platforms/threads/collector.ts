@@ -64,6 +64,7 @@ export function createThreadsCollector(context: CollectorContext): Collector {
       views: [null, 'views'],
       likes: [post.like_count, 'likes'],
       reposts: [post.text_post_app_info?.repost_count, 'reposts'],
+      replies: [post.text_post_app_info?.direct_reply_count, 'replies'],
     });
   };
 
@@ -94,6 +95,7 @@ export function createThreadsCollector(context: CollectorContext): Collector {
         views: [null, 'views'],
         likes: [metricValue(data, 'likes'), 'likes'],
         reposts: [metricValue(data, 'reposts'), 'reposts'],
+        replies: [null, 'replies'],
       });
     });
   };

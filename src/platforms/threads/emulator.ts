@@ -73,7 +73,7 @@ function insightsReply(mediaId: string, resource: EmulatedResource, metrics: rea
   const values: Record<string, number> = {
     views: counts.views,
     likes: counts.likes,
-    replies: counts.following,
+    replies: counts.replies,
     reposts: counts.reposts,
     quotes: counts.posts,
   };
@@ -123,7 +123,7 @@ function postPageReply(handle: string, code: string, resource: EmulatedResource)
         user: { username: handle, is_verified: counts.verified },
         caption: { text: 'emulated post' },
         like_count: counts.likes,
-        text_post_app_info: { direct_reply_count: counts.following, repost_count: counts.reposts, quote_count: counts.posts },
+        text_post_app_info: { direct_reply_count: counts.replies, repost_count: counts.reposts, quote_count: counts.posts },
       };
       const data = {
         require: [

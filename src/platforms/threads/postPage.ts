@@ -9,7 +9,7 @@ const pagePostSchema = Type.Object({
   code: Type.String(),
   like_count: count,
   user: Type.Optional(Type.Object({ username: Type.String() })),
-  text_post_app_info: Type.Optional(Type.Object({ repost_count: count })),
+  text_post_app_info: Type.Optional(Type.Object({ repost_count: count, direct_reply_count: count })),
 });
 const pagePost = Compile(pagePostSchema);
 export type PagePost = Static<typeof pagePostSchema>;

@@ -19,8 +19,8 @@ const account = refsTo('threads', 'account');
 const post = refsTo('threads', 'post');
 const accountFound = (followers: number) =>
   foundOutcome({ followers: [followers, 'followers'], following: [null, 'following'], posts: [null, 'posts'] });
-const postFound = (likes: number | null, reposts: number | null) =>
-  foundOutcome({ views: [null, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'] });
+const postFound = (likes: number | null, reposts: number | null, replies: number | null = null) =>
+  foundOutcome({ views: [null, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'], replies: [replies, 'replies'] });
 
 t.test('threads identifiers - usernames and <handle>:<media_id> posts', async (t) => {
   for (const ok of ['zuck', 'Mosseri', 'a.b_c', 'x'.repeat(30)]) t.ok(threadsAccount.pattern.test(ok), ok);
@@ -67,7 +67,7 @@ t.test('threads collector - profile lookup and post insights in the real shapes'
 t.test('threads collector - a post by its code, of any public account, from its public page; no token used', async (t) => {
   const http = fixtureHttp([[/\/@zuck\/post\/C8ZqKpYt7xY$/, reply(200, fixture('threads', 'post-page.html'))]]);
   const outcomes = await collectorWithFixtures('threads', http).collect([post('zuck:C8ZqKpYt7xY')], signal);
-  t.same(outcomes, [postFound(48211, 1733)]);
+  t.same(outcomes, [postFound(48211, 1733, 5120)]);
   t.same(http.calls, ['https://page.threads.example/@zuck/post/C8ZqKpYt7xY']);
 });
 
@@ -147,7 +147,7 @@ t.test('threads against the emulator - found, missing, flaky, faults', async (t)
   emulated.emulator.world.setFault('threads', 'me:18050206876707110', 'none');
   const page = await onFixedClock('threads', () => emulated.collect('threads', 'post', 'Zuck:C8ZqKpYt7xY'));
   const pageCounts = page.counts('post', 'zuck:C8ZqKpYt7xY');
-  t.same(page.result, postFound(pageCounts.likes, pageCounts.reposts));
+  t.same(page.result, postFound(pageCounts.likes, pageCounts.reposts, pageCounts.replies));
   emulated.emulator.world.setFault('threads', 'zuck:C8ZqKpYt7xY', 'ratelimit');
   t.match(await emulated.collect('threads', 'post', 'zuck:C8ZqKpYt7xY'), { kind: 'rateLimited' });
   emulated.emulator.world.setFault('threads', 'zuck:C8ZqKpYt7xY', 'none');

@@ -27,7 +27,7 @@ const userSchema = Type.Object({
 const tweetSchema = Type.Object({
   id: Type.String(),
   author_id: Type.String(),
-  public_metrics: Type.Optional(Type.Object({ like_count: count, retweet_count: count, impression_count: count })),
+  public_metrics: Type.Optional(Type.Object({ like_count: count, retweet_count: count, reply_count: count, impression_count: count })),
 });
 const usersBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(userSchema)), errors: problems }));
 const tweetsBody = jsonBody(Type.Object({ data: Type.Optional(Type.Array(tweetSchema)), errors: problems }));
@@ -130,6 +130,7 @@ export function createXCollector(context: CollectorContext): Collector {
         views: [viewsOf(tweet.id, metrics?.impression_count), 'views'],
         likes: [metrics?.like_count, 'likes'],
         reposts: [metrics?.retweet_count, 'reposts'],
+        replies: [metrics?.reply_count, 'replies'],
       });
     },
   });

@@ -138,7 +138,7 @@ const tweets = (request: EmulatorRequest, context: EmulatorContext) =>
         ? {
             public_metrics: {
               retweet_count: counts.reposts,
-              reply_count: Math.floor(counts.reposts / 3),
+              reply_count: counts.replies,
               like_count: counts.likes,
               quote_count: Math.floor(counts.reposts / 7),
               bookmark_count: Math.floor(counts.likes / 20),

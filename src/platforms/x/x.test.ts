@@ -26,8 +26,8 @@ const accountFound = (followers: number, following: number, posts: number, verif
     { followers: [followers, 'followers'], following: [following, 'following'], posts: [posts, 'posts'] },
     { verified: [verified, 'verified'] },
   );
-const postFound = (views: number | null, likes: number, reposts: number) =>
-  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'] });
+const postFound = (views: number | null, likes: number, reposts: number, replies: number) =>
+  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [reposts, 'reposts'], replies: [replies, 'replies'] });
 
 t.test('x identifiers - usernames and username:id posts per X syntax', async (t) => {
   for (const ok of ['XDevelopers', 'x', 'a_b_1', 'y'.repeat(15)]) t.ok(xAccount.pattern.test(ok), ok);
@@ -85,9 +85,9 @@ t.test('x collector - one users/by and one tweets call for a mixed batch, exact 
   ]);
   t.same(outcomes, [
     accountFound(706312, 1982, 4218, true),
-    postFound(201544, 902, 118),
+    postFound(201544, 902, 118, 64),
     accountFound(68471290, 0, 15821, false),
-    postFound(null, 1014, 233),
+    postFound(null, 1014, 233, 164),
     { kind: 'notFound' },
     { kind: 'notFound' },
     { kind: 'failed', reason: 'x: Sorry, you are not authorized to see the Tweet with ids: [1222222222222222222].' },
@@ -158,8 +158,8 @@ t.test('x collector - maps rate limits, errors and bad bodies to distinct outcom
 const emulatedAccount = (counts: EmulatedCounts) => accountFound(counts.followers, counts.following, counts.posts, counts.verified);
 /** Emulated tweets are keyed by id under the one emulated author (see emulator.ts). */
 const emulatedPost = (counts: (type: ResourceType, normalized: string) => EmulatedCounts, id: string) => {
-  const { views, likes, reposts } = counts('post', `${emulatedAuthor}:${id}`);
-  return postFound(snowflakeTime(id) >= viewCountingSince ? views : null, likes, reposts);
+  const { views, likes, reposts, replies } = counts('post', `${emulatedAuthor}:${id}`);
+  return postFound(snowflakeTime(id) >= viewCountingSince ? views : null, likes, reposts, replies);
 };
 
 t.test('x against the emulator - found, old posts, missing, flaky, rounded, faults', async (t) => {

@@ -25,10 +25,10 @@ const channelSchema = Type.Object({
     videoCount: count,
   }),
 });
-// likeCount is left out when the owner hides likes.
+// likeCount is left out when the owner hides likes, commentCount when comments are off.
 const videoSchema = Type.Object({
   id: Type.String(),
-  statistics: Type.Object({ viewCount: count, likeCount: count }),
+  statistics: Type.Object({ viewCount: count, likeCount: count, commentCount: count }),
 });
 /**
  * An id in `items` is found, with or without `pageInfo` (Google's own examples leave it
@@ -132,12 +132,13 @@ export function createYoutubeCollector(context: CollectorContext): Collector {
   const videoOutcome = ({ answer, absent }: ListAnswer<Video>, id: string): CollectionOutcome => {
     const video = entryOf(answer, id, absent);
     if (isOutcome(video)) return video;
-    const { viewCount, likeCount } = video.statistics;
+    const { viewCount, likeCount, commentCount } = video.statistics;
     return reportedCounts({
       views: [countOf(viewCount), 'views'],
       likes: [countOf(likeCount), 'likes'],
       // YouTube has no reposts (docs/api.md#a-14).
       reposts: [null, 'reposts'],
+      replies: [countOf(commentCount), 'comments'],
     });
   };
 

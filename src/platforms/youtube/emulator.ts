@@ -100,7 +100,7 @@ function videos(request: EmulatorRequest, context: EmulatorContext): EmulatorRep
         viewCount: String(counts.views),
         likeCount: String(counts.likes),
         favoriteCount: '0',
-        commentCount: String(counts.reposts),
+        commentCount: String(counts.replies),
       },
     }));
   return listResponse('video', items, true);

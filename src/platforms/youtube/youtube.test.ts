@@ -22,8 +22,8 @@ const video = refsTo('youtube', 'post');
 
 const channelFound = (subscribers: number | null, videos: number) =>
   foundOutcome({ followers: [subscribers, 'subscribers'], following: [null, 'following'], posts: [videos, 'videos'] });
-const videoFound = (views: number, likes: number | null) =>
-  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [null, 'reposts'] });
+const videoFound = (views: number, likes: number | null, comments: number | null) =>
+  foundOutcome({ views: [views, 'views'], likes: [likes, 'likes'], reposts: [null, 'reposts'], replies: [comments, 'comments'] });
 
 t.test('youtube identifiers - channel ids, handles and video ids per YouTube syntax', async (t) => {
   for (const ok of [
@@ -78,10 +78,10 @@ t.test('youtube collector - one call per kind of id, one per handle, exact datap
   ]);
   t.same(outcomes, [
     channelFound(2560000, 6915),
-    videoFound(1712389057, 18554128),
+    videoFound(1712389057, 18554128, 2412776),
     channelFound(null, 512),
     channelFound(2560000, 6915),
-    videoFound(371095462, null),
+    videoFound(371095462, null, 12841604),
     { kind: 'notFound' },
     { kind: 'notFound' },
     { kind: 'notFound' },
@@ -147,7 +147,7 @@ t.test('youtube collector - an id in a list without pageInfo is found; one left 
   const http = fixtureHttp([[/videos\?part=statistics&id=/, reply(200, fixture('youtube', 'videos-without-page-info.json'))]]);
   const outcomes = await collectorWithFixtures('youtube', http).collect([video('7lCDEYXw3mM'), video('xxxxxxxxxxx')], signal);
   t.same(outcomes, [
-    videoFound(3057, 25),
+    videoFound(3057, 25, 12),
     { kind: 'failed', reason: 'upstream list does not count its results, so an id it leaves out is not known to be missing' },
   ]);
   const channels = fixtureHttp([
@@ -167,7 +167,7 @@ t.test('youtube collector - an id in a list without pageInfo is found; one left 
 });
 
 const emulatedChannel = (counts: EmulatedCounts) => channelFound(counts.followers, counts.posts);
-const emulatedVideo = (counts: EmulatedCounts) => videoFound(counts.views, counts.likes);
+const emulatedVideo = (counts: EmulatedCounts) => videoFound(counts.views, counts.likes, counts.replies);
 
 t.test('youtube against the emulator - found, missing, flaky, rounded, faults', async (t) => {
   const emulated = await emulatedCollectors();

@@ -1,13 +1,14 @@
 // Rate-limit pauses shared by a cluster's nodes
-// (docs/design/cluster.md#upstream-budgets-cluster-wide): one KV entry per platform
-// holding when its pause ends, only ever raised, watched by every node.
+// (docs/design/cluster.md#upstream-budgets-cluster-wide): one KV entry per upstream (a
+// platform, or a federated platform's server: `mastodon/mastodon.social`, a valid KV key as hosts
+// are punycode) holding when its pause ends, only ever raised, watched by every node.
 import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Observable } from 'rxjs';
 import { InProcessPlatformPauses, type PlatformPause, type PlatformPauses } from '../../../streams/platformPauses.js';
 import type { Logger } from '../../log.js';
-import type { PlatformCode } from '../../model.js';
+import type { UpstreamKey } from '../../../streams/upstreamKey.js';
 
 export const pausesBucket = 'DATAPOINTS_PAUSES';
 
@@ -43,11 +44,11 @@ export class NatsPlatformPauses implements PlatformPauses {
     return this.board.paused;
   }
 
-  announce(platform: PlatformCode, until: number): void {
+  announce(upstream: UpstreamKey, until: number): void {
     // This node pauses at once, NATS or not.
-    this.board.announce(platform, until);
-    this.publish(platform, until).catch((error: unknown) =>
-      this.log.warn({ err: error, platform }, 'platform pause not shared with the cluster; this node pauses alone'),
+    this.board.announce(upstream, until);
+    this.publish(upstream, until).catch((error: unknown) =>
+      this.log.warn({ err: error, upstream }, 'platform pause not shared with the cluster; this node pauses alone'),
     );
   }
 
@@ -55,16 +56,16 @@ export class NatsPlatformPauses implements PlatformPauses {
     this.watch?.stop();
   }
 
-  /** Raises the platform's entry to `until`, retried from the current entry when another node wrote first. */
-  private async publish(platform: PlatformCode, until: number): Promise<void> {
+  /** Raises the upstream's entry to `until`, retried from the current entry when another node wrote first. */
+  private async publish(upstream: UpstreamKey, until: number): Promise<void> {
     for (;;) {
-      const entry = await this.bucket.get(platform);
+      const entry = await this.bucket.get(upstream);
       // An entry that is not a time is overwritten.
       const current = entry?.operation === 'PUT' ? (untilOf(entry.string()) ?? 0) : undefined;
       if (current !== undefined && current >= until) return;
       try {
-        if (current === undefined) await this.bucket.create(platform, String(Math.ceil(until)));
-        else await this.bucket.update(platform, String(Math.ceil(until)), entry!.revision);
+        if (current === undefined) await this.bucket.create(upstream, String(Math.ceil(until)));
+        else await this.bucket.update(upstream, String(Math.ceil(until)), entry!.revision);
         return;
       } catch (error) {
         if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence)) throw error;
@@ -79,7 +80,7 @@ export class NatsPlatformPauses implements PlatformPauses {
         if (entry.operation !== 'PUT') continue;
         const until = untilOf(entry.string());
         if (until === undefined) this.log.warn({ key: entry.key }, 'platform pause entry is not a time; ignored');
-        else this.board.announce(entry.key as PlatformCode, until);
+        else this.board.announce(entry.key, until);
       }
     })();
   }

@@ -18,7 +18,7 @@ const quietMs = 300;
 export function heard(pauses: PlatformPauses, wanted: PlatformPause): Promise<PlatformPause> {
   return firstValueFrom(
     pauses.paused.pipe(
-      filter(({ platform, until }) => platform === wanted.platform && until === wanted.until),
+      filter(({ upstream, until }) => upstream === wanted.upstream && until === wanted.until),
       timeout(reachWithinMs),
     ),
   );
@@ -32,15 +32,15 @@ export function heardWithin(paused: Observable<PlatformPause>, ms = quietMs): Pr
 export function platformPausesContract(t: Test, name: string, open: (t: Test) => Promise<PausesHarness>): void {
   t.test(`${name} - a pause announced on one node is heard on every node, with its end`, async (t) => {
     const { nodes } = await open(t);
-    const pause = { platform: 'github', until: Date.now() + 60_000 } as const;
+    const pause = { upstream: 'github', until: Date.now() + 60_000 } as const;
     const hearing = nodes.map((node) => heard(node, pause));
-    nodes[0].announce(pause.platform, pause.until);
+    nodes[0].announce(pause.upstream, pause.until);
     t.same(await Promise.all(hearing), [pause, pause]);
   });
 
   t.test(`${name} - an end earlier than the one in force, or already past, changes nothing`, async (t) => {
     const { nodes, join } = await open(t);
-    const later = { platform: 'github', until: Date.now() + 60_000 } as const;
+    const later = { upstream: 'github', until: Date.now() + 60_000 } as const;
     const hearing = heard(nodes[1], later);
     nodes[0].announce('github', later.until);
     await hearing;
@@ -53,8 +53,8 @@ export function platformPausesContract(t: Test, name: string, open: (t: Test) =>
 
   t.test(`${name} - a node that starts listening later hears each platform's pause still in force, once`, async (t) => {
     const { nodes, join } = await open(t);
-    const github = { platform: 'github', until: Date.now() + 60_000 } as const;
-    const x = { platform: 'x', until: Date.now() + 90_000 } as const;
+    const github = { upstream: 'github', until: Date.now() + 60_000 } as const;
+    const x = { upstream: 'x', until: Date.now() + 90_000 } as const;
     const hearing = [heard(nodes[1], github), heard(nodes[1], x)];
     nodes[0].announce('github', github.until - 10_000);
     nodes[0].announce('github', github.until);
@@ -64,6 +64,20 @@ export function platformPausesContract(t: Test, name: string, open: (t: Test) =>
     t.same(
       joined.sort((a, b) => a.until - b.until),
       [github, x],
+    );
+  });
+
+  t.test(`${name} - a federated platform's server is paused on its own, the platform and its other servers not`, async (t) => {
+    const { nodes } = await open(t);
+    const server = { upstream: 'mastodon/xn--bcher-kva.example.de', until: Date.now() + 60_000 };
+    const hearing = heard(nodes[1], server);
+    nodes[0].announce(server.upstream, server.until);
+    t.same(await hearing, server);
+    const inForce = await heardWithin(nodes[1].paused);
+    t.same(
+      inForce.filter(({ upstream }) => upstream.startsWith('mastodon')),
+      [server],
+      'nothing else of mastodon is paused',
     );
   });
 }

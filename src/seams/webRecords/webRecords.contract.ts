@@ -1,7 +1,10 @@
 // The contract of WebRecords (docs/dashboard.md#in-a-cluster): what every way of writing the
-// dashboard's invites, passwords and sessions must do, each change readable once it resolves.
+// dashboard's invites, passwords and sessions must do, each change readable once it resolves; and
+// of the sign-in attempts every implementation's node counts in its own LMDB
+// (docs/dashboard.md#rate-limits): attempts made at once never pass on the same count.
 import type { Test } from 'tap';
-import type { PasswordRecord, WebRecords, WebStore } from './webStore.js';
+import { webLimits } from '../../config.js';
+import type { AttemptReservation, PasswordRecord, WebRecords, WebStore } from './webStore.js';
 import { digestSecret, newSecret } from '../../web/secrets.js';
 
 export interface WebRecordsUnderTest {
@@ -80,4 +83,39 @@ export function webRecordsContract(t: Test, name: string, open: (t: Test) => Pro
     await records.removeSession(signedIn);
     t.pass('removing it again is no error');
   });
+
+  t.test(`${name} - sign-in attempts made at once are each counted before any is checked: no more pass than the rule allows`, async (t) => {
+    const { store } = await open(t);
+    const keys = [`account:${attemptRule.account}`, `address:${attemptRule.address}`];
+    const counted = await raceAttempts(store, attemptRule.attempts, 1_000);
+    t.equal(counted.filter((one) => one.reserved).length, attemptRule.refuseAfter, 'as many counted as the rule allows, no more');
+    t.same(countsSeen(counted), [...Array(attemptRule.refuseAfter).keys()], 'each on its own count');
+    store.refresh();
+    for (const key of keys) t.same(store.attempts(key), { failures: attemptRule.refuseAfter, since: 1_000 }, key);
+    const refused = counted.find((one) => !one.reserved);
+    t.same(refused, { reserved: false, earlier: attemptRule.refuseAfter, windowEnds: 1_000 + attemptRule.windowMs, since: [] });
+  });
+}
+
+/** The race every implementation runs: 150 attempts at once on one name from one address (issue 28's flood). */
+export const attemptRule = {
+  windowMs: webLimits.signin.windowMs,
+  refuseAfter: webLimits.signin.refuseAfter,
+  attempts: 150,
+  account: 'alice',
+  address: '127.0.0.1',
+} as const;
+
+/** Makes `count` attempts of `attemptRule` at once on `store`, as parallel sign-ins do. */
+export function raceAttempts(store: WebStore, count: number, now: number): Promise<AttemptReservation[]> {
+  const keys = [`account:${attemptRule.account}`, `address:${attemptRule.address}`];
+  return Promise.all(Array.from({ length: count }, () => store.reserveAttempt(keys, now, attemptRule)));
+}
+
+/** The counts the reserved attempts found before them, in order. */
+export function countsSeen(counted: readonly AttemptReservation[]): number[] {
+  return counted
+    .filter((one) => one.reserved)
+    .map((one) => one.earlier)
+    .sort((a, b) => a - b);
 }

@@ -136,22 +136,61 @@ export class WebStore implements WebRecords {
     });
   }
 
-  /** Counts a failed sign-in under `key`, starting a new window once `windowMs` has passed. */
-  countFailure(key: string, now: number, windowMs: number): Promise<AttemptRecord> {
+  /**
+   * Counts a sign-in attempt under every one of `keys` before its password is checked
+   * (docs/dashboard.md#rate-limits), in one transaction: LMDB runs write transactions one at a
+   * time across threads and processes, so of attempts made at once no more than the rule allows
+   * are counted, however many there are. Refused (nothing written) once a key holds `refuseAfter`
+   * attempts in its window; a key whose window is over starts a new one at `now`.
+   */
+  reserveAttempt(keys: readonly string[], now: number, rule: AttemptRule): Promise<AttemptReservation> {
     return this.dbs.root.transaction(() => {
-      const previous = this.dbs.signinAttempts.get(key);
-      const attempt =
-        previous && now - previous.since < windowMs
-          ? { failures: previous.failures + 1, since: previous.since }
-          : { failures: 1, since: now };
-      this.dbs.signinAttempts.put(key, attempt);
-      return attempt;
+      const current = keys.map((key) => {
+        const record = this.dbs.signinAttempts.get(key);
+        return record && now - record.since < rule.windowMs ? record : { failures: 0, since: now };
+      });
+      const worst = current.reduce((most, record) => (record.failures > most.failures ? record : most));
+      const windowEnds = worst.since + rule.windowMs;
+      if (worst.failures >= rule.refuseAfter) return { reserved: false, earlier: worst.failures, windowEnds, since: [] };
+      for (const [index, record] of current.entries())
+        this.dbs.signinAttempts.put(keys[index]!, { failures: record.failures + 1, since: record.since });
+      return { reserved: true, earlier: worst.failures, windowEnds, since: current.map((record) => record.since) };
+    });
+  }
+
+  /**
+   * Takes back one attempt counted under `key` in the window that began at `since` (a right
+   * password's on the address, or one never checked); nothing when that window is over.
+   */
+  releaseAttempt(key: string, since: number): Promise<void> {
+    return this.dbs.root.transaction(() => {
+      const record = this.dbs.signinAttempts.get(key);
+      if (!record || record.since !== since) return;
+      if (record.failures <= 1) this.dbs.signinAttempts.remove(key);
+      else this.dbs.signinAttempts.put(key, { failures: record.failures - 1, since });
     });
   }
 
   clearFailures(key: string): Promise<boolean> {
     return this.dbs.signinAttempts.remove(key);
   }
+}
+
+/** The sign-in throttle's window and limit (`webLimits.signin`). */
+export interface AttemptRule {
+  windowMs: number;
+  refuseAfter: number;
+}
+
+export interface AttemptReservation {
+  /** Whether this attempt was counted; false when a key had reached the limit. */
+  reserved: boolean;
+  /** Attempts already counted, under the key that had the most, before this one. */
+  earlier: number;
+  /** When that key's window ends. */
+  windowEnds: number;
+  /** Where each key's window began, per key, as `releaseAttempt` takes it (empty when not reserved). */
+  since: number[];
 }
 
 /** Puts `value` under `key`, or removes the key when there is no value; false when it was so already. */

@@ -9,6 +9,7 @@ import { csrfField, layout, notice } from '../layout.js';
 import { invitePath, redeemInvite } from '../invites.js';
 import { passwordProblem, verifyAgainstNothing, verifyPassword } from '../passwords.js';
 import type { Session } from '../sessions.js';
+import type { AttemptOutcome } from '../signinThrottle.js';
 
 export const signinPath = '/dashboard/signin';
 export const homePath = '/dashboard/tokens';
@@ -47,21 +48,26 @@ export async function signIn(context: WebContext, request: WebRequest): Promise<
       '422 Unprocessable Entity',
     );
   }
-  const verdict = context.throttle.verdict(name, request.address);
+  // docs/dashboard.md#rate-limits: counted before the password is checked, settled after.
+  const verdict = await context.throttle.reserve(name, request.address);
   if (verdict.kind === 'refuse') {
     const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
     const message = `Too many failed sign-ins for this account or from this address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-    return page(signinForm(session, name, notice('error', message)), '429 Too Many Requests');
+    const body = signinForm(session, name, notice('error', message));
+    return { kind: 'page', status: '429 Too Many Requests', body, headers: [['Retry-After', String(verdict.retryAfterSeconds)]] };
   }
-  if (verdict.delayMs > 0) await context.sleep(verdict.delayMs);
-  context.store.refresh();
-  const record = context.accounts.account(name) ? context.store.password(name) : undefined;
-  const right = record ? await verifyPassword(password, record) : await verifyAgainstNothing(password);
-  if (!right) {
-    await context.throttle.failed(name, request.address);
+  let outcome: AttemptOutcome = 'unchecked';
+  try {
+    if (verdict.delayMs > 0) await context.sleep(verdict.delayMs);
+    context.store.refresh();
+    const record = context.accounts.account(name) ? context.store.password(name) : undefined;
+    const right = record ? await verifyPassword(context.hasher, password, record) : await verifyAgainstNothing(context.hasher, password);
+    outcome = right ? 'right' : 'wrong';
+  } finally {
+    await context.throttle.settle(verdict.attempt, outcome);
+  }
+  if (outcome === 'wrong')
     return page(signinForm(session, name, notice('error', 'The account name or the password is wrong.')), '401 Unauthorized');
-  }
-  await context.throttle.succeeded(name);
   const signedIn = await context.sessions.signIn(name, session);
   context.log.info({ account: name }, 'dashboard sign-in');
   return redirect(homePath, { session: signedIn });
@@ -107,7 +113,7 @@ export async function acceptInvite(context: WebContext, request: WebRequest): Pr
   }
   const problem = passwordProblem(password) ?? (password === confirm ? undefined : 'The two passwords differ; type the same one twice.');
   if (problem) return page(inviteForm(session, invite, notice('error', problem)), '422 Unprocessable Entity');
-  const account = await redeemInvite(context.store, context.records, invite, password, context.now());
+  const account = await redeemInvite(context.store, context.records, context.hasher, invite, password, context.now());
   if (account === undefined) {
     const message = 'This invite is unknown, already used or expired. Ask your operator for a new link.';
     return page(inviteForm(session, '', undefined, notice('error', message)), '410 Gone');

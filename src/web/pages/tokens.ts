@@ -45,8 +45,12 @@ function tokensPage(context: WebContext, viewer: Viewer, top: SafeHtml | undefin
 const showSecretForMs = 120_000;
 
 export function showTokens(context: WebContext, request: WebRequest, viewer: Viewer): WebAnswer {
-  const revoked = request.query.get('revoked');
-  let top = revoked === null ? undefined : notice('success', html`Token <code>${revoked}</code> is revoked: it is refused from now on.`);
+  // docs/dashboard.md#banners: said only of one of the viewer's own tokens that is revoked.
+  const revoked = ownToken(context, viewer, request.query.get('revoked'));
+  let top =
+    revoked?.revokedAt == null
+      ? undefined
+      : notice('success', html`Token <code>${revoked.shown ?? revoked.id}</code> is revoked: it is refused from now on.`);
   if (request.newToken === undefined) return page(tokensPage(context, viewer, top));
   context.accounts.refresh();
   const token = context.accounts.tokenByDigest(digestToken(request.newToken));
@@ -123,5 +127,5 @@ export async function revokeToken(context: WebContext, request: WebRequest, view
   if (!token) return noSuchToken(viewer);
   await context.accountWrites.revokeToken(token.id, new Date(context.now()).toISOString());
   context.log.info({ account: viewer.account, token: token.id }, 'token revoked on the dashboard');
-  return redirect(`${tokensPath}?revoked=${encodeURIComponent(token.shown ?? token.id)}`);
+  return redirect(`${tokensPath}?revoked=${encodeURIComponent(token.id)}`);
 }

@@ -122,15 +122,34 @@ function accountsPage(
   );
 }
 
+/**
+ * What a change on this page says after its redirect (docs/dashboard.md#banners): a fixed message
+ * per key, about an account that exists; any other `done` or `account` shows nothing.
+ */
+const doneMessages = {
+  created: (name: string) => `Account ${name} created.`,
+  changed: (name: string) => `Account ${name} changed.`,
+  suspended: (name: string) => `Account ${name} suspended: its searches are refused.`,
+  resumed: (name: string) => `Account ${name} resumed.`,
+} as const;
+type Done = keyof typeof doneMessages;
+
+function doneBanner(context: WebContext, query: URLSearchParams): SafeHtml | undefined {
+  const key = query.get('done') ?? '';
+  const name = query.get('account') ?? '';
+  if (!Object.hasOwn(doneMessages, key)) return undefined;
+  context.accounts.refresh();
+  return context.accounts.account(name) ? notice('success', doneMessages[key as Done](name)) : undefined;
+}
+
 export function showAccounts(context: WebContext, request: WebRequest, viewer: Viewer): WebAnswer {
-  const done = request.query.get('done');
-  return page(accountsPage(context, viewer, done === null ? undefined : notice('success', done), {}, listViewOf(request.query)));
+  return page(accountsPage(context, viewer, doneBanner(context, request.query), {}, listViewOf(request.query)));
 }
 
 const refused = (context: WebContext, viewer: Viewer, message: string, entered: { name?: string } = {}) =>
   page(accountsPage(context, viewer, notice('error', message), entered), '422 Unprocessable Entity');
 
-const done = (message: string) => redirect(`${consoleAccountsPath}?done=${encodeURIComponent(message)}`);
+const done = (key: Done, name: string) => redirect(`${consoleAccountsPath}?${new URLSearchParams({ done: key, account: name })}`);
 
 export async function createAccountFromConsole(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {
   const entered = request.form.get('name') ?? '';
@@ -152,7 +171,7 @@ export async function createAccountFromConsole(context: WebContext, request: Web
       return refused(context, viewer, `An account named '${existing}' already exists.`, { name: entered });
     }
     context.log.info({ account: name, by: viewer.account }, 'account created on the console');
-    return done(`Account ${name} created.`);
+    return done('created', name);
   } catch (error) {
     return refused(context, viewer, refusal(error), { name: entered.slice(0, 64) });
   }
@@ -174,7 +193,7 @@ export async function updateAccountFromConsole(context: WebContext, request: Web
       return refused(context, viewer, `Nothing to change for ${named.name}: give a plan, a quota or a rate.`);
     await updateAccount(context.accountWrites, named.name, settings);
     context.log.info({ account: named.name, by: viewer.account }, 'account changed on the console');
-    return done(`Account ${named.name} changed.`);
+    return done('changed', named.name);
   } catch (error) {
     return refused(context, viewer, refusal(error));
   }
@@ -199,7 +218,7 @@ export async function suspendFromConsole(context: WebContext, request: WebReques
     { account: named.name, by: viewer.account },
     suspend ? 'account suspended on the console' : 'account resumed on the console',
   );
-  return done(`Account ${named.name} ${suspend ? 'suspended: its searches are refused' : 'resumed'}.`);
+  return done(suspend ? 'suspended' : 'resumed', named.name);
 }
 
 export async function inviteFromConsole(context: WebContext, request: WebRequest, viewer: Viewer): Promise<WebAnswer> {

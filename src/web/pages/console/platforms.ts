@@ -36,6 +36,15 @@ function failingText(status: PlatformStatus): SafeHtml {
   return html`<span class="badge bad">failing</span> since ${iso(failing.since)}: the last ${failing.failures} collection(s) failed; last: ${failing.lastError}`;
 }
 
+/** docs/platforms.md#each-server-its-own-upstream: the servers of a federated platform whose own breaker is open, and why. */
+function failingServers(status: PlatformStatus): SafeHtml {
+  if (status.failingServers.length === 0) return html``;
+  return html`<h3>Failing servers</h3><p>Each server has its own circuit breaker; these are paused, the platform's other servers are not.</p><ul class="errors">${status.failingServers.map(
+    (server) =>
+      html`<li><code>${server.host}</code>: <span class="breaker-open">open</span> since ${iso(server.since)} after ${plural(server.failures, 'failure')}; trial call at ${iso(server.trialAt)}${server.lastError === null ? '' : html`; last: ${server.lastError}`}</li>`,
+  )}</ul>`;
+}
+
 function platformSection(status: PlatformStatus): SafeHtml {
   const minutes = status.perMinute.map((counts, index) => ({
     label: `${index - status.perMinute.length + 1} min`,
@@ -53,6 +62,7 @@ ${barChart({ width: 360 }, `Collections per minute by outcome for ${status.platf
 <p class="legend">${outcomeKinds.map((outcome) => html`<span class="legend-item"><span class="key outcome-${outcome}"></span> ${outcomeLabels[outcome]}</span> `)}</p>
 <table><caption>Collections of ${status.platform} over the last ${status.perMinute.length} minutes</caption><thead><tr>${totals.map(([outcome]) => html`<th scope="col">${outcomeLabels[outcome]}</th>`)}</tr></thead>
 <tbody><tr>${totals.map(([, total]) => html`<td>${total}</td>`)}</tr></tbody></table>
+${failingServers(status)}
 ${
   status.lastErrors.length === 0
     ? html`<p>No recent errors.</p>`
@@ -68,7 +78,7 @@ const asOf = (ms: number, now: number) =>
   html`<time datetime="${new Date(ms).toISOString()}">${dayAndTime(ms, now).replace(' UTC', `:${timeOfDay(ms).slice(6)}`)}</time>`;
 
 /** The part of the page that server-sent events replace. */
-export function livePlatforms(context: WebContext): SafeHtml {
+export function livePlatforms(context: Pick<WebContext, 'platforms' | 'now'>): SafeHtml {
   const snapshot = context.platforms?.snapshot();
   if (!snapshot) return html`<p class="muted">As of ${asOf(context.now(), context.now())}: no platform status received yet.</p>`;
   return html`<p class="muted">As of ${asOf(snapshot.at, context.now())}</p>
