@@ -57,6 +57,21 @@ export const limits = {
   maxEdgeThreads: 64,
   /** An edge thread's heap, in MiB (docs/guarantees.md#memory-of-a-search-thread). */
   edgeHeapMiB: 512,
+  /** An edge thread replaced after it ends (docs/guarantees.md#an-edge-thread-that-ends). */
+  edgeRestart: {
+    /**
+     * An edge whose heap holds more than this share of `edgeHeapMiB` at a check ends itself and
+     * is replaced: V8 reaching the limit would end the whole process.
+     */
+    heapShare: 0.85,
+    heapCheckMs: 1_000,
+    /** An edge that listened this long before it ended is replaced at once, whatever came before. */
+    stableMs: 10_000,
+    /** Edges ending in a row, each sooner than `stableMs` after it listened: the node stops at the next. */
+    maxQuickEnds: 5,
+    /** The wait before the second quick replacement in a row, doubled for each one after it. */
+    backoffMs: 250,
+  },
   /**
    * Quota blocks (docs/guarantees.md#quota-bound): `maxBlock` is the most a kill -9 over-counts per
    * account and server; no request waits longer than `waitMs` for its block, and none goes uncounted.
@@ -64,6 +79,11 @@ export const limits = {
   quotaReservation: { maxBlock: 256, horizonMs: 200, waitMs: 10_000 },
   /** How often the server records the units it holds in hand, so displays show requests counted (docs/operations.md#usage-shown). */
   reservedUnitsRecordMs: 1_000,
+  /**
+   * While the data store refuses commits, how often a probe looks for room again, and the free
+   * bytes its file system must show before the probe tries a small write (docs/storage.md#a-full-disk).
+   */
+  storageProbe: { everyMs: 1_000, minFreeBytes: 256 * 1024 },
   /** The WebSocket stream of resource changes (docs/push.md#limits). */
   push: {
     /** Distinct references one connection may follow at once. */

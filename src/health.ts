@@ -18,16 +18,19 @@ export interface ProblemReporter {
 
 export class Health implements ProblemReporter {
   private readonly current = new Map<string, HealthProblem>();
-  private readonly changeListeners: Array<() => void> = [];
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   /**
    * `listener` hears each report, and each clear that removes a problem: components clear on
-   * every success, most often with nothing to remove, and those are not news.
+   * every success, most often with nothing to remove, and those are not news. Returns what
+   * stops it (an edge thread replaced stops hearing).
    */
-  onChanged(listener: () => void): void {
-    this.changeListeners.push(listener);
+  onChanged(listener: () => void): () => void {
+    const entry = () => listener();
+    this.changeListeners.add(entry);
+    return () => void this.changeListeners.delete(entry);
   }
 
   report(component: string, message: string): void {

@@ -21,6 +21,11 @@ import { upstreamKindOf } from './store/upstreamKind.js';
 import type { SigninWait } from './threads/edgeLink.js';
 import { EdgeLoadBoard } from './threads/edgeLoad.js';
 import type { FrontEndChoices } from './threads/edgeMessages.js';
+import type { WriteFault } from './store/guardedWrites.js';
+
+/** The readiness problem of a server not yet listening on every edge. */
+export const startingComponent = 'server';
+const starting = 'starting: this server does not listen on its port yet';
 
 /** The front end's choices (FrontEndChoices: `--cors`, `--secure-cookies`, ...) are each absent for their default. */
 export interface ServiceOptions extends Partial<FrontEndChoices> {
@@ -50,6 +55,18 @@ export interface ServiceOptions extends Partial<FrontEndChoices> {
   cluster?: ClusterSettings | undefined;
   /** `--allow-private-hosts` (docs/host-safety.md#the-allow-list); none when absent. */
   allowPrivateHosts?: HostAllowList | undefined;
+  /**
+   * Called once every edge listens on `port`, before readiness turns true
+   * (docs/operations-endpoints.md#readiness-while-starting): where `serve` says it listens.
+   */
+  onListening?: (port: number) => void;
+  /**
+   * Told when the node cannot go on and must stop (edge threads that keep ending:
+   * docs/guarantees.md#restart-storms); the error is thrown where nothing is told.
+   */
+  onFatal?: (error: Error) => void;
+  /** Tests only: refuses the data store's commits as a full disk would (docs/storage.md#a-full-disk); no flag sets it. */
+  writeFault?: WriteFault;
 }
 
 export interface RunningService {
@@ -80,6 +97,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     cluster: options.cluster,
     edgeLoad,
     log,
+    writeFault: options.writeFault,
   });
   const upstreams = await openUpstreams({
     upstream: options.upstream,
@@ -88,6 +106,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     queueDepth: core.seams.queueDepth,
     log,
   });
+  // docs/operations-endpoints.md#readiness-while-starting: not ready before it says it listens.
+  core.health.report(startingComponent, starting);
   const metrics = options.metrics ? await startNodeMetrics(options.metrics, core, upstreams, log) : undefined;
   const collector =
     role === 'search'
@@ -113,7 +133,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     streamIdleTimeoutSeconds: options.streamIdleTimeoutSeconds,
     metrics: metrics?.metrics,
     log,
+    onFatal:
+      options.onFatal ??
+      ((error) => {
+        throw error;
+      }),
   });
+  options.onListening?.(frontEnd.port);
+  core.health.clear(startingComponent);
   log.info({ port: frontEnd.port, upstream: upstreams.emulatorUrl ?? 'real', resources: core.store.count() }, 'service started');
 
   return {

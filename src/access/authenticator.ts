@@ -1,9 +1,12 @@
 // Resolves a bearer token to its account. Lookups are cached by digest; the cache is dropped
 // whenever the CLI changes accounts or tokens, which a poll of `authVersion` notices, or another
-// thread's poll posted on the shared board (docs/guarantees.md#threads).
+// thread's poll posted on the shared board (docs/guarantees.md#threads). In a cluster, a token the
+// node does not know is looked for in the cluster before it is refused
+// (docs/design/cluster.md#a-token-new-to-a-node).
 import { limits } from '../config.js';
 import { AuthVersionBoard } from './authVersionBoard.js';
-import type { AccountRecord, AccountStore, TokenRecord } from '../store/accountStore.js';
+import type { AccountRecord, AccountStore, AccountsCatchUp, TokenRecord } from '../store/accountStore.js';
+import { CommitRefused } from '../store/storageSpace.js';
 import { digestToken, digestsEqual, parseAuthorization } from '../auth/tokens.js';
 import type { ProblemReporter } from '../health.js';
 import type { Logger } from '../log.js';
@@ -28,6 +31,8 @@ export class Authenticator {
     private readonly log: Pick<Logger, 'warn'>,
     private readonly board = new AuthVersionBoard(),
     private readonly problems?: ProblemReporter,
+    /** In a cluster: how this node holds what the cluster holds before it refuses a token. */
+    private readonly cluster?: AccountsCatchUp,
   ) {
     this.version = accounts.authVersion();
     board.publish(this.version);
@@ -59,6 +64,33 @@ export class Authenticator {
       this.touch(result.token, now);
     }
     return result;
+  }
+
+  /**
+   * Whether a refusal of `authenticate` may not be final: in a cluster, a token made a moment ago
+   * may not have reached this node's replica yet. The caller then asks `authenticateCaughtUp`.
+   */
+  mayCatchUp(authentication: Authentication): boolean {
+    return authentication.kind === 'invalid' && this.cluster !== undefined;
+  }
+
+  /**
+   * `authenticate` once this node holds every account and token the cluster held when it was
+   * called, so a token made on the cluster before the request came is known. When that cannot
+   * be known (NATS out of reach, or not within the cluster's request timeout), the answer is the
+   * one from what this node holds.
+   */
+  authenticateCaughtUp(authorization: string, now: number): Promise<Authentication> {
+    const credentials = parseAuthorization(authorization);
+    if (credentials.kind === 'none') return Promise.resolve({ kind: 'missing' });
+    return this.authenticateDigestCaughtUp(digestToken(credentials.secret), now);
+  }
+
+  /** `authenticateDigest`, once caught up, as `authenticateCaughtUp`. */
+  async authenticateDigestCaughtUp(digest: string, now: number): Promise<Exclude<Authentication, { kind: 'missing' }>> {
+    await this.cluster?.catchUp().catch(() => undefined);
+    this.refresh();
+    return this.authenticateDigest(digest, now);
   }
 
   close(): void {
@@ -105,6 +137,8 @@ export class Authenticator {
         this.problems?.clear(tokenBookkeeping);
       },
       (error: unknown) => {
+        // A full store is said once by the store (docs/storage.md#a-full-disk); the time is written at a later use.
+        if (error instanceof CommitRefused) return;
         this.log.warn({ err: error, token: token.id }, 'token last-used time not written');
         this.touchFailing = true;
         this.problems?.report(

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import type { ReservedCount, ReservedUnitsRecord } from '../seams/reservedUnits/reservedUnits.js';
 import { type AccountTable, field } from './accountTable.js';
 import { monthIndexOf, monthOfIndex } from './calendar.js';
+import { CommitRefused } from '../store/storageSpace.js';
 
 /**
  * Copies the units in hand from the shared account table into the data directory
@@ -54,7 +55,8 @@ export class ReservedUnitsRecorder {
       await this.units.replace(held);
       this.written = seen;
     } catch (error) {
-      this.log.error({ err: error }, 'units in hand not recorded');
+      // Refused by a full store: said once by the store, and written with the next change after (docs/storage.md#a-full-disk).
+      if (!(error instanceof CommitRefused)) this.log.error({ err: error }, 'units in hand not recorded');
     }
   }
 

@@ -1,11 +1,20 @@
 // Counts a server spends only from units it reserved in a ledger first: the month's quota, and in a
 // cluster the rate window (docs/guarantees.md#quota-and-rate-across-threads, docs/design/cluster.md#rate-limit-across-nodes).
 import type { Logger } from '../log.js';
+import { CommitRefused } from '../store/storageSpace.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import { type AccountTable, field, timeField } from './accountTable.js';
 import { type Reservation, reserveUnits, returnUnits } from '../seams/quotaLedger/reservations.js';
 
 export type Standing = 'covered' | 'exhausted' | 'reserve';
+
+/** The reservation a request waited for failed; why was logged where it was written, once (UnitMeter.reserve). */
+export class ReservationNotWritten extends Error {
+  override readonly name = 'ReservationNotWritten';
+  constructor() {
+    super('a reservation could not be written');
+  }
+}
 
 export interface ReservationPolicy {
   maxBlock: number;
@@ -96,7 +105,7 @@ export class UnitMeter {
   endWait(base: number, seen: number): void {
     const { ints } = this.table;
     ints[base + field.waiting]! -= 1;
-    if (ints[base + field.failedSignal]! > seen) throw new Error('a reservation could not be written');
+    if (ints[base + field.failedSignal]! > seen) throw new ReservationNotWritten();
     if (Atomics.load(ints, base + field.signal) === seen) throw new Error(`no reservation within ${this.policy.waitMs} ms`);
   }
 
@@ -123,7 +132,8 @@ export class UnitMeter {
       if (want > 0) reservation = await reserveUnits(this.ledger, account, period, want, cap);
     } catch (error) {
       failure = error;
-      this.log.error({ err: error, account, period }, 'reservation not written');
+      // Refused by a full store: said once by the store (docs/storage.md#a-full-disk); the request waiting is answered 503.
+      if (!(error instanceof CommitRefused)) this.log.error({ err: error, account, period }, 'reservation not written');
     }
     this.table.lock(base);
     if (failure !== undefined) ints[base + field.failedSignal] = ints[base + field.signal]! + 1;

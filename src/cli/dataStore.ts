@@ -4,6 +4,8 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveDefaults } from '../config.js';
 import { DataDirectoryError } from '../store/dataDirectoryError.js';
+import { DamagedDataFile } from '../store/dataFileCheck.js';
+import { CommitRefused } from '../store/storageSpace.js';
 import { openDatabases, type Databases } from '../store/environment.js';
 import { setting } from './flags.js';
 import type { Setting } from '../operatorInput.js';
@@ -37,6 +39,9 @@ export function openDataStore(dir: Setting, mode: 'existing' | 'create'): Databa
     return openDatabases(path, { create: mode === 'create' });
   } catch (error) {
     if (error instanceof DataDirectoryError) throw error;
+    // docs/operations.md#damaged-data-file: nothing here repairs it; a backup restores it.
+    if (error instanceof DamagedDataFile)
+      throw new CommandFailure(`cannot open the data store in '${path}': ${error.message}; ${restoreAdvice(path)}`);
     const code = errorCode(error);
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
       throw new UsageError(`invalid ${dir.source} '${path}': cannot write there (${code})`);
@@ -45,11 +50,21 @@ export function openDataStore(dir: Setting, mode: 'existing' | 'create'): Databa
   }
 }
 
+const restoreAdvice = (path: string) =>
+  `restore it from a copy made by 'datapoints backup': stop the server, then move the copy's datapoints.mdb into '${path}' or point --data at the copy`;
+
 /** Runs `work` on the store and closes it, whatever happens. */
 export async function withDataStore<T>(dir: Setting, mode: 'existing' | 'create', work: (dbs: Databases) => T | Promise<T>): Promise<T> {
   const dbs = openDataStore(dir, mode);
   try {
     return await work(dbs);
+  } catch (error) {
+    // docs/operations.md#a-full-disk: the commit was refused whole, so nothing changed.
+    if (error instanceof CommitRefused)
+      throw new CommandFailure(
+        `cannot write the data store in '${dir.text}': ${error.reason}; nothing was changed: free space there and run the command again`,
+      );
+    throw error;
   } finally {
     await dbs.root.close();
   }

@@ -18,6 +18,7 @@ import { createLogger, logFormatNamed, logFormats, type LogFormat, type Logger }
 import { type MetricsAddress, parseMetricsAddress } from '../metrics/metricsAddress.js';
 import { type HostAllowList, parseAllowList } from '../platforms/hostSafety/allowList.js';
 import { dataDirSetting, firstLine, openDataStore } from './dataStore.js';
+import { isUnheldCommitFailure } from '../store/guardedWrites.js';
 import { noMorePositionals, parseFlags, setting } from './flags.js';
 import { parseBoundedDuration, parseHost, parsePort, parseWholeNumber, type Setting } from '../operatorInput.js';
 import { natsServersSetting } from './natsSetting.js';
@@ -111,23 +112,31 @@ function logFormatSetting(text: string | undefined): LogFormat {
  * says so, the server stops as on SIGTERM (ending the process with edge threads still running
  * would abort it) and exits 1, for its supervisor to restart it (docs/architecture.md#when-background-work-fails).
  */
-function logUnexpectedFailures(log: Logger): { stopWith(stop: () => Promise<void>): void } {
+function logUnexpectedFailures(log: Logger): {
+  stopWith(stop: () => Promise<void>): void;
+  /** The same stop for a failure the server saw coming, told as `message`. */
+  stopFor(error: Error, message: string): void;
+} {
   let stop: (() => Promise<void>) | undefined;
   let failed = false;
-  const fail = (error: unknown) => {
-    log.fatal({ err: error }, 'unexpected failure: nothing handled this error; the server stops');
+  const fail = (error: unknown, message = 'unexpected failure: nothing handled this error; the server stops') => {
+    log.fatal({ err: error }, message);
     if (failed) return;
     failed = true;
     setTimeout(() => process.exit(1), limits.stopDeadlineMs).unref();
     const exit = () => process.exit(1);
     (stop ?? (async () => undefined))().then(exit, exit);
   };
-  process.on('unhandledRejection', fail);
+  // Not lmdb-js's own unheld promise of a failed commit: the commit's writes report it (docs/storage.md#a-full-disk).
+  process.on('unhandledRejection', (reason) => {
+    if (!isUnheldCommitFailure(reason)) fail(reason);
+  });
   process.on('uncaughtException', fail);
   return {
     stopWith: (given) => {
       stop = given;
     },
+    stopFor: fail,
   };
 }
 
@@ -228,8 +237,10 @@ export async function serveCommand(args: string[], print: (line: string) => void
     cluster,
     secureCookies,
     allowPrivateHosts,
+    // docs/operations-endpoints.md#readiness-while-starting: printed before /readyz answers 200.
+    onListening: (listening) => print(`listening on http://${host}:${listening}`),
+    onFatal: (error) => unexpectedFailures.stopFor(error, 'edge threads keep ending: the server stops'),
   });
-  print(`listening on http://${host}:${service.port}`);
   if (metrics && service.metricsPort !== undefined) print(`metrics on http://${hostInUrl(metrics.host)}:${service.metricsPort}/metrics`);
   if (service.emulator) print(`emulator on ${service.emulator.url} (faults: POST /_emulator/faults)`);
   const stop = async () => {

@@ -24,6 +24,11 @@ export interface CollectionLoopOptions {
   health: Health;
   /** Told of every collection that ends; none when absent. */
   metrics?: Pick<Metrics, 'collectionEnded'> | undefined;
+  /**
+   * Whether an outcome's error is a commit the store refused (a full disk), which the store
+   * reports once itself (docs/storage.md#a-full-disk): not logged or reported again here.
+   */
+  refusedByStore?: (error: unknown) => boolean;
 }
 
 export interface CollectionLoop {
@@ -187,6 +192,9 @@ class Loop implements CollectionLoop {
   }
 
   private problem(component: string, message: string, error: unknown): void {
+    // A commit the store refused is reported once by the store (docs/storage.md#a-full-disk); the
+    // outcome is not lost: its resource stays due and is collected again.
+    if (this.options.refusedByStore?.(error)) return;
     this.options.log.error({ err: error }, message);
     this.options.health.report(component, `${message}: ${error instanceof Error ? error.message : String(error)}`);
   }

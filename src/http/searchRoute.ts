@@ -2,7 +2,8 @@
 // account (403), quota (403), rate limit (429), body (413/422), then the answer (200).
 import { limits } from '../config.js';
 import type { Admissions, Decision } from '../access/admission.js';
-import type { Authenticator } from '../access/authenticator.js';
+import type { Authentication, Authenticator } from '../access/authenticator.js';
+import { ReservationNotWritten } from '../access/unitMeter.js';
 import type { LimitFigures } from '../access/limitHeaders.js';
 import { renderSearchResponse } from '../api/searchResponse.js';
 import { validateSearchText } from '../api/validation.js';
@@ -56,26 +57,62 @@ export function searchRoute(deps: SearchRouteDeps, answerFor: BodyAnswerer = sea
     const now = deps.now();
 
     const authentication = deps.authenticator.authenticate(authorization, now);
+    if (deps.authenticator.mayCatchUp(authentication)) {
+      // A token this node does not know yet: its answer waits for the cluster's word
+      // (docs/design/cluster.md#a-token-new-to-a-node); the body is read meanwhile.
+      const owed = owedAnswer(res, exchange, deps, answerBody, declaredLength);
+      void deps.authenticator.authenticateCaughtUp(authorization, now).then((settled) => admitSettled(settled, owed, deps));
+      return;
+    }
     if (authentication.kind !== 'authenticated') {
-      const missing = authentication.kind === 'missing';
-      deps.metrics?.admissionRefused(missing ? 'missing_token' : 'invalid_token');
-      writeReply(res, exchange, missing ? apiErrors.missingToken : apiErrors.invalidToken);
+      writeReply(res, exchange, tokenRefusal(authentication, deps));
       return;
     }
     exchange.account = authentication.account.name;
-    const owed = new OwedAnswer(res, exchange, deps, answerBody, authentication.account);
-    res.onAborted(() => owed.aborted());
-    readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
+    const owed = owedAnswer(res, exchange, deps, answerBody, declaredLength);
     // docs/http.md#pipelining: admitted (and so counted) only once the bytes this request came
     // with are parsed. A request behind it in them makes uWebSockets.js close the connection
     // first, and nothing is counted for an answer the client would never read.
-    setImmediate(admit, owed);
+    setImmediate(admit, owed, authentication.account);
   };
 }
 
-function admit(owed: OwedAnswer): void {
-  owed.admit();
+/** An answer owed from now on, its body read as it arrives. */
+function owedAnswer(
+  res: HttpResponse,
+  exchange: Exchange,
+  deps: SearchRouteDeps,
+  answerBody: ReturnType<BodyAnswerer>,
+  declaredLength: number,
+) {
+  const owed = new OwedAnswer(res, exchange, deps, answerBody);
+  res.onAborted(() => owed.aborted());
+  readBody(res, limits.maxBodyBytes, (body) => owed.bodyRead(body), declaredLength);
+  return owed;
 }
+
+function admit(owed: OwedAnswer, account: AdmittedAccount): void {
+  owed.admit(account);
+}
+
+/** Admits a request once its token is settled with the cluster; by then the bytes it came with are parsed. */
+function admitSettled(authentication: Authentication, owed: OwedAnswer, deps: SearchRouteDeps): void {
+  if (authentication.kind !== 'authenticated') {
+    owed.finish(tokenRefusal(authentication, deps));
+    return;
+  }
+  owed.exchange.account = authentication.account.name;
+  owed.admit(authentication.account);
+}
+
+/** The 401 of a request without a token the service knows, counted as refused. */
+function tokenRefusal(authentication: Exclude<Authentication, { kind: 'authenticated' }>, deps: SearchRouteDeps): Reply {
+  const missing = authentication.kind === 'missing';
+  deps.metrics?.admissionRefused(missing ? 'missing_token' : 'invalid_token');
+  return missing ? apiErrors.missingToken : apiErrors.invalidToken;
+}
+
+type AdmittedAccount = Parameters<Admissions['admit']>[0];
 
 /**
  * An authenticated request's answer, owed from then until it is written or its client goes
@@ -90,23 +127,24 @@ class OwedAnswer {
 
   constructor(
     private readonly res: HttpResponse,
-    private readonly exchange: Exchange,
+    readonly exchange: Exchange,
     private readonly deps: SearchRouteDeps,
     private readonly answerBody: ReturnType<BodyAnswerer>,
-    private readonly account: Parameters<Admissions['admit']>[0],
   ) {
     deps.requests.begin();
   }
 
   /** Admits the request, unless its client already left: a refusal is written now, a decision waited for. */
-  admit(): void {
+  admit(account: AdmittedAccount): void {
     if (this.gone) return;
-    const admission = this.deps.admissions.admit(this.account, this.deps.now(), this);
+    const admission = this.deps.admissions.admit(account, this.deps.now(), this);
     if (admission.kind === 'pending') {
       admission.decided.then(
         (decided) => this.decided(decided),
         (error: unknown) => {
-          this.deps.log.error({ err: error, requestId: this.exchange.id, account: this.exchange.account }, 'usage count not persisted');
+          // A failed reservation's cause is logged where it was written, once, not per request waiting on it.
+          if (!(error instanceof ReservationNotWritten))
+            this.deps.log.error({ err: error, requestId: this.exchange.id, account: this.exchange.account }, 'usage count not persisted');
           this.finish(apiErrors.countUnavailable(limits.countRetryAfterSeconds));
         },
       );

@@ -17,6 +17,8 @@ import uWS, { type HttpRequest, type TemplatedApp, type us_listen_socket } from 
 
 export const searchPath = '/api/v1/resources/search';
 
+const connectionClose = ['Connection', 'close'] as const;
+
 declare module 'uWebSockets.js' {
   interface TemplatedApp {
     /** Closes the listen sockets and every connection (in uWS 20.30, missing from its typings). */
@@ -26,8 +28,19 @@ declare module 'uWebSockets.js' {
 
 export interface HttpServer {
   port: number;
-  /** Stops accepting, then resolves when owed responses are written (or the grace ends). */
+  /**
+   * Closes the listen socket only: connections already open are answered as before. Edge threads
+   * all do this before any of them tells a client to reconnect (docs/guarantees.md#threads).
+   */
+  stopListening(): void;
+  /** Stops accepting (if still listening), then resolves when owed responses are written (or the grace ends). */
   close(): Promise<void>;
+  /**
+   * Stops accepting while the port's other listeners take the new connections, and answers
+   * as before but with `Connection: close`, so each keep-alive client reconnects to them after
+   * its answer (docs/guarantees.md#an-edge-thread-that-ends); resolves as `close` does.
+   */
+  handOver(): Promise<void>;
   /**
    * Closes every connection still open (keep-alive clients): a worker thread must, before it
    * ends, or uWS's open handles abort the process.
@@ -63,6 +76,7 @@ export function startHttpServer(
 ): Promise<HttpServer> {
   let owed = 0;
   let closing = false;
+  let handingOver = false;
   let drained: (() => void) | undefined;
   const requests = {
     begin: () => void owed++,
@@ -73,7 +87,9 @@ export function startHttpServer(
   };
   const cors = createCors(options.cors);
   const logAccess = createAccessLog(deps.log);
-  const exchanges = { nextRequestId: deps.nextRequestId, corsHeaders: cors.answerHeaders, logAccess };
+  // While handing over, every answer tells its client to reconnect (to another listener).
+  const answerHeaders = (origin: string) => (handingOver ? [...cors.answerHeaders(origin), connectionClose] : cors.answerHeaders(origin));
+  const exchanges = { nextRequestId: deps.nextRequestId, corsHeaders: answerHeaders, logAccess };
   const begin = (req: HttpRequest) => beginExchange(exchanges, req);
   // docs/http.md#framing: every route below is registered through the guard.
   const app = guardedApp(uWS.App(), begin);
@@ -130,21 +146,37 @@ export function startHttpServer(
     writeReply(res, exchange, apiErrors.notFound(exchange.method, exchange.path));
   });
 
+  let listening: us_listen_socket | undefined;
+  /** Closes the listen socket only; connections already open are answered as before. */
+  const stopListening = (): void => {
+    if (listening) uWS.us_listen_socket_close(listening);
+    listening = undefined;
+  };
+  /** Stops accepting, then resolves when owed responses are written (or the grace ends). */
+  const windDown = (): Promise<void> => {
+    stopListening();
+    stream?.goingAway();
+    if (owed === 0) return Promise.resolve();
+    return new Promise<void>((done) => {
+      drained = done;
+      setTimeout(done, limits.shutdownGraceMs).unref();
+    });
+  };
   return new Promise((resolve, reject) => {
     app.listen(host, port, (socket: us_listen_socket | false) => {
       if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`));
+      listening = socket;
       resolve({
         port: uWS.us_socket_local_port(socket),
+        stopListening,
         closeConnections: () => void app.close(),
         close: () => {
           closing = true;
-          uWS.us_listen_socket_close(socket);
-          stream?.goingAway();
-          if (owed === 0) return Promise.resolve();
-          return new Promise<void>((done) => {
-            drained = done;
-            setTimeout(done, limits.shutdownGraceMs).unref();
-          });
+          return windDown();
+        },
+        handOver: () => {
+          handingOver = true;
+          return windDown();
         },
       });
     });

@@ -86,7 +86,20 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
       return;
     }
     const now = deps.now();
-    const authentication = deps.authenticator.authenticate(req.getHeader('authorization'), now);
+    const authorization = req.getHeader('authorization');
+    const authentication = deps.authenticator.authenticate(authorization, now);
+    if (deps.authenticator.mayCatchUp(authentication)) {
+      // docs/design/cluster.md#a-token-new-to-a-node: the cluster's word first.
+      let gone = false;
+      res.onAborted(() => (gone = true));
+      void deps.authenticator.authenticateCaughtUp(authorization, now).then((settled) => {
+        if (!gone) issueTicket(res, exchange, settled, now);
+      });
+      return;
+    }
+    issueTicket(res, exchange, authentication, now);
+  });
+  const issueTicket = (res: HttpResponse, exchange: Exchange, authentication: Authentication, now: number) => {
     if (authentication.kind !== 'authenticated') {
       refuse(res, exchange, authentication);
       return;
@@ -95,7 +108,7 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
     const { ticket, expiresAt } = deps.tickets.issue(authentication.token.digest, now);
     const body = JSON.stringify({ ticket, expires_at: new Date(expiresAt).toISOString() });
     writeReply(res, exchange, { status: '201 Created', body, headers: [['Cache-Control', 'no-store']] });
-  });
+  };
   app.any(ticketsPath, (res, req) => {
     const exchange = deps.begin(req);
     writeReply(res, exchange, apiErrors.methodNotAllowed(exchange.method, 'POST'));
@@ -133,32 +146,17 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
         }
         authentication = deps.authenticator.authenticateDigest(ticket.digest, now);
       }
-      if (authentication.kind !== 'authenticated') {
-        refuse(res, exchange, authentication);
+      const upgrade = { res, exchange, ticket, key, protocol: offered.includes(streamProtocol) ? streamProtocol : '', extensions, context };
+      if (ticket === undefined && deps.authenticator.mayCatchUp(authentication)) {
+        // docs/design/cluster.md#a-token-new-to-a-node: the cluster's word first.
+        let gone = false;
+        res.onAborted(() => (gone = true));
+        void deps.authenticator.authenticateCaughtUp(authorization, now).then((settled) => {
+          if (!gone) res.cork(() => upgradeOrRefuse(upgrade, settled));
+        });
         return;
       }
-      const { account, token } = authentication;
-      exchange.account = account.name;
-      // The search's order (docs/api.md#a-53): a suspended account is refused before anything counts.
-      if (account.suspended !== undefined) {
-        writeReply(res, exchange, apiErrors.accountSuspended);
-        return;
-      }
-      const countSlot = deps.connections.open(account.name);
-      if (countSlot === undefined) {
-        writeReply(res, exchange, apiErrors.tooManyStreams(limits.push.maxConnectionsPerAccount));
-        return;
-      }
-      // Spent last, so a refused upgrade leaves the ticket usable (docs/push.md#tickets).
-      if (ticket !== undefined && !deps.tickets.spend(ticket.serial)) {
-        deps.connections.close(countSlot);
-        writeReply(res, exchange, apiErrors.invalidTicket);
-        return;
-      }
-      exchange.logAccess(exchange, '101 Switching Protocols');
-      const protocol = offered.includes(streamProtocol) ? streamProtocol : '';
-      const data: StreamSocketData = { connection: new StreamConnection(account, token.digest, countSlot) };
-      res.upgrade(data, key, protocol, extensions, context);
+      upgradeOrRefuse(upgrade, authentication);
     },
     open: (ws) => {
       const { connection } = ws.getUserData();
@@ -185,6 +183,36 @@ export function registerStreamRoutes(app: TemplatedApp, deps: StreamRouteDeps): 
       deps.connections.close(connection.countSlot);
     },
   });
+  /** The upgrade's checks after its token's: a suspended account, the connection count, the ticket spent. */
+  const upgradeOrRefuse = (upgrade: PendingUpgrade, authentication: Authentication) => {
+    const { res, exchange, ticket } = upgrade;
+    if (authentication.kind !== 'authenticated') {
+      refuse(res, exchange, authentication);
+      return;
+    }
+    const { account, token } = authentication;
+    exchange.account = account.name;
+    // The search's order (docs/api.md#a-53): a suspended account is refused before anything counts.
+    if (account.suspended !== undefined) {
+      writeReply(res, exchange, apiErrors.accountSuspended);
+      return;
+    }
+    const countSlot = deps.connections.open(account.name);
+    if (countSlot === undefined) {
+      writeReply(res, exchange, apiErrors.tooManyStreams(limits.push.maxConnectionsPerAccount));
+      return;
+    }
+    // Spent last, so a refused upgrade leaves the ticket usable (docs/push.md#tickets).
+    if (ticket !== undefined && !deps.tickets.spend(ticket.serial)) {
+      deps.connections.close(countSlot);
+      writeReply(res, exchange, apiErrors.invalidTicket);
+      return;
+    }
+    exchange.logAccess(exchange, '101 Switching Protocols');
+    const data: StreamSocketData = { connection: new StreamConnection(account, token.digest, countSlot) };
+    res.upgrade(data, upgrade.key, upgrade.protocol, upgrade.extensions, upgrade.context);
+  };
+
   // A request that is no WebSocket upgrade: a GET is told to upgrade, other methods are not allowed.
   app.any(streamPath, (res, req) => {
     const exchange = deps.begin(req);
@@ -206,6 +234,17 @@ type Standing = 'valid' | 'revoked' | 'suspended';
 function standingOf(authentication: Authentication): Standing {
   if (authentication.kind !== 'authenticated') return 'revoked';
   return authentication.account.suspended === undefined ? 'valid' : 'suspended';
+}
+
+/** What an upgrade carries past its token's check (`req` is gone by then). */
+interface PendingUpgrade {
+  res: HttpResponse;
+  exchange: Exchange;
+  ticket: { digest: string; serial: number } | undefined;
+  key: string;
+  protocol: string;
+  extensions: string;
+  context: us_socket_context_t;
 }
 
 function refuse(res: HttpResponse, exchange: Exchange, authentication: Exclude<Authentication, { kind: 'authenticated' }>): void {

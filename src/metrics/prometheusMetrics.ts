@@ -43,6 +43,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly answers = new AnswerTally(answerSeriesNames, latencyBuckets);
   private readonly refusals: Counter<'reason'>;
   private readonly collections: Counter<'platform' | 'outcome'>;
+  private readonly edgesReplaced: Counter;
 
   constructor(sources: MetricSources = {}) {
     const registers = [this.registry];
@@ -57,6 +58,11 @@ export class PrometheusMetrics implements Metrics {
       name: 'datapoints_collections_total',
       help: 'Collections ended, by platform and outcome',
       labelNames: ['platform', 'outcome'],
+      registers,
+    });
+    this.edgesReplaced = new Counter({
+      name: 'datapoints_edge_threads_replaced_total',
+      help: 'Edge threads that ended and were replaced (docs/guarantees.md#an-edge-thread-that-ends)',
       registers,
     });
     // Every known series starts at zero, so that rates and alerts see it before its first event.
@@ -87,6 +93,11 @@ export class PrometheusMetrics implements Metrics {
 
   collectionEnded(platform: PlatformCode, outcome: CollectionOutcome['kind']): void {
     this.collections.labels(platform, outcomeLabels[outcome]).inc();
+  }
+
+  /** An edge thread's replacement listens (docs/guarantees.md#an-edge-thread-that-ends). */
+  edgeThreadReplaced(): void {
+    this.edgesReplaced.inc();
   }
 
   /** What an edge thread counted since its last post (src/metrics/edgeMetrics.ts). */

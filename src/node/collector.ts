@@ -11,6 +11,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { startDueScheduler } from '../resources/dueScheduler.js';
 import type { NodeCore } from './nodeCore.js';
 import type { Upstreams } from './upstreams.js';
+import { CommitRefused } from '../store/storageSpace.js';
 
 export interface CollectorOptions {
   core: NodeCore;
@@ -40,6 +41,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
     queue: seams.queue,
     sink: copy.outcomes(resourceHost),
     claims: work,
+    refusedByStore: (error) => error instanceof CommitRefused,
     collect: platformStatus.watched((keys) =>
       collectResources(keys, {
         collectors: countedCollectors,

@@ -6,6 +6,7 @@ import { ReservedUnitsRecorder } from '../access/reservedUnitsRecorder.js';
 import { limits, webLimits } from '../config.js';
 import { healthCheck } from '../http/readiness.js';
 import type { Logger } from '../log.js';
+import { CommitRefused } from '../store/storageSpace.js';
 import type { PrometheusMetrics } from '../metrics/prometheusMetrics.js';
 import { createConnectionCountsBuffer } from '../push/connectionCounts.js';
 import { createTicketState } from '../push/tickets.js';
@@ -31,6 +32,8 @@ export interface FrontEndOptions extends FrontEndChoices {
   signinWait: SigninWait | undefined;
   metrics: PrometheusMetrics | undefined;
   log: Logger;
+  /** Told when edge threads keep ending (docs/guarantees.md#restart-storms): the node must stop. */
+  onFatal(error: Error): void;
 }
 
 export interface FrontEnd {
@@ -66,7 +69,13 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
   };
   const http =
     options.threads > 0
-      ? await startEdges(link, { ...settings, threads: options.threads, dataDir: options.dataDir, edgeLoad: options.edgeLoad! })
+      ? await startEdges(link, {
+          ...settings,
+          threads: options.threads,
+          dataDir: options.dataDir,
+          edgeLoad: options.edgeLoad!,
+          onRestartStorm: options.onFatal,
+        })
       : await serveEdge(link, {
           ...settings,
           dbs: core.dbs,
@@ -81,6 +90,11 @@ export async function startFrontEnd(core: NodeCore, upstreams: Upstreams, option
       http
         .close()
         .then(() => admissions.returnUnspent())
+        .catch((error: unknown) => {
+          // A full store keeps them counted, as a kill -9 would, within the same bound (docs/storage.md#a-full-disk).
+          if (!(error instanceof CommitRefused)) throw error;
+          log.warn({ reason: error.reason }, 'unspent quota not given back: the data store cannot be written; it stays counted');
+        })
         .then(() => unitsRecorder.stop())
         .then(() => hasher.close()),
   };
@@ -101,6 +115,7 @@ function nodeLink(core: NodeCore, upstreams: Upstreams, metrics: PrometheusMetri
     rateLedger: seams.rateLedger,
     dashboard: seams.dashboard,
     passwords,
+    accountsCatchUp: seams.accountsCatchUp,
     readiness: healthCheck(core.health),
     problems: core.health,
     health: core.health,

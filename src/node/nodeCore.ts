@@ -19,11 +19,13 @@ import { DailyUsage } from '../store/dailyUsage.js';
 import type { Databases } from '../store/environment.js';
 import { ResourceStore } from '../store/resourceStore.js';
 import { SeriesRollUp } from '../store/seriesRollUp.js';
+import { CommitRefused, reportRefusals, storageComponent } from '../store/storageSpace.js';
 import { openServerDirectory } from '../store/serverDirectory.js';
 import type { UpstreamKind } from '../store/records.js';
 import { UsageStore } from '../seams/quotaLedger/usageStore.js';
 import { WebStore } from '../seams/webRecords/webStore.js';
 import { ReservedUnits } from '../seams/reservedUnits/reservedUnits.js';
+import type { WriteFault } from '../store/guardedWrites.js';
 
 export interface NodeCoreOptions {
   dataDir: string;
@@ -36,6 +38,8 @@ export interface NodeCoreOptions {
   /** With edge threads: how busy they are, so that resource work leaves them the core (docs/architecture.md#searches-first). */
   edgeLoad: EdgeLoadBoard | undefined;
   log: Logger;
+  /** Tests only: refuses commits as a full disk would (src/store/guardedWrites.ts). */
+  writeFault?: WriteFault | undefined;
 }
 
 export interface NodeCore {
@@ -55,9 +59,11 @@ export interface NodeCore {
 
 export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> {
   const { log } = options;
-  const dataDirectory = await openServerDirectory(options.dataDir, options.upstreamKind);
+  const dataDirectory = await openServerDirectory(options.dataDir, options.upstreamKind, options.writeFault);
   const { dbs } = dataDirectory;
   const health = new Health();
+  logStorage(health, log);
+  reportRefusals(dbs.storage, health);
   const { edgeLoad } = options;
   const work = new WorkRegistry(new SearchesFirstQueue(limits.resourceWork, { edgeLoad: edgeLoad && (() => edgeLoad.busiest()) }));
   const accounts = new AccountStore(dbs);
@@ -90,7 +96,10 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     },
     now: Date.now,
     random: Math.random,
-    onError: (key, error) => log.error({ err: error, resource: key }, 'resource event failed'),
+    onError: (key, error) => {
+      // Refused by a full store: said once by the store; the resource stays as stored, and due (docs/storage.md#a-full-disk).
+      if (!(error instanceof CommitRefused)) log.error({ err: error, resource: key }, 'resource event failed');
+    },
     leases: seams.resources.leases,
   });
   return {
@@ -125,4 +134,18 @@ async function startCopy(seams: NodeSeams, store: ResourceStore, health: Health,
     await seams.close();
     throw error;
   }
+}
+
+/**
+ * A store that refuses commits is said once in the log, when the first thread reports it, and
+ * once more when all have found room again (docs/storage.md#a-full-disk).
+ */
+function logStorage(health: Health, log: Logger): void {
+  let refusing = false;
+  health.onChanged(() => {
+    const problem = health.problems().find(({ component }) => component === storageComponent);
+    if (problem && !refusing) log.error(problem.message);
+    if (!problem && refusing) log.info('data store writable again: commits go through');
+    refusing = problem !== undefined;
+  });
 }

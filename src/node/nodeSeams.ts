@@ -11,7 +11,7 @@ import { InProcessCollectionQueue } from '../seams/collection/inProcessQueue.js'
 import { clusterDefaults } from '../config.js';
 import type { Health } from '../health.js';
 import type { Logger } from '../log.js';
-import type { AccountStore } from '../store/accountStore.js';
+import type { AccountStore, AccountsCatchUp } from '../store/accountStore.js';
 import type { DailyUsage } from '../store/dailyUsage.js';
 import type { ReservedUnits, ReservedUnitsRecord } from '../seams/reservedUnits/reservedUnits.js';
 import { ClusterReservedUnits } from '../seams/reservedUnits/clusterReservedUnits.js';
@@ -62,6 +62,11 @@ export interface NodeSeams {
   callBudget: SharedCallBudget;
   /** Where the dashboard and console write: the data directory's LMDB alone, the cluster's (docs/dashboard.md#in-a-cluster). */
   dashboard: DashboardWrites;
+  /**
+   * In a cluster: how a node that does not know a token holds what the cluster holds before it
+   * refuses it (docs/design/cluster.md#a-token-new-to-a-node); a node alone knows every token.
+   */
+  accountsCatchUp: AccountsCatchUp | undefined;
   /** Where the server records its units in hand: the LMDB's; in a cluster, shared and summed (docs/operations.md#usage-shown). */
   reservedUnits: ReservedUnitsRecord;
   /** After the collection loop and the HTTP server stopped: nothing uses the seams any more. */
@@ -95,6 +100,7 @@ export function embeddedSeams(needs: SeamInputs): NodeSeams {
     pauses: new InProcessPlatformPauses(Date.now),
     callBudget: new UnsharedCallBudget(),
     dashboard: { records: needs.web, accounts: needs.accounts },
+    accountsCatchUp: undefined,
     reservedUnits: needs.reservedUnits,
     close: () => Promise.resolve(),
   };
@@ -161,6 +167,8 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamInputs)
       pauses,
       callBudget,
       dashboard: { records: web, accounts: replica },
+      // Cut off from NATS, a node answers from what it holds at once (docs/cluster.md#nats-outage).
+      accountsCatchUp: { catchUp: () => gate.run(() => replica.catchUp()) },
       reservedUnits,
       async close() {
         queue.close();

@@ -18,6 +18,15 @@ export type AccountChangeWrites = Pick<
   'createAccount' | 'updateAccount' | 'suspendAccount' | 'resumeAccount' | 'addToken' | 'revokeToken'
 >;
 
+/**
+ * A cluster node's way to hold everything its cluster holds now (docs/design/cluster.md#a-token-new-to-a-node):
+ * `catchUp` resolves once every account and token the cluster held when it was called is in this
+ * node's LMDB, and rejects when that cannot be known in time.
+ */
+export interface AccountsCatchUp {
+  catchUp(): Promise<void>;
+}
+
 /** The name among `names` that equals `name` but for case, if any: such names are one account. */
 export function accountNamedLike(names: Iterable<unknown>, name: string): string | undefined {
   const wanted = name.toLowerCase();

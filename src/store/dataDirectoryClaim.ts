@@ -2,6 +2,7 @@
 // meta database naming the holder's pid and start time.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { DataDirectoryError } from './dataDirectoryError.js';
+import { CommitRefused } from './storageSpace.js';
 import type { Databases, ServerClaim } from './environment.js';
 
 export interface DataDirectoryClaim {
@@ -27,10 +28,15 @@ export async function claimDataDirectory(dbs: Databases): Promise<DataDirectoryC
   if (holder) throw new DataDirectoryError(`data directory ${dbs.dataDir} is in use by pid ${holder.pid}`);
   return {
     async release() {
-      await dbs.root.transaction(() => {
-        const current = dbs.meta.get('serverClaim');
-        if (current?.pid === own.pid && current.started === own.started) void dbs.meta.remove('serverClaim');
-      });
+      await dbs.root
+        .transaction(() => {
+          const current = dbs.meta.get('serverClaim');
+          if (current?.pid === own.pid && current.started === own.started) void dbs.meta.remove('serverClaim');
+        })
+        .catch((error: unknown) => {
+          // On a full store the claim stays, and holds nothing once this process has ended (docs/storage.md#a-full-disk).
+          if (!(error instanceof CommitRefused)) throw error;
+        });
     },
   };
 }

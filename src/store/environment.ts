@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { DueEventType } from '../../machines/resource.js';
 import { DataDirectoryError } from './dataDirectoryError.js';
+import { checkDataFile } from './dataFileCheck.js';
 import { prepareFormat } from './formatVersion.js';
+import { guardWrites, type WriteFault } from './guardedWrites.js';
+import { StorageSpace, storageProbe } from './storageSpace.js';
+import { limits } from '../config.js';
 import type {
   AccountRecord,
   AttemptRecord,
@@ -64,6 +68,8 @@ export interface Databases {
   /** [resource key, collected at] -> the values that commit changed, until the roll-up packs them into their months (datapointSeries.ts) */
   loosePoints: Database<LoosePoints, LooseKey>;
   meta: MetaDatabase;
+  /** Whether commits find room on the disk (docs/storage.md#a-full-disk). */
+  storage: StorageSpace;
 }
 
 export interface OpenOptions {
@@ -73,18 +79,24 @@ export interface OpenOptions {
    * store behind). true by default.
    */
   create?: boolean;
+  /** Tests only: refuses commits as a full disk would (guardedWrites.ts). */
+  writeFault?: WriteFault;
 }
 
 /**
  * Opens the data directory, creating it unless told not to, and brings it to the current
  * format (upgrading format 1). Throws a DataDirectoryError when the directory is missing
- * (create: false), is a file, or is of a newer format.
+ * (create: false), is a file, or is of a newer format, and a DamagedDataFile when its data file
+ * is not all there.
  */
-export function openDatabases(dataDir: string, { create = true }: OpenOptions = {}): Databases {
+export function openDatabases(dataDir: string, { create = true, writeFault }: OpenOptions = {}): Databases {
   // lmdb-js treats the path as the data file; the directory holds it and its lock file.
   const path = join(dataDir, 'datapoints.mdb');
   if (create) makeDirectory(dataDir);
   else if (!existsSync(path)) throw new DataDirectoryError(`no data directory at ${dataDir} (start the server once, or pass --data)`);
+  // Before LMDB maps it: a damaged file would end the process with SIGBUS or SIGSEGV
+  // (docs/storage.md#damaged-data-file). Throws a DamagedDataFile.
+  checkDataFile(path);
   const root = open({
     path,
     // Large enough for millions of resources; LMDB grows the file lazily.
@@ -96,6 +108,10 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
   // lmdb types a database by one value type; the meta database holds one type per key, which
   // MetaDatabase states key by key (every write goes through it, so every read is of that type).
   const meta: Database = root.openDB({ name: 'meta' });
+  const storage = new StorageSpace(storageProbe(dataDir, meta, limits.storageProbe.minFreeBytes), limits.storageProbe.everyMs);
+  // Before any write (the format's included), so that every commit is seen to succeed or fail for want of room.
+  const guard = guardWrites(root, storage, writeFault);
+  guard(meta);
   try {
     // Before the snapshots' database is opened with versions: a format-1 directory's snapshots
     // have none until the upgrade has run.
@@ -130,7 +146,11 @@ export function openDatabases(dataDir: string, { create = true }: OpenOptions = 
     series: root.openDB({ name: 'seriesMonths', keyEncoding: 'ordered-binary' }),
     loosePoints: root.openDB({ name: 'seriesPoints', keyEncoding: 'ordered-binary' }),
     meta,
+    storage,
   };
+  // Every named database, whatever is added to the list above.
+  for (const database of Object.values(dbs))
+    if (database !== root && database !== meta && database instanceof Object && 'put' in database) guard(database);
   return dbs;
 }
 

@@ -114,6 +114,8 @@ export interface MetaRecords {
   serverClaim: ServerClaim;
   /** A cluster node's replica: the revision of the last change of the resource log applied in order. */
   resourceLogRevision: number;
+  /** When the last probe of a full store was written (docs/storage.md#a-full-disk). */
+  storageProbe: number;
 }
 
 export interface MetaDatabase {

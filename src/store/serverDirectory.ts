@@ -2,6 +2,7 @@
 // against the server's upstream, and given up again on a clean stop (docs/storage.md#one-server-per-data-directory and "Where the counts came from").
 import { claimDataDirectory } from './dataDirectoryClaim.js';
 import { openDatabases, type Databases, type UpstreamKind } from './environment.js';
+import type { WriteFault } from './guardedWrites.js';
 import { adoptUpstreamKind } from './upstreamKind.js';
 
 export interface ServerDirectory {
@@ -11,8 +12,8 @@ export interface ServerDirectory {
 }
 
 /** Throws a DataDirectoryError, having closed what it opened, when the directory is not this server's to use. */
-export async function openServerDirectory(dataDir: string, upstream: UpstreamKind): Promise<ServerDirectory> {
-  const dbs = openDatabases(dataDir);
+export async function openServerDirectory(dataDir: string, upstream: UpstreamKind, writeFault?: WriteFault): Promise<ServerDirectory> {
+  const dbs = openDatabases(dataDir, { writeFault });
   try {
     const claim = await claimDataDirectory(dbs);
     try {

@@ -20,12 +20,13 @@ import type { ViewSource } from '../resources/view.js';
 import type { QuotaLedger } from '../seams/quotaLedger/quotaLedger.js';
 import type { ViewChanges } from '../seams/viewChanges/viewChanges.js';
 import type { DashboardWrites } from '../seams/webRecords/webStore.js';
-import type { AccountStore } from '../store/accountStore.js';
+import type { AccountStore, AccountsCatchUp } from '../store/accountStore.js';
 import type { DatapointSeries } from '../store/datapointSeries.js';
 import type { Databases } from '../store/environment.js';
 import type { PasswordHashing } from '../web/passwordHasher.js';
 import { webPages } from '../web/webPages.js';
 import type { EdgeStreamState, FrontEndChoices } from './edgeMessages.js';
+import { reportRefusals } from '../store/storageSpace.js';
 
 /** What an edge takes from the node. */
 export interface EdgeLink {
@@ -43,6 +44,8 @@ export interface EdgeLink {
   dashboard: DashboardWrites;
   /** The node's one password hasher, for every edge (docs/dashboard.md#password-hashing). */
   passwords: PasswordHashing;
+  /** In a cluster: how a token unknown here is looked for in the cluster before it is refused (docs/design/cluster.md#a-token-new-to-a-node). */
+  accountsCatchUp: AccountsCatchUp | undefined;
   /** The node's problems, as /readyz shows them (docs/operations-endpoints.md#readiness-with-threads). */
   readiness: ReadinessCheck;
   /** Where the edge reports problems of its own background work: the node's Health. */
@@ -55,8 +58,8 @@ export interface EdgeLink {
 /** The node's own link, with what lending it to edge threads takes besides. */
 export interface NodeLink extends EdgeLink {
   health: Health;
-  /** Adds up what edge threads counted. */
-  metrics: (RequestMetrics & { addEdgeCounts(counts: EdgeCounts): void }) | undefined;
+  /** Adds up what edge threads counted, and counts those replaced. */
+  metrics: (RequestMetrics & { addEdgeCounts(counts: EdgeCounts): void; edgeThreadReplaced(): void }) | undefined;
   /**
    * Whether edge threads call `ledger` and `rateLedger` through this thread (a cluster's: a NATS
    * connection cannot cross threads) or open the data directory's ledger themselves.
@@ -97,7 +100,9 @@ export function admissionsOn(link: EdgeLink, table: AccountTable, log: Logger): 
 /** Starts the HTTP front end on `link`; its close also ends the edge's authenticator. */
 export async function serveEdge(link: EdgeLink, edge: EdgeSettings): Promise<HttpServer> {
   const { log } = edge;
-  const authenticator = new Authenticator(edge.accounts, log, edge.authVersions, link.problems);
+  // Commits this edge's store refuses (its quota reservations) reach the server's readiness and log.
+  reportRefusals(edge.dbs.storage, link.problems);
+  const authenticator = new Authenticator(edge.accounts, log, edge.authVersions, link.problems, link.accountsCatchUp);
   const server = await startHttpServer(
     edge.host,
     edge.port,

@@ -56,6 +56,8 @@ export interface LinkPorts {
   dashboard: DashboardPorts;
   /** The node's password hasher (src/web/passwordHasher.ts), lent (src/seams/portCalls.ts). */
   passwords: MessagePort;
+  /** The resource thread's catch-up with the cluster's accounts and tokens, in a cluster only (src/seams/portCalls.ts). */
+  accountsCatchUp: MessagePort | undefined;
   /** Edges read history from the data directory themselves, under this retention (docs/history.md#threads). */
   history: HistoryPolicy;
   /** Whether the server serves metrics: the edge then counts answers and posts them. */
@@ -78,7 +80,11 @@ export type DemandMessage = [keys: readonly string[], at: number];
 
 /** From the resource thread to an edge. */
 export type ToEdge =
+  /** Close the listen socket, keep answering: the first step of a stop (src/threads/edges.ts). */
+  | { type: 'stopListening' }
   | { type: 'stop' }
+  /** A replacement listens on the port now: stop as on 'stop', answering meanwhile (docs/guarantees.md#an-edge-thread-that-ends). */
+  | { type: 'handOver' }
   /** The resource thread's health problems, each time they change (publishHealth, src/threads/portLink.ts). */
   | { type: 'health'; problems: ReadinessProblem[] }
   /** What each platform's collection is doing, every `limits.platformStatus.postMs` (src/operations/platformStatus.ts). */
@@ -88,7 +94,11 @@ export type ToEdge =
 export type FromEdge =
   | { type: 'listening'; port: number }
   | { type: 'failed'; message: string }
+  /** The listen socket is closed. */
+  | { type: 'notListening' }
   | { type: 'stopped' }
+  /** The edge cannot go on (an error nothing handled, its heap near the limit): start another, then hand it over. */
+  | { type: 'ending'; reason: string; stack: string | undefined }
   /** Answers and refusals counted since the edge's previous post (src/metrics/edgeMetrics.ts). */
   | { type: 'metrics'; counts: EdgeCounts }
   /** A problem of the edge's own background work for the resource thread's Health; `message` null clears it. */

@@ -14,10 +14,13 @@ import { borrowDashboardWrites, lendDashboardWrites } from '../seams/webRecords/
 import type { PasswordHashing } from '../web/passwordHasher.js';
 import { borrowCalls, lendCalls } from '../seams/portCalls.js';
 import { DatapointSeries } from '../store/datapointSeries.js';
+import type { AccountsCatchUp } from '../store/accountStore.js';
 import type { Databases } from '../store/environment.js';
 import type { DemandMessage, FromEdge, LinkPorts, PostedViews, ToEdge } from './edgeMessages.js';
 import type { EdgeLink, NodeLink } from './edgeLink.js';
 import { EdgeViews } from './edgeViews.js';
+
+const catchUpCalls = ['catchUp'] as const;
 
 /** The node's end of an edge thread's control channel: its Worker (or, in a test, a MessagePort). */
 export interface EdgeControl {
@@ -29,8 +32,11 @@ export interface EdgeControl {
 export interface LentLink {
   ports: LinkPorts;
   transfer: MessagePort[];
-  /** Posts the node's health to the edge from now on, and takes its metrics and problems. */
-  attach(edge: EdgeControl): void;
+  /**
+   * Posts the node's health to the edge from now on, and takes its metrics and problems; the
+   * returned function stops posting to it, once it has ended.
+   */
+  attach(edge: EdgeControl): () => void;
 }
 
 export function lendLink(link: NodeLink): LentLink {
@@ -41,9 +47,11 @@ export function lendLink(link: NodeLink): LentLink {
   const dashboard = lendDashboardWrites(link.dashboard);
   const passwords = new MessageChannel();
   lendCalls(passwords.port1, link.passwords, ['derive']);
+  const accountsCatchUp = link.accountsCatchUp ? new MessageChannel() : undefined;
+  if (accountsCatchUp && link.accountsCatchUp) lendCalls(accountsCatchUp.port1, link.accountsCatchUp, catchUpCalls);
   if (ledger) lendLedger(ledger.port1, link.ledger);
   if (rateLedger && link.rateLedger) lendLedger(rateLedger.port1, link.rateLedger);
-  publishViews(link.changes, views.port1);
+  const stopViews = publishViews(link.changes, views.port1);
   receiveDemand(demand.port1, link.demand);
   return {
     ports: {
@@ -53,6 +61,7 @@ export function lendLink(link: NodeLink): LentLink {
       rateLedger: rateLedger?.port2,
       dashboard,
       passwords: passwords.port2,
+      accountsCatchUp: accountsCatchUp?.port2,
       history: link.history.policy,
       metrics: link.metrics !== undefined,
     },
@@ -64,9 +73,10 @@ export function lendLink(link: NodeLink): LentLink {
       ...(rateLedger ? [rateLedger.port2] : []),
       dashboard.records,
       dashboard.accounts,
+      ...(accountsCatchUp ? [accountsCatchUp.port2] : []),
     ],
     attach(edge) {
-      publishHealth(link.health, edge);
+      const stopHealth = publishHealth(link.health, edge);
       edge.on('message', (message) => {
         if (message.type === 'metrics') link.metrics?.addEdgeCounts(message.counts);
         else if (message.type === 'problem') {
@@ -74,6 +84,11 @@ export function lendLink(link: NodeLink): LentLink {
           else link.health.report(message.component, message.message);
         }
       });
+      return () => {
+        stopViews();
+        stopHealth();
+        views.port1.close();
+      };
     },
   };
 }
@@ -111,6 +126,7 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
     rateLedger: ports.rateLedger ? borrowLedger(ports.rateLedger) : undefined,
     dashboard: borrowDashboardWrites(ports.dashboard),
     passwords: borrowCalls<PasswordHashing, 'derive'>(ports.passwords, ['derive']),
+    accountsCatchUp: ports.accountsCatchUp ? borrowCalls<AccountsCatchUp, 'catchUp'>(ports.accountsCatchUp, catchUpCalls) : undefined,
     readiness: () => resourceProblems,
     problems: {
       report: (component, message) => tell({ type: 'problem', component, message }),
@@ -135,14 +151,14 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
  * this). The views of one LMDB transaction go in one message: a postMessage costs more than the
  * rest of a collection's step (bench/README.md#cost-account).
  */
-export function publishViews(changes: ViewChanges, edge: MessagePort): void {
+export function publishViews(changes: ViewChanges, edge: MessagePort): () => void {
   let batch: PostedViews = [];
   const post = (): void => {
     const views = batch;
     batch = [];
     edge.postMessage(views);
   };
-  changes.listen((key, view) => {
+  return changes.listen((key, view) => {
     if (batch.length === 0) queueMicrotask(post);
     batch.push(key, view.entryEnd, view.refreshAfter);
   });
@@ -150,16 +166,17 @@ export function publishViews(changes: ViewChanges, edge: MessagePort): void {
 
 /**
  * Tells `listener` the problems of `health` now, and again each time they change, so that
- * /readyz on any edge answers for the whole server (docs/operations-endpoints.md#readiness-with-threads).
+ * /readyz on any edge answers for the whole server (docs/operations-endpoints.md#readiness-with-threads);
+ * the returned function stops.
  */
-export function publishHealth(health: Health, listener: { postMessage(message: ToEdge): void }): void {
+export function publishHealth(health: Health, listener: { postMessage(message: ToEdge): void }): () => void {
   const asProblems = healthCheck(health);
   const post = () => {
     const problems: ReadinessProblem[] = [...asProblems()];
     listener.postMessage({ type: 'health', problems });
   };
   post();
-  health.onChanged(post);
+  return health.onChanged(post);
 }
 
 /** The edge's side of ResourceDemand: posts what searches want to the resource thread, the only writer of resources. */

@@ -70,3 +70,34 @@ t.test('the replica catches up, follows changes and skips what is not a record',
   await until(() => store.account('acme.eu') === undefined && store.token(token.id) === undefined);
   t.ok(store.authVersion() > versionBefore, 'each change bumps the auth version');
 });
+
+t.test('catching up: the node holds what the cluster held when asked, and calls at once share a look', async (t) => {
+  const nats = await startNatsServer(t);
+  const connection = await connectNats({ servers: [nats.url], name: 'replica test' });
+  t.teardown(() => closeNats(connection, 500));
+  const cluster = await ClusterAccounts.open(connection);
+  const dbs = openDatabases(tempDataDir(t));
+  t.teardown(() => dbs.root.close());
+  const store = new AccountStore(dbs);
+  const replica = await AccountReplica.start(cluster, store, {
+    log: { warn: () => undefined, error: () => undefined },
+    onChanged: () => undefined,
+  });
+  t.teardown(() => replica.stop());
+
+  await cluster.createAccount(account);
+  await cluster.addToken(token);
+  await replica.catchUp();
+  t.same(store.tokenByDigest('d1'), token, 'a token made a moment ago is held once catchUp resolves');
+  t.ok(store.account('acme.eu'), 'and its account');
+
+  const status = cluster.tokenEntries.status.bind(cluster.tokenEntries);
+  let looks = 0;
+  cluster.tokenEntries.status = () => {
+    looks++;
+    return status();
+  };
+  await Promise.all(Array.from({ length: 50 }, () => replica.catchUp()));
+  // The first call may find the previous look ending, so the first look may already be the shared one.
+  t.ok(looks >= 1 && looks <= 2, `fifty calls at once: ${looks} look(s), the one under way and one after it at most`);
+});

@@ -46,6 +46,8 @@ export function cli(args: string[]): CliResult {
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
   /** Resolves with the exit code and how long the process took to exit after the signal. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
 }
@@ -70,6 +72,7 @@ export function startServer(t: Test, args: string[]): Promise<ServerProcess> {
         resolve({
           child,
           url: match[1]!,
+          output: () => output,
           async stop(signal = 'SIGTERM') {
             const started = Date.now();
             child.kill(signal);

@@ -119,12 +119,23 @@ t.test('threads - SIGTERM under keep-alive load: owed answers, then 503 with Con
   // The signal comes once every client has had answers: all 16 connections are busy.
   let loaded: () => void;
   const underLoad = new Promise<void>((resolve) => (loaded = resolve));
+  // A client told 503 with Connection: close reconnects: every edge's listen socket must be closed
+  // by then (src/threads/edges.ts, stopAll), so no connection is made after the first notice, the
+  // kernel refuses it; one made would be answered by an edge still listening, or reset when that
+  // edge closed its socket with the connection queued on it.
+  let noticed = false;
+  let connectedAfterNotice = 0;
+  pool.on('connect', () => {
+    if (noticed) connectedAfterNotice++;
+  });
   const clients = Array.from({ length: 16 }, async () => {
     for (;;) {
       try {
         const response = await searchOn(pool, busy.secret, [octocat]);
         await response.body.text();
-        count(answers, `${response.statusCode} ${response.headers.connection ?? ''}`.trim());
+        const answer = `${response.statusCode} ${response.headers.connection ?? ''}`.trim();
+        noticed ||= answer === '503 close';
+        count(answers, answer);
         if ((answers.get('200') ?? 0) >= 160) loaded();
       } catch (error) {
         const code = (error as { code?: string }).code ?? String(error);
@@ -145,6 +156,7 @@ t.test('threads - SIGTERM under keep-alive load: owed answers, then 503 with Con
   t.ok((answers.get('503 close') ?? 0) > 0, 'keep-alive clients were told 503 with Connection: close');
   t.same([...failures.keys()], ['ECONNREFUSED'], 'after that only refused connections: no reset, no request lost mid-way');
   t.same([...answers.keys()].sort(), ['200', '503 close'], 'nothing but answers and the stop notice');
+  t.equal(connectedAfterNotice, 0, 'after the first stop notice no connection is made: no edge listens any more');
 });
 
 t.test('threads - the quota stored after the stop is exactly the 100 admitted over 2 edge threads', async (t) => {

@@ -54,10 +54,12 @@ t.test(
 
     const answered = (samples: ReturnType<typeof parseExposition>) =>
       sampleValue(samples, 'datapoints_http_requests_total', { route: searchPath, status: '200' });
+    // Each edge posts its counts on its own timer: the refusal, asked last, may come after the answers.
     const samples = await eventually(
       scrape,
       (samples) =>
         answered(samples) === searches &&
+        (sampleValue(samples, 'datapoints_http_requests_total', { route: searchPath, status: '401' }) ?? 0) >= 1 &&
         (sampleValue(samples, 'datapoints_collections_total', { platform: 'github', outcome: 'found' }) ?? 0) >= 1,
     );
     t.equal(answered(samples), searches, 'every answer of both edges, once');

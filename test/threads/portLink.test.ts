@@ -38,6 +38,7 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
   });
   const ledger = new MemoryLedger();
   const added: EdgeCounts[] = [];
+  let catchUps = 0;
   const link: NodeLink = {
     views: { view: () => undefined },
     changes,
@@ -57,11 +58,17 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
         return `key of ${password}`;
       },
     },
+    accountsCatchUp: { catchUp: () => Promise.resolve(void catchUps++) },
     readiness: healthCheck(health),
     problems: health,
     health,
     platformStatus: new PostedPlatformStatus(),
-    metrics: { requestAnswered: () => undefined, admissionRefused: () => undefined, addEdgeCounts: (counts) => void added.push(counts) },
+    metrics: {
+      requestAnswered: () => undefined,
+      admissionRefused: () => undefined,
+      addEdgeCounts: (counts) => void added.push(counts),
+      edgeThreadReplaced: () => undefined,
+    },
     lendLedger: true,
   };
   const lent = lendLink(link);
@@ -95,6 +102,8 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
   t.equal(swap.swapped, true);
   t.same(ledger.writes, [['acme', '2026-11', 256]], "the edge's ledger calls are the node's ledger's");
   t.equal(borrowed.rateLedger, undefined, 'no rate ledger alone');
+  await borrowed.accountsCatchUp!.catchUp();
+  t.equal(catchUps, 1, "the edge's catch-up with the cluster's tokens is the node's");
 
   const hash = { salt: 'c2FsdA==', cost: 16, blockSize: 8, parallelization: 1, keyLength: 32 };
   t.equal(await borrowed.passwords.derive({ password: 'secret', ...hash }), 'key of secret', "the edge hashes on the node's hasher");

@@ -9,7 +9,11 @@ export interface Served {
   url: string;
   /** Every stdout line printed up to and including the `listening on` line and the next. */
   lines: string[];
+  /** Everything printed on stdout so far (the log lines among it). */
+  stdout(): string;
   stderr(): string;
+  /** Resolves with the exit code once the process has ended, by itself or stopped. */
+  exited: Promise<number | null>;
   stop(): Promise<number | null>;
 }
 
@@ -40,7 +44,9 @@ export function serve(t: Test, args: string[], nodeOptions: string[] = [], env: 
       resolve({
         url: lines[listening]!.slice('listening on '.length),
         lines,
+        stdout: () => stdout,
         stderr: () => stderr,
+        exited,
         stop: () => {
           child.kill('SIGTERM');
           return exited;

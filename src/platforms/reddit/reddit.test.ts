@@ -195,11 +195,11 @@ t.test('reddit collector - a refused token is replaced once; refused credentials
 
 t.test('reddit budget - follows the mode the credentials choose', async (t) => {
   const http = fixtureHttp([]);
-  const budgetWith = (env: Record<string, string>) => createCollectors(undefined, env, http, () => fixedNow).get('reddit')!.budget;
+  const budgetWith = (env: Record<string, string>) => createCollectors(undefined, env, http, () => fixedNow, http).get('reddit')!.budget;
   t.same(budgetWith({}), { concurrency: 1, perMinute: 8 }, 'the anonymous limit: about 10 a minute');
   t.same(budgetWith({ REDDIT_CLIENT_ID: 'id' }), { concurrency: 1, perMinute: 8 }, 'one credential alone is not the app-only flow');
   t.same(budgetWith({ REDDIT_CLIENT_ID: 'id', REDDIT_CLIENT_SECRET: 'secret' }), { concurrency: 4, perMinute: 90 }, 'OAuth: 100 a minute');
-  t.equal(createCollectors(undefined, {}, http, () => fixedNow).get('reddit')!.disabledReason, undefined, 'never disabled');
+  t.equal(createCollectors(undefined, {}, http, () => fixedNow, http).get('reddit')!.disabledReason, undefined, 'never disabled');
 });
 
 t.test('reddit against the emulator - the token endpoint, then users, subreddits and posts', async (t) => {

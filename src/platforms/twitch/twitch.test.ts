@@ -138,7 +138,7 @@ t.test('twitch collector - a token Helix refuses is replaced once', async (t) =>
 
 t.test('twitch without credentials - disabled with the reason, no upstream call', async (t) => {
   const http = helix([]);
-  const twitch = createCollectors(undefined, { TWITCH_CLIENT_ID: 'only-the-id' }, http.http, () => fixedNow).get('twitch')!;
+  const twitch = createCollectors(undefined, { TWITCH_CLIENT_ID: 'only-the-id' }, http.http, () => fixedNow, http.http).get('twitch')!;
   t.equal(twitch.disabledReason, 'twitch needs TWITCH_CLIENT_SECRET in the environment');
   t.same(await twitch.collector.collect([channel('twitchdev')], signal), [
     { kind: 'failed', reason: 'twitch needs TWITCH_CLIENT_SECRET in the environment' },

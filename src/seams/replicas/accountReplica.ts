@@ -1,8 +1,16 @@
 // A node's replica of the cluster's accounts and tokens (docs/cluster.md#accounts-and-tokens): it follows both KV buckets (bucketReplica.ts) and writes every change into the node's
-// LMDB, where the authenticators read them, so that authenticating never waits on NATS. The
-// buckets are small, and records it has already are not written again.
+// LMDB, where the authenticators read them, so that authenticating a token the node holds never
+// waits on NATS (one it does not: `catchUp`). The buckets are small, and records it has already
+// are not written again.
 import type { KvWatchEntry } from '@nats-io/kv';
-import type { AccountChangeWrites, AccountChanges, AccountRecord, AccountStore, TokenRecord } from '../../store/accountStore.js';
+import type {
+  AccountChangeWrites,
+  AccountChanges,
+  AccountRecord,
+  AccountStore,
+  AccountsCatchUp,
+  TokenRecord,
+} from '../../store/accountStore.js';
 import { type FollowedBucket, followBucket, type ReplicaOptions, unlessUnavailable } from './bucketReplica.js';
 import { type ClusterAccounts, readAccount, readToken } from '../../cluster/clusterAccounts.js';
 
@@ -13,7 +21,7 @@ export type { ReplicaOptions } from './bucketReplica.js';
  * (docs/dashboard.md#in-a-cluster): each change is written to the cluster's buckets and
  * resolves once this node's LMDB has it, so that the page answered next shows it.
  */
-export class AccountReplica implements AccountChangeWrites {
+export class AccountReplica implements AccountChangeWrites, AccountsCatchUp {
   /**
    * Starts both watches and resolves once the node holds what the cluster held when it started
    * (a node that answers before that could accept a token revoked while it was away).
@@ -30,6 +38,9 @@ export class AccountReplica implements AccountChangeWrites {
 
   /** Set by `start` before the replica is handed out. */
   private followed: Record<'accounts' | 'tokens', FollowedBucket> | undefined;
+  /** Settles when the look at the buckets under way ends; the next look, which every call made meanwhile waits for. */
+  private looking: Promise<void> | undefined;
+  private nextLook: Promise<void> | undefined;
 
   private constructor(
     private readonly cluster: ClusterAccounts,
@@ -68,6 +79,38 @@ export class AccountReplica implements AccountChangeWrites {
       await this.followed![bucket].reachedNow();
       return answer;
     });
+  }
+
+  /**
+   * Resolves once this node holds everything both buckets held when it was called
+   * (docs/design/cluster.md#a-token-new-to-a-node). A node asked about many unknown
+   * tokens at once looks at the buckets once at a time: a call made while a look is under way
+   * waits for the next one, which starts when that ends, so no call is answered by a look older
+   * than itself, and a flood of invented tokens costs NATS one look (a status request per bucket)
+   * per round trip.
+   */
+  catchUp(): Promise<void> {
+    if (this.looking === undefined) return this.look();
+    this.nextLook ??= this.looking.then(() => {
+      this.nextLook = undefined;
+      return this.look();
+    });
+    return this.nextLook;
+  }
+
+  /** One look at both buckets; `looking` (which never rejects) is set until it ends. */
+  private look(): Promise<void> {
+    const followed = this.followed!;
+    const look = Promise.all([followed.accounts.reachedNow(), followed.tokens.reachedNow()]).then(() => undefined);
+    this.looking = look
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        this.looking = undefined;
+      });
+    return look;
   }
 
   stop(): void {
