@@ -11,7 +11,7 @@ import { createResourceMachine } from '../machines/resource.js';
 import { defaultPolicy, limits } from '../src/config.js';
 import { found } from '../src/model.js';
 import { ResourceHost } from '../src/resources/host.js';
-import { MemoryLeases } from '../src/resources/memoryLeases.js';
+import { CommittedLeases, type DueLeases, MemoryLeases } from '../src/resources/memoryLeases.js';
 import { SearchesFirstQueue } from '../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../src/resources/workRegistry.js';
 import { openDatabases } from '../src/store/environment.js';
@@ -42,7 +42,7 @@ interface Round {
 }
 
 /** A store of `resourceCount` available resources, and a round: every one falls due and is collected. */
-async function side(label: string, leases: MemoryLeases | undefined) {
+async function side(label: string, leases: DueLeases) {
   const dir = scratchDir(`collection-commits-${label}`);
   const dbs = openDatabases(dir);
   const store = new ResourceStore(dbs);
@@ -94,7 +94,7 @@ async function side(label: string, leases: MemoryLeases | undefined) {
   };
 }
 
-const sides = [await side('lease committed', undefined), await side('lease in memory', new MemoryLeases())];
+const sides = [await side('lease committed', new CommittedLeases()), await side('lease in memory', new MemoryLeases())];
 const rounds = new Map<string, Round[]>(sides.map((s) => [s.label, []]));
 try {
   for (let run = 0; run < runs; run++) {

@@ -28,6 +28,7 @@ import {
 } from '../src/model.js';
 import type { BreakerChange, BreakerPolicy } from './circuitBreaker.js';
 import { PlatformGate, type SharedCallBudget } from './platformGate.js';
+import { UnsharedCallBudget } from './unsharedCallBudget.js';
 import { InProcessPlatformPauses, type PlatformPauses } from './platformPauses.js';
 import { upstreamKey, upstreamParts, type UpstreamKey } from './upstreamKey.js';
 
@@ -48,13 +49,17 @@ export interface CollectionOptions {
    * pipeline's own when absent, as for a node alone.
    */
   pauses?: PlatformPauses | undefined;
-  /** In a cluster: the platforms' budgets shared with the other nodes; none for a node alone. */
+  /**
+   * The platforms' budgets shared with the other nodes (streams/platformGate.ts); one shared with
+   * nobody when absent, as for a node alone.
+   */
   sharedBudget?: SharedCallBudget | undefined;
 }
 
 export function collectResources(demand$: Observable<string>, options: CollectionOptions): Observable<CollectionResult> {
   return defer(() => {
     const pauses = options.pauses ?? new InProcessPlatformPauses(() => options.scheduler.now());
+    const shared = options.sharedBudget ?? new UnsharedCallBudget();
     const upstreamOf = (key: string): UpstreamKey => {
       const ref = parseResourceKey(key);
       return upstreamKey(ref.platform, options.collectors.get(ref.platform)!.hostOf?.(ref.identifier));
@@ -72,7 +77,7 @@ export function collectResources(demand$: Observable<string>, options: Collectio
           scheduler: options.scheduler,
           breaker: options.breaker,
           onBreakerChange: onChange && ((change) => onChange(code, change, host)),
-          shared: options.sharedBudget,
+          shared,
         });
         // Pauses in force and announced from now on, this pipeline's own included.
         const heard = pauses.paused.subscribe(({ upstream: paused, until }) => {

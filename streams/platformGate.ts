@@ -10,11 +10,14 @@ import { CircuitBreaker, type BreakerChange, type BreakerPolicy } from './circui
 export type CallTurn = { taken: true } | { taken: false; retryAt: number };
 
 /**
- * An upstream's calls shared among nodes: together they make at most `perMinute` a minute. In a
- * cluster each call takes its turn here too (docs/design/cluster.md#upstream-budgets-cluster-wide).
+ * A seam: an upstream's calls shared among nodes, which together make at most `perMinute` a
+ * minute (docs/design/cluster.md#upstream-budgets-cluster-wide). Each call takes its turn here after
+ * its slot on this node. A node alone shares with nobody (streams/unsharedCallBudget.ts, which
+ * answers at once); a cluster's asks NATS (src/seams/callBudget/clusterCallBudget.ts). Every
+ * implementation passes src/seams/callBudget/callBudget.contract.ts.
  */
 export interface SharedCallBudget {
-  takeCall(upstream: UpstreamKey, perMinute: number): Promise<CallTurn>;
+  takeCall(upstream: UpstreamKey, perMinute: number): CallTurn | Promise<CallTurn>;
 }
 
 export interface PlatformGateOptions {
@@ -23,8 +26,8 @@ export interface PlatformGateOptions {
   scheduler: SchedulerLike;
   breaker: BreakerPolicy;
   onBreakerChange?: ((change: BreakerChange) => void) | undefined;
-  /** In a cluster: the budget this node shares with the others; a node alone has none. */
-  shared?: SharedCallBudget | undefined;
+  /** The budget this node shares with the others (with nobody, alone). */
+  shared: SharedCallBudget;
 }
 
 export class PlatformGate {
@@ -58,16 +61,22 @@ export class PlatformGate {
     const { shared, upstream, budget } = this.options;
     if (this.paused()) return this.admission();
     // An infinite budget (the emulator's) has nothing to share.
-    if (!shared || !Number.isFinite(budget.perMinute)) return of(true);
-    return new Observable<CallTurn>((subscriber) => {
-      shared.takeCall(upstream, budget.perMinute).then(
-        (turn) => {
-          subscriber.next(turn);
-          subscriber.complete();
-        },
-        (error: unknown) => subscriber.error(error),
-      );
-    }).pipe(
+    if (!Number.isFinite(budget.perMinute)) return of(true);
+    const answer = shared.takeCall(upstream, budget.perMinute);
+    // A turn answered at once is taken in the same tick: a node alone adds no wait to its calls.
+    const turn$ =
+      'taken' in answer
+        ? of(answer)
+        : new Observable<CallTurn>((subscriber) => {
+            answer.then(
+              (turn) => {
+                subscriber.next(turn);
+                subscriber.complete();
+              },
+              (error: unknown) => subscriber.error(error),
+            );
+          });
+    return turn$.pipe(
       mergeMap((turn) => {
         if (!turn.taken) this.nextSlotAt = Math.max(this.nextSlotAt, turn.retryAt);
         else if (!this.paused()) return of(turn);

@@ -4,13 +4,10 @@
 import { asyncScheduler } from 'rxjs';
 import type { BreakerPolicy } from '../../streams/circuitBreaker.js';
 import { collectResources } from '../../streams/collection.js';
-import { sharedDueIndex } from '../cluster/dueWorkShare.js';
 import { startCollectionLoop } from '../collection/collectionLoop.js';
-import { collectionDefaults, limits, replicaDefaults } from '../config.js';
+import { collectionDefaults, limits } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { DueIndex } from '../../streams/dueWork.js';
-import { dueIndexPastLeases } from '../resources/dueIndexPastLeases.js';
 import { startDueScheduler } from '../resources/dueScheduler.js';
 import type { NodeCore } from './nodeCore.js';
 import type { Upstreams } from './upstreams.js';
@@ -31,7 +28,7 @@ export interface RunningCollector {
 }
 
 export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, log }: CollectorOptions): RunningCollector {
-  const { seams, work, resourceHost, health, replica } = core;
+  const { seams, work, resourceHost, health, copy } = core;
   const { platformStatus } = upstreams;
   // Each collector call is counted against its platform's budget.
   const countedCollectors = new Map(
@@ -42,8 +39,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
   );
   const collection = startCollectionLoop({
     queue: seams.queue,
-    // An outcome may be of a resource another node created: step it from the log's latest change.
-    sink: replica ? replica.caughtUpOutcomes(resourceHost) : resourceHost,
+    sink: copy.outcomes(resourceHost),
     claims: work,
     refusedByStore: (error) => error instanceof CommitRefused,
     collect: platformStatus.watched((keys) =>
@@ -59,7 +55,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
           else platformStatus.serverBreakerChanged(platform, host, change);
           log.warn({ platform, ...(host === undefined ? {} : { host }), ...change }, `circuit breaker ${change.state}`);
         },
-        // docs/design/cluster.md#upstream-budgets-cluster-wide: a node alone keeps both to itself.
+        // docs/design/cluster.md#upstream-budgets-cluster-wide: shared with the cluster, or with nobody.
         pauses: seams.pauses,
         sharedBudget: seams.callBudget,
       }),
@@ -73,7 +69,7 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
     metrics,
   });
   const dueScheduler = startDueScheduler({
-    index: dueIndexOf(core),
+    index: copy.dueIndex((key) => work.has(key)),
     resourceHost,
     work,
     maxInWork: limits.maxResourcesInWork,
@@ -91,16 +87,4 @@ export function startCollector({ core, upstreams, timeoutMs, breaker, metrics, l
       await collection.stop(limits.collectionStopGraceMs);
     },
   };
-}
-
-/** A cluster shares due work among its nodes; a node alone scans past the leases it holds in memory. */
-function dueIndexOf({ seams, store, work, leases }: NodeCore): DueIndex {
-  const inWork = (key: string) => work.has(key);
-  if (seams.resources) return sharedDueIndex(store, seams.resources.node, replicaDefaults.dueSpreadMs, inWork);
-  return dueIndexPastLeases({
-    index: store,
-    leased: (key, now) => leases?.holds(key, now) ?? false,
-    inWork,
-    rescanMs: limits.dueRescanMs,
-  });
 }

@@ -1,24 +1,22 @@
 // The node core (docs/architecture.md#the-assemblies): the data directory, its stores, the
-// seams (embedded or the cluster's, chosen here once), the resource host, and in a cluster the
-// node's replica of the resource log. Every role has one; the collector and the front end use it.
+// seams (embedded or the cluster's, chosen here once: docs/architecture.md#one-choice-of-mode),
+// the resource host, and the node's copy of the resources. Every role has one; the collector and
+// the front end use it.
 import { createResourceMachine, type ResourcePolicy } from '../../machines/resource.js';
 import { AuthVersionBoard } from '../access/authVersionBoard.js';
 import { clusterSeams, embeddedSeams, type NodeSeams } from './nodeSeams.js';
 import type { ClusterSettings } from '../cluster/clusterSettings.js';
-import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
-import { ResourceLogReplica } from '../seams/replicas/resourceLogReplica.js';
-import { type HistoryPolicy, limits, replicaDefaults } from '../config.js';
+import type { ResourceCopy } from '../seams/replicas/resourceReplication.js';
+import { type HistoryPolicy, limits } from '../config.js';
 import { Health } from '../health.js';
 import type { Logger } from '../log.js';
 import { ResourceHost } from '../resources/host.js';
-import { MemoryLeases } from '../resources/memoryLeases.js';
 import { SearchesFirstQueue } from '../resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../resources/workRegistry.js';
 import type { EdgeLoadBoard } from '../threads/edgeLoad.js';
 import { AccountStore } from '../store/accountStore.js';
 import { DailyUsage } from '../store/dailyUsage.js';
 import type { Databases } from '../store/environment.js';
-import { ResourceReplica } from '../store/resourceReplica.js';
 import { ResourceStore } from '../store/resourceStore.js';
 import { SeriesRollUp } from '../store/seriesRollUp.js';
 import { CommitRefused, reportRefusals, storageComponent } from '../store/storageSpace.js';
@@ -53,10 +51,8 @@ export interface NodeCore {
   seams: NodeSeams;
   store: ResourceStore;
   resourceHost: ResourceHost;
-  /** A node alone: the leases of due work, held in memory (docs/architecture.md#leases-in-memory). */
-  leases: MemoryLeases | undefined;
-  /** In a cluster: this node's replica of the resource log. */
-  replica: ResourceLogReplica | undefined;
+  /** The node's copy of the resources: where outcomes go, which due work it takes. */
+  copy: ResourceCopy;
   /** After the collector and the front end stopped: waits for the resource work, then closes. */
   stop(): Promise<void>;
 }
@@ -85,16 +81,12 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     log,
   };
   const seams = options.cluster ? await clusterSeams(options.cluster, seamNeeds) : embeddedSeams(seamNeeds);
-  // In a cluster every commit goes through the resource log, and this node's LMDB replicates it
-  // (docs/design/cluster.md#resource-replication); searches still read only the LMDB.
-  const resourceLog = seams.resources?.log;
   const store = new ResourceStore(dbs, options.history);
   // docs/history.md#roll-up: the resource thread rolls old detail into days between its other work.
   const rollUp = store.series.recording ? new SeriesRollUp(dbs, store.series, Date.now) : undefined;
   rollUp?.start();
-  const replica = resourceLog ? await startReplica(resourceLog, ResourceReplica.of(store, resourceLog), health, log, seams) : undefined;
-  // A lease tells a cluster's other nodes the work is taken, so there every lease is committed.
-  const leases = resourceLog ? undefined : new MemoryLeases();
+  // Searches read only the LMDB, whichever copy it is (docs/design/cluster.md#resource-replication).
+  const copy = await startCopy(seams, store, health, log);
   const resourceHost = new ResourceHost({
     store,
     machine: createResourceMachine(options.policy),
@@ -108,7 +100,7 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
       // Refused by a full store: said once by the store; the resource stays as stored, and due (docs/storage.md#a-full-disk).
       if (!(error instanceof CommitRefused)) log.error({ err: error, resource: key }, 'resource event failed');
     },
-    leases,
+    leases: seams.resources.leases,
   });
   return {
     dbs,
@@ -119,13 +111,12 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
     seams,
     store,
     resourceHost,
-    leases,
-    replica,
+    copy,
     async stop() {
       await resourceHost.settled();
       await rollUp?.stop();
       // The queue and ledger last: the front end's give-back and the collections' answers go through them.
-      await replica?.stop();
+      await copy.stop();
       await seams.close();
       await dataDirectory.close();
     },
@@ -133,21 +124,12 @@ export async function openNodeCore(options: NodeCoreOptions): Promise<NodeCore> 
 }
 
 /**
- * Starts the node's replica of the resource log and waits until it holds what the cluster held,
- * so that a joining node does not answer `pending` for resources the cluster knows. A directory
- * that cannot be a replica is refused; the node's NATS connection is closed then.
+ * Starts the node's copy of the resources. A directory that cannot be a replica is refused; the
+ * seams (the node's NATS connection) are closed then.
  */
-async function startReplica(
-  resourceLog: ResourceLog,
-  store: ResourceReplica,
-  health: Health,
-  log: Logger,
-  seams: NodeSeams,
-): Promise<ResourceLogReplica> {
+async function startCopy(seams: NodeSeams, store: ResourceStore, health: Health, log: Logger): Promise<ResourceCopy> {
   try {
-    const replica = await ResourceLogReplica.start(resourceLog, store, replicaDefaults, health, log);
-    await replica.caughtUp();
-    return replica;
+    return await seams.resources.start(store, health, log);
   } catch (error) {
     await seams.close();
     throw error;

@@ -15,13 +15,14 @@ export interface NodeMetrics {
 
 export async function startNodeMetrics(address: MetricsAddress, core: NodeCore, upstreams: Upstreams, log: Logger): Promise<NodeMetrics> {
   const { seams, work } = core;
+  // A depth the queue cannot tell is left out, not shown as 0.
+  const collectionDepth = () => {
+    const depth = seams.queueDepth();
+    return depth === null ? [] : [['collection', depth] as const];
+  };
   const metrics = new PrometheusMetrics({
     breakerStates: () => upstreams.platformStatus.breakerStates(),
-    queueDepths: () => [
-      ...(seams.queueDepth ? [['collection', seams.queueDepth()] as const] : []),
-      ['in_work', work.size],
-      ['collecting', work.collecting],
-    ],
+    queueDepths: () => [...collectionDepth(), ['in_work', work.size], ['collecting', work.collecting]],
     storage: core.dbs.root,
   });
   const listener = await startMetricsListener(address, metrics, log);

@@ -1,9 +1,11 @@
 // Which seams a node runs on (docs/cluster.md#serving-in-a-cluster): the embedded ones without
-// `--nats`, the cluster's with it. Wiring only: the service takes what this returns.
+// `--nats`, the cluster's with it. The one place that knows which (docs/architecture.md#one-choice-of-mode):
+// both give every seam, none optional. Wiring only: the service takes what this returns.
 import { hostname } from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { SharedCallBudget } from '../../streams/platformGate.js';
 import { InProcessPlatformPauses, type PlatformPauses } from '../../streams/platformPauses.js';
+import { UnsharedCallBudget } from '../../streams/unsharedCallBudget.js';
 import type { CollectionQueue } from '../seams/collection/ports.js';
 import { InProcessCollectionQueue } from '../seams/collection/inProcessQueue.js';
 import { clusterDefaults } from '../config.js';
@@ -30,14 +32,14 @@ import { KvQuotaLedger } from '../seams/quotaLedger/kvQuotaLedger.js';
 import { KvRateLedger } from '../seams/quotaLedger/kvRateLedger.js';
 import { closeNats, connectNats } from '../cluster/natsConnection.js';
 import { NatsPlatformPauses } from '../seams/platformPauses/natsPlatformPauses.js';
-import type { ResourceLog } from '../seams/resourceLog/resourceLog.js';
+import { LogReplication, type ResourceReplication, StoreAlone } from '../seams/replicas/resourceReplication.js';
 import { defaultResourceLogOptions, JetStreamResourceLog } from '../seams/resourceLog/resourceLogStream.js';
 import { WebReplica } from '../seams/webRecords/webReplica.js';
 
 export interface NodeSeams {
   queue: CollectionQueue;
-  /** Requests waiting, when the queue can tell cheaply (the cluster's cannot: it is NATS's). */
-  queueDepth: (() => number) | undefined;
+  /** Requests waiting; null where the queue cannot tell cheaply (the cluster's: NATS keeps it). */
+  queueDepth: () => number | null;
   ledger: QuotaLedger;
   /**
    * The ledger of rate windows, in a cluster (docs/design/cluster.md#rate-limit-across-nodes); a node
@@ -47,19 +49,19 @@ export interface NodeSeams {
   /** True when the ledgers are reached over the network: edge threads then borrow this thread's. */
   remoteLedger: boolean;
   /**
-   * In a cluster: the log every resource commit goes through, which the node's store replicates,
-   * and the name that spreads due work among nodes (docs/design/cluster.md#due-work-exactly-once).
+   * How the node's store stands to the other nodes': the only copy alone; in a cluster the replica
+   * of the log every resource commit goes through (docs/design/cluster.md#resource-replication).
    */
-  resources: { log: ResourceLog; node: string } | undefined;
+  resources: ResourceReplication;
   /**
    * Where rate-limit pauses are announced and heard: this node alone, or every node of the
    * cluster (docs/design/cluster.md#upstream-budgets-cluster-wide).
    */
   pauses: PlatformPauses;
-  /** In a cluster: the platforms' call budgets shared by every collecting node. */
-  callBudget: SharedCallBudget | undefined;
-  /** Where the dashboard and console write: the cluster's; the LMDB's when absent (docs/dashboard.md#in-a-cluster). */
-  dashboard: DashboardWrites | undefined;
+  /** The platforms' call budgets: shared with nobody alone, by every collecting node in a cluster. */
+  callBudget: SharedCallBudget;
+  /** Where the dashboard and console write: the data directory's LMDB alone, the cluster's (docs/dashboard.md#in-a-cluster). */
+  dashboard: DashboardWrites;
   /**
    * In a cluster: how a node that does not know a token holds what the cluster holds before it
    * refuses it (docs/design/cluster.md#a-token-new-to-a-node); a node alone knows every token.
@@ -94,10 +96,10 @@ export function embeddedSeams(needs: SeamInputs): NodeSeams {
     ledger: needs.usage,
     rateLedger: undefined,
     remoteLedger: false,
-    resources: undefined,
+    resources: new StoreAlone(),
     pauses: new InProcessPlatformPauses(Date.now),
-    callBudget: undefined,
-    dashboard: undefined,
+    callBudget: new UnsharedCallBudget(),
+    dashboard: { records: needs.web, accounts: needs.accounts },
     accountsCatchUp: undefined,
     reservedUnits: needs.reservedUnits,
     close: () => Promise.resolve(),
@@ -157,11 +159,11 @@ export async function clusterSeams(settings: ClusterSettings, needs: SeamInputs)
     const reservedUnits = await ClusterReservedUnits.open(connection, needs.reservedUnits, { node, log: needs.log });
     return {
       queue,
-      queueDepth: undefined,
+      queueDepth: () => null,
       ledger,
       rateLedger,
       remoteLedger: true,
-      resources: { log: resourceLog, node },
+      resources: new LogReplication(resourceLog, node),
       pauses,
       callBudget,
       dashboard: { records: web, accounts: replica },

@@ -16,8 +16,8 @@ export interface UpstreamsOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Hosts and ranges the host guard lets through (`--allow-private-hosts`); none when absent. */
   allowPrivateHosts?: HostAllowList | undefined;
-  /** Requests waiting in the collection queue, when it can tell. */
-  queueDepth: (() => number) | undefined;
+  /** Requests waiting in the collection queue; null when it cannot tell. */
+  queueDepth: () => number | null;
   log: Logger;
 }
 
@@ -46,7 +46,7 @@ export async function openUpstreams(options: UpstreamsOptions): Promise<Upstream
     if (disabledReason) log.warn({ platform }, `platform disabled: ${disabledReason}; its resources stay unavailable`);
     if (limitedReason) log.warn({ platform }, `platform limited: ${limitedReason}; those stay unavailable, the others are collected`);
   }
-  const platformStatus = new PlatformStatusBoard(collectors, Date.now, () => options.queueDepth?.() ?? null);
+  const platformStatus = new PlatformStatusBoard(collectors, Date.now, options.queueDepth);
   // docs/operations.md#collection-failing: a warn line per failing platform, at most once a minute.
   platformStatus.warnOnFailures(log);
   return {

@@ -10,7 +10,7 @@ import type { CollectionOutcome } from '../model.js';
 import type { ResourceStore, StoredResource, VersionedResource } from '../store/resourceStore.js';
 import type { TransitionCause } from '../store/transitionHistory.js';
 import type { ResourceDemand } from './demand.js';
-import type { MemoryLease, MemoryLeases } from './memoryLeases.js';
+import type { DueLeases, MemoryLease } from './memoryLeases.js';
 import { renderView } from './view.js';
 import type { WorkRegistry } from './workRegistry.js';
 
@@ -25,10 +25,10 @@ export interface ResourceHostOptions {
   random(): number;
   onError(key: string, error: unknown): void;
   /**
-   * Where due steps' leases are held instead of committed (a server alone); absent: every lease
-   * is committed, as a cluster's other nodes must see it (docs/design/cluster.md#due-work-exactly-once).
+   * Where due steps' leases go: held in memory instead of committed (a server alone), or committed,
+   * as a cluster's other nodes must see them (docs/design/cluster.md#due-work-exactly-once).
    */
-  leases?: MemoryLeases | undefined;
+  leases: DueLeases;
 }
 
 const dueEvents: ReadonlySet<ResourceEvent['type']> = new Set(Object.values(dueEventFor));
@@ -49,7 +49,7 @@ export class ResourceHost implements ResourceDemand {
     const { work, leases } = this.options;
     for (const key of keys) {
       // A leased resource is being collected: its view does not say so until the outcome's commit.
-      if (work.has(key) || leases?.holds(key, at)) continue;
+      if (work.has(key) || leases.holds(key, at)) continue;
       work.step(key, () => this.createOrRefresh(key, at)).catch((error: unknown) => this.options.onError(key, error));
     }
   }
@@ -75,7 +75,7 @@ export class ResourceHost implements ResourceDemand {
    */
   abandoned(key: string): Promise<void> {
     return this.options.work.step(key, async () => {
-      this.options.leases?.end(key);
+      this.options.leases.end(key);
       const stored = this.options.store.snapshotEntry(key);
       const at = this.options.now();
       if (!stored || stored.resource.context.nextDueAt <= at) return;
@@ -108,15 +108,14 @@ export class ResourceHost implements ResourceDemand {
     for (let attempt = 1; ; attempt++) {
       const stored = store.snapshotEntry(key);
       if (!stored) {
-        leases?.end(key);
+        leases.end(key);
         return;
       }
-      const lease = leases?.over(key, stored);
+      const lease = leases.over(key, stored);
       const snapshot = this.step.resolve(lease ? lease.leased : stored.resource);
       const [next, actions] = this.step.next(snapshot, event);
       const cause = { event: event.type, at: event.at };
-      if (next !== snapshot && leases && dueEvents.has(event.type)) {
-        leases.hold(key, { base: stored, leased: storedFrom(next), cause });
+      if (next !== snapshot && dueEvents.has(event.type) && leases.hold(key, { base: stored, leased: storedFrom(next), cause })) {
         this.act(key, actions);
         return;
       }
@@ -146,7 +145,7 @@ export class ResourceHost implements ResourceDemand {
       cause,
       leasedBy: lease?.cause,
     });
-    if (won && lease) this.options.leases?.end(key);
+    if (won && lease) this.options.leases.end(key);
     return won;
   }
 

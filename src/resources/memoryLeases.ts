@@ -15,11 +15,45 @@ export interface MemoryLease {
   cause: TransitionCause;
 }
 
-export class MemoryLeases {
+/**
+ * Where the resource host puts a due step's lease: held in memory by a node alone (MemoryLeases),
+ * committed like any step in a cluster, whose other nodes must see the work taken
+ * (CommittedLeases; docs/design/cluster.md#due-work-exactly-once). The node's resource
+ * replication chooses (docs/architecture.md#one-choice-of-mode).
+ */
+export interface DueLeases {
+  /** Holds `lease` instead of its commit; false when it is to be committed. */
+  hold(key: string, lease: MemoryLease): boolean;
+  /** The lease held on `key` over `stored`, the resource's stored snapshot now. */
+  over(key: string, stored: VersionedResource): MemoryLease | undefined;
+  end(key: string): void;
+  /** Whether `key` is leased and the lease has not ended at `now`. */
+  holds(key: string, now: number): boolean;
+}
+
+/** The leases of a cluster node: every lease is committed, so none is ever held here. */
+export class CommittedLeases implements DueLeases {
+  hold(): boolean {
+    return false;
+  }
+
+  over(): undefined {
+    return undefined;
+  }
+
+  end(): void {}
+
+  holds(): boolean {
+    return false;
+  }
+}
+
+export class MemoryLeases implements DueLeases {
   private readonly held = new Map<string, MemoryLease>();
 
-  hold(key: string, lease: MemoryLease): void {
+  hold(key: string, lease: MemoryLease): boolean {
     this.held.set(key, lease);
+    return true;
   }
 
   /**

@@ -40,8 +40,8 @@ export interface EdgeLink {
   ledger: QuotaLedger;
   /** The cluster's rate windows (docs/design/cluster.md#rate-limit-across-nodes); none alone. */
   rateLedger: QuotaLedger | undefined;
-  /** Where the dashboard writes when not the data directory's LMDB (the cluster's). */
-  dashboard: DashboardWrites | undefined;
+  /** Where the dashboard writes: the node's choice (docs/dashboard.md#in-a-cluster), lent to edge threads. */
+  dashboard: DashboardWrites;
   /** The node's one password hasher, for every edge (docs/dashboard.md#password-hashing). */
   passwords: PasswordHashing;
   /** In a cluster: how a token unknown here is looked for in the cluster before it is refused (docs/design/cluster.md#a-token-new-to-a-node). */

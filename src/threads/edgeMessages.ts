@@ -52,8 +52,8 @@ export interface LinkPorts {
   ledger: MessagePort | undefined;
   /** The resource thread's ledger of rate windows, in a cluster only (docs/design/cluster.md#rate-limit-across-nodes). */
   rateLedger: MessagePort | undefined;
-  /** The resource thread's dashboard writes, when they go to the cluster (src/seams/webRecords/portDashboardWrites.ts). */
-  dashboard: DashboardPorts | undefined;
+  /** The resource thread's dashboard writes, wherever they go (src/seams/webRecords/portDashboardWrites.ts). */
+  dashboard: DashboardPorts;
   /** The node's password hasher (src/web/passwordHasher.ts), lent (src/seams/portCalls.ts). */
   passwords: MessagePort;
   /** The resource thread's catch-up with the cluster's accounts and tokens, in a cluster only (src/seams/portCalls.ts). */

@@ -44,7 +44,7 @@ export function lendLink(link: NodeLink): LentLink {
   const demand = new MessageChannel();
   const ledger = link.lendLedger ? new MessageChannel() : undefined;
   const rateLedger = link.rateLedger ? new MessageChannel() : undefined;
-  const dashboard = link.dashboard ? lendDashboardWrites(link.dashboard) : undefined;
+  const dashboard = lendDashboardWrites(link.dashboard);
   const passwords = new MessageChannel();
   lendCalls(passwords.port1, link.passwords, ['derive']);
   const accountsCatchUp = link.accountsCatchUp ? new MessageChannel() : undefined;
@@ -71,7 +71,8 @@ export function lendLink(link: NodeLink): LentLink {
       passwords.port2,
       ...(ledger ? [ledger.port2] : []),
       ...(rateLedger ? [rateLedger.port2] : []),
-      ...(dashboard ? [dashboard.records, dashboard.accounts] : []),
+      dashboard.records,
+      dashboard.accounts,
       ...(accountsCatchUp ? [accountsCatchUp.port2] : []),
     ],
     attach(edge) {
@@ -123,7 +124,7 @@ export function borrowLink(ports: LinkPorts, dbs: Databases, control: MessagePor
     history: new DatapointSeries(dbs, ports.history),
     ledger: ports.ledger ? borrowLedger(ports.ledger) : new UsageStore(dbs),
     rateLedger: ports.rateLedger ? borrowLedger(ports.rateLedger) : undefined,
-    dashboard: ports.dashboard ? borrowDashboardWrites(ports.dashboard) : undefined,
+    dashboard: borrowDashboardWrites(ports.dashboard),
     passwords: borrowCalls<PasswordHashing, 'derive'>(ports.passwords, ['derive']),
     accountsCatchUp: ports.accountsCatchUp ? borrowCalls<AccountsCatchUp, 'catchUp'>(ports.accountsCatchUp, catchUpCalls) : undefined,
     readiness: () => resourceProblems,

@@ -14,14 +14,14 @@ import type { SigninThrottle } from './signinThrottle.js';
 
 export interface WebContext {
   accounts: AccountStore;
-  /** How the dashboard and console change accounts and tokens: `accounts`, or the cluster's (docs/dashboard.md#in-a-cluster). */
+  /** How the dashboard and console change accounts and tokens: the node's choice (docs/dashboard.md#in-a-cluster). */
   accountWrites: AccountChangeWrites;
   usage: UsageStore;
   daily: DailyUsage;
   /** Snapshots and transition histories, read for the resource inspector. */
   resources: ResourceStore;
   store: WebStore;
-  /** Where invites, passwords and sessions are written: `store`, or the cluster's (docs/dashboard.md#in-a-cluster). */
+  /** Where invites, passwords and sessions are written: the node's choice (docs/dashboard.md#in-a-cluster). */
   records: WebRecords;
   sessions: Sessions;
   throttle: SigninThrottle;

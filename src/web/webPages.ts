@@ -41,10 +41,10 @@ export interface WebPagesOptions extends WebRouteOptions {
   log: Logger;
   now?: () => number;
   /**
-   * Where invites, passwords, sessions, accounts and tokens are written: the cluster's with
-   * `--nats` (docs/dashboard.md#in-a-cluster); this thread's LMDB when absent.
+   * Where invites, passwords, sessions, accounts and tokens are written: the node's choice, the
+   * data directory's LMDB or the cluster's (docs/dashboard.md#in-a-cluster).
    */
-  writes?: DashboardWrites | undefined;
+  writes: DashboardWrites;
   /** The node's password hasher (docs/dashboard.md#password-hashing). */
   hasher: PasswordHashing;
   /** How a throttled sign-in waits; a real timer unless a test records the waits instead. */
@@ -57,11 +57,11 @@ export type PageRegistration = (app: TemplatedApp, begin: (req: HttpRequest) => 
 export function webPages(options: WebPagesOptions): PageRegistration {
   const now = options.now ?? Date.now;
   const store = new WebStore(options.dbs);
-  const records = options.writes?.records ?? store;
+  const { records } = options.writes;
   const accounts = new AccountStore(options.dbs);
   const context: WebContext = {
     accounts,
-    accountWrites: options.writes?.accounts ?? accounts,
+    accountWrites: options.writes.accounts,
     usage: new UsageStore(options.dbs),
     daily: new DailyUsage(options.dbs),
     resources: new ResourceStore(options.dbs),

@@ -5,22 +5,28 @@ import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
 import { Health } from '../../src/health.js';
 import { silentLogger } from '../../src/log.js';
 import { startNatsServer, untilReconnected } from '../helpers/natsServer.js';
+import { callBudgetContract } from '../../src/seams/callBudget/callBudget.contract.js';
 
 const windowMs = 60_000;
 /** A fixed time inside one window: nothing in these tests depends on the clock moving. */
 const now = () => 29_000_000 * windowMs + 1_000;
 
-async function openBudget(t: Test, url: string, name: string, blocksPerWindow: number) {
+async function openBudget(t: Test, url: string, name: string, blocksPerWindow: number, clock = now) {
   const connection = await connectNats({ servers: [url], name });
   t.teardown(() => closeNats(connection, 500));
   const health = new Health();
   const budget = await ClusterCallBudget.open(
     connection,
     { requestTimeoutMs: 500, keptMs: 600_000 },
-    { windowMs, blocksPerWindow, retryMs: 1_000, now, health, log: silentLogger },
+    { windowMs, blocksPerWindow, retryMs: 1_000, now: clock, health, log: silentLogger },
   );
   return { budget, health, connection };
 }
+
+callBudgetContract(t, 'cluster call budget', async (t, clock) => {
+  const server = await startNatsServer(t);
+  return (await openBudget(t, server.url, 'alone', 8, clock)).budget;
+});
 
 t.test('call budget - the windows of a fractional rate add up to it exactly', async (t) => {
   const caps = Array.from({ length: 10 }, (_, n) => callsInWindow(1.6, 60_000, 29_000_000 + n));

@@ -4,6 +4,7 @@
 // and the winner asks the shared JetStream collection queue for it: one collection each, whether
 // both nodes scan at once, one of them is closed meanwhile, or one dies between recording its
 // lease and asking for the collection.
+import { CommittedLeases } from '../../src/resources/memoryLeases.js';
 import t, { type Test } from 'tap';
 import { asyncScheduler, type Subscription } from 'rxjs';
 import { createResourceMachine } from '../../machines/resource.js';
@@ -56,6 +57,7 @@ async function collectingNode(t: Test, url: string, name: string, leaseMs: numbe
   const errors: unknown[] = [];
   const host = new ResourceHost({
     store: node.store,
+    leases: new CommittedLeases(),
     machine: createResourceMachine({ ...defaultPolicy, leaseMs }),
     work,
     requestCollection: (key) => {

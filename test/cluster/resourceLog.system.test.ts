@@ -3,7 +3,6 @@
 import t, { type Test } from 'tap';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { closeNats, connectNats } from '../../src/cluster/natsConnection.js';
-import { InProcessResourceLog } from '../../src/seams/resourceLog/resourceLog.js';
 import {
   defaultResourceLogOptions,
   JetStreamResourceLog,
@@ -21,8 +20,6 @@ async function openLog(t: Test, url: string, name: string) {
   t.teardown(() => closeNats(connection, 500));
   return { connection, log: await JetStreamResourceLog.open(connection, options) };
 }
-
-resourceLogContract(t, 'in-process resource log', async () => new InProcessResourceLog());
 
 resourceLogContract(t, 'JetStream resource log', async (t) => {
   const server = await startNatsServer(t);

@@ -2,6 +2,7 @@
 // node commits reaches the others' LMDB, in order, with the revision applied recorded alongside;
 // a node resumes after that revision, a new node reads the whole log, and a lost commit leaves the
 // winner's change in the loser's replica.
+import { CommittedLeases } from '../../src/resources/memoryLeases.js';
 import t from 'tap';
 import { createResourceMachine, dueEventFor } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
@@ -210,6 +211,7 @@ t.test(
     const errors: unknown[] = [];
     const host = new ResourceHost({
       store: b.store,
+      leases: new CommittedLeases(),
       machine: createResourceMachine(defaultPolicy),
       work: new WorkRegistry(new SearchesFirstQueue({ sliceMs: 1, maxRunning: 16 })),
       requestCollection: () => undefined,

@@ -3,7 +3,7 @@
 import { createResourceMachine, type ResourceMachine } from '../../machines/resource.js';
 import { defaultPolicy } from '../../src/config.js';
 import { ResourceHost } from '../../src/resources/host.js';
-import type { MemoryLeases } from '../../src/resources/memoryLeases.js';
+import { CommittedLeases, type DueLeases } from '../../src/resources/memoryLeases.js';
 import { SearchesFirstQueue } from '../../src/resources/searchesFirstQueue.js';
 import { WorkRegistry } from '../../src/resources/workRegistry.js';
 import type { ResourceStore } from '../../src/store/resourceStore.js';
@@ -23,8 +23,8 @@ export function testResourceHost(
     random?: number;
     /** Instead of keeping errors: e.g. fail the test at once. */
     onError?: (key: string, error: unknown) => void;
-    /** Due steps' leases held here, as on a server alone; none: committed, as in a cluster. */
-    leases?: MemoryLeases;
+    /** Due steps' leases held here, as on a server alone; committed, as in a cluster, unless given. */
+    leases?: DueLeases;
   },
 ): TestResourceHost {
   const requested: string[] = [];
@@ -37,7 +37,7 @@ export function testResourceHost(
     now: options.now,
     random: () => options.random ?? 0.5,
     onError: options.onError ?? ((_key, error) => errors.push(error)),
-    leases: options.leases,
+    leases: options.leases ?? new CommittedLeases(),
   });
   return { resourceHost, requested, errors };
 }

@@ -10,7 +10,7 @@ async function startLines(upstream: string): Promise<Array<{ level: number; msg:
   const lines: Array<{ level: number; msg: string; allowed?: string[] }> = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   const allowPrivateHosts = parseAllowList('social.home.example, 10.0.0.0/8');
-  const upstreams = await openUpstreams({ upstream, env: {}, allowPrivateHosts, queueDepth: undefined, log });
+  const upstreams = await openUpstreams({ upstream, env: {}, allowPrivateHosts, queueDepth: () => null, log });
   await upstreams.stop();
   return lines.filter((line) => line.msg.startsWith('host guard'));
 }

@@ -19,6 +19,8 @@ import type { ToEdge } from '../../src/threads/edgeMessages.js';
 import { borrowLink, lendLink, publishHealth } from '../../src/threads/portLink.js';
 import { MemoryLedger } from '../access/memoryLedger.js';
 import { tempDataDir } from '../helpers/service.js';
+import { WebStore } from '../../src/seams/webRecords/webStore.js';
+import { AccountStore } from '../../src/store/accountStore.js';
 import { HasherBusy, isHasherBusy } from '../../src/web/passwordHasher.js';
 
 const key = 'github/account/octocat';
@@ -49,7 +51,7 @@ t.test('port link - an edge sees the node through its borrowed link, and the nod
     history: new DatapointSeries(dbs, historyDefaults),
     ledger,
     rateLedger: undefined,
-    dashboard: undefined,
+    dashboard: { records: new WebStore(dbs), accounts: new AccountStore(dbs) },
     passwords: {
       derive: async ({ password }) => {
         if (password === 'full') throw new HasherBusy('full');
