@@ -14,7 +14,8 @@ import { searchPath, startTestService } from '../helpers/service.js';
 const alphabet = 'abcdefghij0123456789.-_@';
 
 /** What validation accepts: the rule's syntax, and its refinement where it has one (a federated host's DNS limits). */
-const acceptable = (rule: IdentifierRule, identifier: string) => rule.pattern.test(identifier) && (rule.refines?.accepts(identifier) ?? true);
+const acceptable = (rule: IdentifierRule, identifier: string) =>
+  rule.pattern.test(identifier) && (rule.refines?.accepts(identifier) ?? true);
 
 /** Grows a valid identifier one accepted character at a time; stops at `length` or when stuck. */
 function grow(rule: IdentifierRule, identifier: string, length: number): string {
