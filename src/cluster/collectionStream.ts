@@ -1,14 +1,7 @@
 // The stream and consumer behind the cluster's collection queue (docs/design/cluster.md#streams-consumers-subjects).
-import {
-  AckPolicy,
-  DeliverPolicy,
-  DiscardPolicy,
-  JetStreamApiError,
-  RetentionPolicy,
-  StorageType,
-  type JetStreamManager,
-} from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
+import { addOrUpdateStream } from './addOrUpdateStream.js';
 
 /** Names every node of a cluster shares (docs/design/cluster.md#streams-consumers-subjects). */
 export const collectionQueueNames = {
@@ -22,10 +15,6 @@ export const collectionQueueNames = {
 
 /** The JetStream error a publish gets when its subject holds a message already (max per subject 1, discard new). */
 export const subjectHoldsAMessage = 10_077;
-/** The JetStream error adding a stream that exists with another configuration. */
-const streamExistsOtherwise = 10_058;
-/** The JetStream error asking about a stream that does not exist. */
-const streamNotFound = 10_059;
 
 export interface WorkQueueSettings {
   /** The consumer's ack wait: how long a delivery may go unanswered (without an in-progress acknowledgement) before it is delivered again. */
@@ -48,15 +37,7 @@ export async function ensureWorkQueue(manager: JetStreamManager, settings: WorkQ
     discard: DiscardPolicy.New,
     discard_new_per_subject: true,
   };
-  try {
-    await manager.streams.add(stream);
-  } catch (error) {
-    // Another node may be creating the stream at this very moment: on a loaded machine nats-server
-    // 2.9 has refused the second of two concurrent identical creates with an error other than
-    // "exists otherwise". Whenever the stream exists after a refused create, bring it to `stream`.
-    if (!(error instanceof JetStreamApiError) || !(error.code === streamExistsOtherwise || (await streamExists(manager)))) throw error;
-    await manager.streams.update(stream.name, stream);
-  }
+  await addOrUpdateStream(manager, stream);
   // nats-server 2.9 creates a durable consumer, or updates it when it exists with other settings.
   // Its state lives in memory on purpose (docs/design/cluster.md#durability): 2.9 can come back from a
   // kill -9 with a stored consumer state that no longer matches the stream, leaving messages no
@@ -71,14 +52,4 @@ export async function ensureWorkQueue(manager: JetStreamManager, settings: WorkQ
     max_ack_pending: settings.maxLeasesOut,
     mem_storage: true,
   });
-}
-
-async function streamExists(manager: JetStreamManager): Promise<boolean> {
-  try {
-    await manager.streams.info(collectionQueueNames.stream);
-    return true;
-  } catch (error) {
-    if (error instanceof JetStreamApiError && error.code === streamNotFound) return false;
-    throw error;
-  }
 }

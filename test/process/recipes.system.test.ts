@@ -129,8 +129,8 @@ t.test('the offline recipe runs to the end against the server it started', async
   const answered = answers(t, run.stdout);
   t.same(
     answered.map((answer) => answer.data[0].identifier),
-    ['octocat', 'octocat', 'octocat'],
-    'two searches and a history',
+    ['octocat', 'octocat', 'Gargron@mastodon.social', 'octocat'],
+    'two searches, a Mastodon account on its home server and a history',
   );
   t.equal(answered[0].data[0].status, 'pending', 'new to the service');
   t.match(run.stdout, new RegExp(`^${url}/dashboard/invite#[A-Za-z0-9_-]+$`, 'm'), 'an invite to its own server');

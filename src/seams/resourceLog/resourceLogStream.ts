@@ -13,6 +13,7 @@ import {
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DueEventType } from '../../../machines/resource.js';
+import { addOrUpdateStream } from '../../cluster/addOrUpdateStream.js';
 import { clusterDefaults, replicaDefaults } from '../../config.js';
 import type { AppendResult, LoggedChange } from '../../store/resourceReplica.js';
 import type { ResourceChange } from '../../store/resourceStore.js';
@@ -26,8 +27,6 @@ export const resourceLogNames = {
   subjectPrefix: 'datapoints.resource',
 } as const;
 
-/** The JetStream error adding a stream that exists with another configuration. */
-const streamExistsOtherwise = 10_058;
 const dueEvents: ReadonlySet<string> = new Set<DueEventType>(['REFRESH_DUE', 'RETRY_DUE', 'RECHECK_DUE']);
 
 export interface JetStreamResourceLogOptions {
@@ -114,12 +113,7 @@ async function ensureStream(manager: JetStreamManager, replicas: number): Promis
     max_msgs_per_subject: 1,
     discard: DiscardPolicy.Old,
   };
-  try {
-    await manager.streams.add(stream);
-  } catch (error) {
-    if (!(error instanceof JetStreamApiError && error.code === streamExistsOtherwise)) throw error;
-    await manager.streams.update(stream.name, stream);
-  }
+  await addOrUpdateStream(manager, stream);
 }
 
 /** A subject token any key can take: NATS subjects split on '.' and reserve '*', '>' and spaces. */
