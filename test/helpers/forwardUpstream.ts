@@ -3,10 +3,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export async function forwardUpstream(emulatorUrl: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  // A token POST carries a small form body; every read is a GET without one.
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const body = request.method === 'POST' ? Buffer.concat(chunks) : undefined;
+  // A token POST carries a small form body; every read is a GET without one, so only a POST is
+  // read: a held GET whose client left meanwhile (a server that stopped) fails any read with
+  // 'aborted', and that would end the test process.
+  const body = request.method === 'POST' ? await bodyOf(request) : undefined;
+  if (request.method === 'POST' && body === undefined) return;
   // fetch sets the length of the body it sends itself.
   const { 'content-length': _length, ...headers } = request.headers;
   return fetch(emulatorUrl + request.url!, {
@@ -24,4 +25,15 @@ export async function forwardUpstream(emulatorUrl: string, request: IncomingMess
     },
     () => void response.writeHead(502).end(),
   );
+}
+
+/** The request's body, or undefined when its client left before sending it all. */
+async function bodyOf(request: IncomingMessage) {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+  } catch {
+    return undefined;
+  }
+  return Buffer.concat(chunks);
 }
