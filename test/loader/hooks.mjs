@@ -3,6 +3,7 @@
 // own code (docs/testing.md#how-tap-loads-typescript). Types are not checked: `pretest` does.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import swc from '@swc/core';
 
@@ -38,8 +39,10 @@ export async function load(url, context, next) {
   const cached = `${cacheDir}${createHash('sha1').update(cacheVersion).update(filename).update(typescript).digest('hex')}.js`;
   if (existsSync(cached)) return { format: 'module', source: readFileSync(cached, 'utf8'), shortCircuit: true };
   const { code } = swc.transformSync(typescript, { ...options, filename });
-  // Written whole and renamed into place: four test processes may transpile the same file at once.
-  writeFileSync(`${cached}.${process.pid}`, code);
-  renameSync(`${cached}.${process.pid}`, cached);
+  // Written whole and renamed into place: four test processes, and the edge threads one server
+  // starts at once, may transpile the same file at the same moment; each writes a file of its own.
+  const partial = `${cached}.${process.pid}.${threadId}`;
+  writeFileSync(partial, code);
+  renameSync(partial, cached);
   return { format: 'module', source: code, shortCircuit: true };
 }
