@@ -1,7 +1,7 @@
 // The one way collectors talk to upstreams: GET for every read, POST only to obtain an app token
 // (docs/platforms.md#app-tokens); no redirects followed (a redirect is an answer to classify,
 // never a hop to another host), bounded bodies, abortable.
-import { Agent, type buildConnector, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
 import { upstreamLimits } from '../config.js';
 
 export interface UpstreamResponse {
@@ -21,9 +21,17 @@ export interface ClosableUpstreamHttp extends UpstreamHttp {
   close(): Promise<void>;
 }
 
+/** Opens an upstream connection: undici's connector shape, so that no other module imports undici. */
+export type Connector = buildConnector.connector;
+
+/** undici's own TLS connector: `timeout` to connect, `ca` to trust instead of the system's (tests only). */
+export function tlsConnector(options: { timeout: number; ca?: string | undefined }): Connector {
+  return buildConnector({ timeout: options.timeout, ...(options.ca && { ca: options.ca }) });
+}
+
 export interface UpstreamHttpOptions {
   /** Opens connections; undici's own when absent. The host guard's connector checks each address first (docs/host-safety.md). */
-  connect?: buildConnector.connector;
+  connect?: Connector;
   /** The body cap; upstreamLimits.maxBodyBytes when absent. */
   maxBodyBytes?: number;
   /** Headers and body must have arrived within this; when absent only the caller's signal ends a call. */

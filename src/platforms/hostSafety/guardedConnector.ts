@@ -3,7 +3,7 @@
 // address, never to the name. A resolver that answers a public address to the check and a private
 // one to the connection (DNS rebinding) has no second answer to give.
 import { lookup } from 'node:dns/promises';
-import type { buildConnector } from 'undici';
+import type { Connector } from '../http.js';
 import { refusedRangeOf } from './addressCheck.js';
 import type { HostAllowList } from './allowList.js';
 import { addressRefused, HostRefused } from './hostRefused.js';
@@ -34,11 +34,11 @@ export interface GuardedConnectorOptions {
   resolve: Resolver;
   allowList: HostAllowList;
   /** Opens the TLS connection to one address; its certificate is checked against the host name. */
-  dial: buildConnector.connector;
+  dial: Connector;
 }
 
 /** An undici connector that dials checked addresses only, in the resolver's order until one answers. */
-export function guardedConnector({ resolve, allowList, dial }: GuardedConnectorOptions): buildConnector.connector {
+export function guardedConnector({ resolve, allowList, dial }: GuardedConnectorOptions): Connector {
   return (options, callback) => {
     if (options.protocol !== 'https:') return callback(new HostRefused(`${options.protocol}// is not https`), null);
     const host = options.hostname;

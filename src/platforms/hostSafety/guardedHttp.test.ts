@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import t, { type Test } from 'tap';
-import type { buildConnector } from 'undici';
+import type { Connector } from '../http.js';
 import { failed } from '../../model.js';
 import { settle } from '../upstream.js';
 import { parseAllowList } from './allowList.js';
@@ -37,7 +37,7 @@ function scriptedResolver(...answers: Array<readonly string[]>) {
 /** A dial that records the address and name it was given and fails: nothing is sent anywhere. */
 function failingDial() {
   const dialed: Dialed[] = [];
-  const dial: buildConnector.connector = (options, callback) => {
+  const dial: Connector = (options, callback) => {
     dialed.push({ address: options.hostname, servername: options.servername });
     callback(Object.assign(new Error('test dial: no network here'), { code: 'ENETUNREACH' }), null);
   };
@@ -47,7 +47,7 @@ function failingDial() {
 /** A dial that records, then connects to a loopback server whatever the address, speaking plain HTTP. */
 function loopbackDial(port: number) {
   const dialed: Dialed[] = [];
-  const dial: buildConnector.connector = (options, callback) => {
+  const dial: Connector = (options, callback) => {
     dialed.push({ address: options.hostname, servername: options.servername });
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => callback(null, socket));
@@ -245,7 +245,7 @@ t.test('host guard - an answer that does not arrive in time fails, however slowl
 
 t.test('host guard - a dial that throws fails the call, nothing else', async (t) => {
   const { resolve } = scriptedResolver([publicAddress]);
-  const dial: buildConnector.connector = () => {
+  const dial: Connector = () => {
     throw new Error('test dial: cannot even start');
   };
   await t.rejects(get(guarded(t, { resolve, dial }), `https://${host}/`), { message: 'test dial: cannot even start' });

@@ -1,9 +1,8 @@
 // The upstream client for hosts that callers name (docs/host-safety.md): the project's one
 // client (src/platforms/http.ts: no redirect followed, bodies capped), with every
 // URL checked before a packet is sent and every connection made through guardedConnector.
-import { buildConnector } from 'undici';
 import { upstreamLimits } from '../../config.js';
-import { type ClosableUpstreamHttp, createUpstreamHttp } from '../http.js';
+import { type ClosableUpstreamHttp, type Connector, createUpstreamHttp, tlsConnector } from '../http.js';
 import { type HostAllowList, nothingAllowed } from './allowList.js';
 import { guardedConnector, type Resolver, systemResolver } from './guardedConnector.js';
 import { checkedTarget } from './hostName.js';
@@ -14,7 +13,7 @@ export interface GuardedHttpOptions {
   /** The system resolver when absent; tests give their own. */
   resolve?: Resolver;
   /** Opens a connection to a checked address: undici's TLS connector when absent; tests count calls. */
-  dial?: buildConnector.connector;
+  dial?: Connector;
   /** Tests only: a CA to trust instead of the system's, for a loopback server's own certificate. */
   trustedCa?: string;
   /** upstreamLimits' caps when absent; tests make them small. */
@@ -24,7 +23,7 @@ export interface GuardedHttpOptions {
 
 export function createGuardedHttp(options: GuardedHttpOptions = {}): ClosableUpstreamHttp {
   const answerTimeoutMs = options.answerTimeoutMs ?? upstreamLimits.maxAnswerMs;
-  const dial = options.dial ?? buildConnector({ timeout: answerTimeoutMs, ...(options.trustedCa && { ca: options.trustedCa }) });
+  const dial = options.dial ?? tlsConnector({ timeout: answerTimeoutMs, ca: options.trustedCa });
   const http = createUpstreamHttp({
     connect: guardedConnector({ resolve: options.resolve ?? systemResolver, allowList: options.allowList ?? nothingAllowed, dial }),
     maxBodyBytes: options.maxBodyBytes ?? upstreamLimits.maxBodyBytes,
